@@ -1,0 +1,58 @@
+#pragma once
+// clip-normalise: the one exact solver behind every clip-type sampler.
+//
+// Given p >= 0 and per-atom bounds 0 <= lo_x <= hi_x with Σlo <= 1 <= Σhi, find s >= 0 with
+//     Σ_x clip(s·p_x; lo_x, hi_x) = 1                                   (Case A)
+// and return q_x = clip(s·p_x; lo_x, hi_x). The papers write s = 1/r_P.
+// F(s) = Σ clip(s·p_x; lo_x, hi_x) is continuous, non-decreasing and piecewise linear in s, so the root
+// is found exactly: a selection search over the breakpoints lo_x/p_x and hi_x/p_x narrows an interval
+// on which every atom's regime (floor / scaled / ceiling) is fixed, then F(s) = C + s·S is solved in
+// closed form. Expected linear time; no bisection tolerance.
+//
+// Case B (sparse support, spec local-minimax-sampling.md §2.6): when F(∞) = Σ_{p>0} hi + Σ_{p=0} lo < 1
+// no root exists. The limit of the clip formula (and the f-projection onto the box for every f) puts
+// the support at hi and the zero atoms at lo + θ(hi − lo) with one θ ∈ [0,1] making Σq = 1.
+//
+// Either way lo_x <= q_x <= hi_x holds exactly in floating point (q is clamped, never renormalised),
+// which is what the ratio bound of every clip sampler rests on. Atoms with hi_x = 0 get q_x = 0.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace privsample {
+
+// The same bounds for every atom (Park's global sampler).
+struct UniformBox {
+  std::size_t size = 0;
+  double lo = 0.0;
+  double hi = 0.0;
+};
+
+// Bounds that differ per atom (samplers around a public prior, reference measures).
+struct AtomBox {
+  std::span<const double> lo;
+  std::span<const double> hi;
+};
+
+enum class ClipCase {
+  root,            // Case A: Σ clip(s·p; lo, hi) = 1 has a root s
+  sparse_support,  // Case B: no root; support at hi, zero atoms share the rest
+  box_is_point,    // Σlo >= 1: the box holds only q = lo (e.g. ε = 0); no dependence on p
+};
+
+struct ClipNormalised {
+  std::vector<double> q;
+  // The scale s with q = clip(s·p; lo, hi) (s = 1/r_P); +∞ in Case B, 0 when the box is a point.
+  // When F is flat at 1 the root is not unique; q is, and `scale` is the smallest root
+  // (the largest r_P).
+  double scale = 0.0;
+  ClipCase kind = ClipCase::root;
+};
+
+// p must be finite and >= 0 (not necessarily normalised: q does not depend on the scale of p, s does).
+// Throws std::invalid_argument when sizes differ, a bound is negative/non-finite, lo > hi,
+// Σlo > 1 or Σhi < 1 (beyond rounding), or p is all zero.
+[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box);
+[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box);
+
+}  // namespace privsample

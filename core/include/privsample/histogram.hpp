@@ -1,0 +1,32 @@
+#pragma once
+// Validated input: a histogram of counts (or probabilities) becomes a normalised pmf, or a clear error.
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace privsample {
+
+// Largest number of categories every entry point accepts (memory, not mathematics, sets it:
+// a few vectors of this length must fit in a browser tab's WebAssembly memory).
+inline constexpr std::size_t kMaxCategories = 10'000'000;
+
+// Checks 1 <= k <= kMaxCategories and every entry finite and >= 0 with a positive total, then divides
+// by the total. Throws std::invalid_argument naming `name`, the index and the value, e.g.
+// "hist[3] = -2: counts must be finite and >= 0". Scaling by the largest entry first means counts
+// as large as 1e308 or as small as 1e-300 normalise without overflow or underflow to zero.
+[[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
+
+// Checks the category count alone (for entry points that take k instead of a histogram).
+void check_category_count(std::size_t k, std::string_view name = "k");
+
+}  // namespace privsample
+
+namespace privsample {
+
+// A count given as a double (as JavaScript numbers arrive): must be an integer in [minimum, maximum].
+// Throws std::invalid_argument, e.g. "n = 2.5: must be an integer in [0, 10000000]".
+[[nodiscard]] std::size_t validated_count(double value, std::string_view name, std::size_t minimum,
+                                          std::size_t maximum);
+
+}  // namespace privsample

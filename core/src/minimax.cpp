@@ -1,0 +1,98 @@
+#include "privsample/minimax.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "privsample/histogram.hpp"
+
+namespace privsample {
+namespace {
+
+// t = (k−1)·e^{−ε}: every finite-space constant is a function of it (spec §7.1), and e^{−ε} never overflows.
+double spread(std::size_t k, double epsilon) {
+  return static_cast<double>(k - 1) * std::exp(-effective_epsilon(epsilon));
+}
+
+}  // namespace
+
+FiniteBox finite_minimax_box(std::size_t k, double epsilon) {
+  check_category_count(k);
+  validated_epsilon(epsilon);
+  const double t = spread(k, epsilon);
+  return {std::exp(-effective_epsilon(epsilon)) / (1.0 + t), 1.0 / (1.0 + t)};
+}
+
+double finite_minimax_risk(const FDivergence& f, std::size_t k, double epsilon) {
+  check_category_count(k);
+  validated_epsilon(epsilon);
+  return chord_risk(f, 0.0, 1.0 + spread(k, epsilon));  // r1 = 0, r2 = (e^ε+k−1)/e^ε
+}
+
+double finite_minimax_risk(NamedDivergence f, std::size_t k, double epsilon) {
+  check_category_count(k);
+  validated_epsilon(epsilon);
+  const double t = spread(k, epsilon);
+  switch (f) {
+    case NamedDivergence::kl: return std::log1p(t);
+    case NamedDivergence::tv: return t / (1.0 + t);
+    case NamedDivergence::hellinger: return -std::expm1(-0.5 * std::log1p(t));  // 1 − (1+t)^{−1/2}
+    case NamedDivergence::chi2: return t;
+  }
+  return finite_minimax_risk(f_divergence(f), k, epsilon);
+}
+
+MinimaxSampler::MinimaxSampler(double epsilon) : epsilon_(validated_epsilon(epsilon)) {}
+
+ClipNormalised MinimaxSampler::solve(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const FiniteBox box = finite_minimax_box(p.size(), epsilon_);
+  return clip_normalise(p, UniformBox{p.size(), box.floor, box.ceiling});
+}
+
+std::vector<double> MinimaxSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
+
+double MinimaxSampler::normaliser(std::span<const double> hist) const {
+  const ClipNormalised solved = solve(hist);
+  if (solved.kind == ClipCase::root) return 1.0 / solved.scale;
+  // ε = 0 or k = 1: every r in [1, (e^ε+k−1)/e^ε] gives the same Q*; report the right end of the bracket.
+  return 1.0 + spread(hist.size(), epsilon_);
+}
+
+std::size_t MinimaxSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+double MinimaxSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+LinearSampler::LinearSampler(double epsilon) : epsilon_(validated_epsilon(epsilon)) {}
+
+std::vector<double> LinearSampler::distribution(std::span<const double> hist) const {
+  std::vector<double> q = normalized_pmf(hist);
+  const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
+  // γ = (e^ε−1)/(e^ε+k−1) and (1−γ)/k = ℓ; q = γP + ℓ, clamped so rounding never leaves [ℓ, u].
+  const double gamma = -std::expm1(-effective_epsilon(epsilon_)) / (1.0 + spread(q.size(), epsilon_));
+  for (double& value : q) value = std::clamp(gamma * value + box.floor, box.floor, box.ceiling);
+  return q;
+}
+
+std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+// Q† is also minimax-optimal (p/q† ∈ [0, r2], Lemma C.7), so its worst case is Theorem 3.1's value.
+double LinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+double LinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+}  // namespace privsample
