@@ -1,5 +1,6 @@
 #include "privsample/numeric.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,11 @@ namespace privsample {
 
 void CompensatedSum::add(double x) noexcept {
   const double t = sum_ + x;
+  if (!std::isfinite(t)) {  // ±∞ (or NaN) absorbs everything; the correction would turn it into NaN
+    sum_ = t;
+    correction_ = 0.0;
+    return;
+  }
   if (std::fabs(sum_) >= std::fabs(x)) {
     correction_ += (sum_ - t) + x;
   } else {
@@ -25,15 +31,26 @@ double compensated_total(std::span<const double> values) noexcept {
 std::string format_value(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  // Prefer the shortest representation that round-trips, as JavaScript prints numbers.
-  for (int precision = 1; precision <= 17; ++precision) {
-    char candidate[40];
-    std::snprintf(candidate, sizeof candidate, "%.*g", precision, value);
-    if (std::strtod(candidate, nullptr) == value) return candidate;
+  if (value == 0.0) return "0";
+  // The shortest representation that round-trips, in JavaScript's style: fixed notation for
+  // 1e-7 <= |value| < 1e21, otherwise "1.5e-9" (no leading zeros or '+' padding in the exponent).
+  char text[64];
+  int precision = 1;
+  for (; precision < 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*e", precision - 1, value);
+    if (std::strtod(text, nullptr) == value) break;
   }
-  return buffer;
+  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  if (std::fabs(value) >= 1e-7 && std::fabs(value) < 1e21) {
+    std::snprintf(text, sizeof text, "%.*f", std::max(0, precision - 1 - exponent), value);
+    return text;
+  }
+  std::snprintf(text, sizeof text, "%.*e", precision - 1, value);
+  std::string out = text;
+  const std::size_t e = out.find('e');
+  std::string mantissa = out.substr(0, e);
+  const int written_exponent = std::atoi(out.c_str() + e + 1);
+  return mantissa + "e" + (written_exponent < 0 ? "-" : "+") + std::to_string(std::abs(written_exponent));
 }
 
 }  // namespace privsample

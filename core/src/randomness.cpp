@@ -63,6 +63,14 @@ std::uint64_t SeededRandom::next_u64() noexcept {
   return result;
 }
 
+std::uint64_t validated_seed(double seed) {
+  constexpr double kLargestSeed = 9007199254740991.0;  // 2^53 − 1, the largest exact JS integer
+  if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0.0 || seed > kLargestSeed) {
+    throw std::invalid_argument("seed = " + format_value(seed) + ": must be an integer in [0, 9007199254740991]");
+  }
+  return static_cast<std::uint64_t>(seed);
+}
+
 double uniform01(RandomBits& bits) { return static_cast<double>(bits.next_u64() >> 11) * 0x1.0p-53; }
 
 std::uint64_t uniform_below(RandomBits& bits, std::uint64_t n) {

@@ -45,6 +45,10 @@ class SeededRandom final : public RandomBits {
   std::array<std::uint64_t, 4> state_{};
 };
 
+// A seed given as a double (as JavaScript numbers arrive): an integer in [0, 2^53 − 1], else
+// std::invalid_argument ("seed = 1.5: must be an integer in [0, 9007199254740991]").
+[[nodiscard]] std::uint64_t validated_seed(double seed);
+
 // Uniform on {0, 1/2^53, …, 1 − 1/2^53}.
 [[nodiscard]] double uniform01(RandomBits& bits);
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# npm test: installs what is missing, then builds and runs every test layer.
+#   1. native core: Catch2 via ctest        3. JS API against the built module (node --test), .d.ts via tsc
+#   2. WebAssembly module (em++)            4. npm pack → install in an empty folder → import and use
+#   5. demo build (Vite) and browser end-to-end test in Debian's Chromium (playwright-core)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+
+step() { printf '\n==== %s\n' "$1"; }
+
+step "native core: build and ctest"
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native -j2
+(cd build/native && ctest --output-on-failure -j2)
+
+step "WebAssembly module"
+bash scripts/build-wasm.sh
+
+step "TypeScript declarations (tsc --noEmit on a usage file)"
+npx tsc -p tests/js/tsconfig.json
+
+step "JS API tests against the built module"
+node --test tests/js/
+
+step "npm pack smoke test in an empty folder"
+bash tests/pack/smoke.sh
+
+step "demo build and browser end-to-end test"
+bash scripts/build.sh --skip-setup
+node --test tests/e2e/

@@ -1,0 +1,115 @@
+// Every bad input listed in DESIGN.md gives a clear JS error (TypeError for a wrong type or shape,
+// RangeError for a bad value) whose message names the parameter, and the module keeps working afterwards.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../../bindings/js/privsample.mjs';
+
+const ps = await init();
+const minimax = ps.sampler('minimax', { epsilon: 1 });
+
+function stillWorks() {
+  const q = ps.sampler('minimax', { epsilon: 1 }).distribution([1, 0, 0, 0, 0]);
+  assert.ok(Math.abs(q[0] - 0.40461) < 1e-5, 'the module still computes after the error');
+  assert.ok(Number.isInteger(minimax.sample([1, 2])));
+}
+
+function expectError(run, ErrorType, pattern) {
+  assert.throws(run, (error) => {
+    assert.ok(error instanceof ErrorType, `expected ${ErrorType.name}, got ${error?.constructor?.name}: ${error?.message ?? error}`);
+    assert.match(error.message, pattern);
+    return true;
+  });
+  stillWorks();
+}
+
+const histogramEntryPoints = {
+  distribution: (h) => minimax.distribution(h),
+  normaliser: (h) => minimax.normaliser(h),
+  sample: (h) => minimax.sample(h),
+  sampleMany: (h) => minimax.sampleMany(h, 3),
+  'linear.distribution': (h) => ps.sampler('linear', { epsilon: 1 }).distribution(h),
+  'divergence p': (h) => ps.divergence('kl', h, h),
+};
+
+test('bad histograms are rejected by every entry point, naming index and value', () => {
+  const tooLarge = new Float64Array(10_000_001);
+  tooLarge[0] = 1;
+  const bad = [
+    { hist: [], type: RangeError, message: /hist is empty|p is empty/ },
+    { hist: tooLarge, type: RangeError, message: /10000001 categories: at most 10000000/ },
+    { hist: [1, -2, 3], type: RangeError, message: /\[1\] = -2: counts must be finite and >= 0/ },
+    { hist: [1, NaN], type: RangeError, message: /\[1\] = NaN/ },
+    { hist: [Infinity, 1], type: RangeError, message: /\[0\] = Infinity/ },
+    { hist: [1, 2, -Infinity], type: RangeError, message: /\[2\] = -Infinity/ },
+    { hist: [0, 0, 0], type: RangeError, message: /all zeros/ },
+    { hist: new Float64Array(4), type: RangeError, message: /all zeros/ },
+    { hist: [1, 'two', 3], type: TypeError, message: /\[1\] is the string "two": entries must be numbers/ },
+    { hist: [1, null], type: TypeError, message: /\[1\] is null/ },
+    { hist: [1, undefined], type: TypeError, message: /\[1\] is undefined/ },
+    { hist: [1, {}], type: TypeError, message: /\[1\] is an object/ },
+    { hist: [1, 2n], type: TypeError, message: /\[1\] is bigint/ },
+    { hist: 'abc', type: TypeError, message: /must be an array of numbers or a numeric typed array/ },
+    { hist: undefined, type: TypeError, message: /must be an array of numbers/ },
+    { hist: { length: 2, 0: 1, 1: 2 }, type: TypeError, message: /must be an array of numbers/ },
+    { hist: new BigInt64Array(2), type: TypeError, message: /BigInt64Array/ },
+  ];
+  for (const [entry, run] of Object.entries(histogramEntryPoints)) {
+    for (const { hist, type, message } of bad) {
+      if (entry === 'divergence p' && hist === tooLarge) continue; // same check, avoid a second 80 MB copy
+      expectError(() => run(hist), type, message);
+    }
+  }
+});
+
+test('bad epsilon is rejected', () => {
+  expectError(() => ps.sampler('minimax', { epsilon: -0.5 }), RangeError, /epsilon = -0.5: must be a finite number in \[0, 1000\]/);
+  expectError(() => ps.sampler('minimax', { epsilon: NaN }), RangeError, /epsilon = NaN/);
+  expectError(() => ps.sampler('linear', { epsilon: Infinity }), RangeError, /epsilon = Infinity/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1001 }), RangeError, /epsilon = 1001/);
+  expectError(() => ps.sampler('minimax', { epsilon: '1' }), TypeError, /options.epsilon must be a number, got the string "1"/);
+  expectError(() => ps.sampler('minimax', {}), TypeError, /options.epsilon is required/);
+  expectError(() => ps.sampler('minimax'), TypeError, /options.epsilon is required/);
+  expectError(() => ps.sampler('minimax', 1), TypeError, /options must be an object/);
+});
+
+test('unknown mechanism, option or divergence name is rejected', () => {
+  expectError(() => ps.sampler('laplace', { epsilon: 1 }), RangeError, /mechanism = 'laplace': unknown mechanism; use 'minimax' or 'linear'/);
+  expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1, prior: [1, 1] }), RangeError, /option 'prior' is not supported by 'minimax'/);
+  expectError(() => ps.sampler('linear', { epsilon: 1, delta: 0.1 }), RangeError, /option 'delta' is not supported by 'linear'/);
+  expectError(() => minimax.worstCaseRisk('kullback', 3), RangeError, /f = 'kullback': unknown divergence/);
+  expectError(() => minimax.worstCaseRisk(1, 3), TypeError, /f must be a string/);
+  expectError(() => ps.divergence('js', [1], [1]), RangeError, /f = 'js': unknown divergence/);
+});
+
+test('bad category counts for worstCaseRisk are rejected', () => {
+  expectError(() => minimax.worstCaseRisk('kl', 0), RangeError, /k = 0: must be an integer in \[1, 10000000\]/);
+  expectError(() => minimax.worstCaseRisk('kl', 2.5), RangeError, /k = 2.5/);
+  expectError(() => minimax.worstCaseRisk('kl', 1e8), RangeError, /k = 100000000/);
+  expectError(() => minimax.worstCaseRisk('kl', '3'), TypeError, /k must be a number/);
+});
+
+test('bad sample counts and seeds are rejected', () => {
+  expectError(() => minimax.sampleMany([1, 2], -1), RangeError, /n = -1: must be an integer in \[0, 10000000\]/);
+  expectError(() => minimax.sampleMany([1, 2], 2.5), RangeError, /n = 2.5/);
+  expectError(() => minimax.sampleMany([1, 2], NaN), RangeError, /n = NaN/);
+  expectError(() => minimax.sampleMany([1, 2], 1e8), RangeError, /n = 100000000/);
+  expectError(() => minimax.sampleMany([1, 2], '10'), TypeError, /n must be a number/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: -1 }), RangeError, /seed = -1: must be an integer/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 1.5 }), RangeError, /seed = 1.5/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 2 ** 53 }), RangeError, /seed = 9007199254740992/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: '7' }), TypeError, /options.seed must be a number/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { sead: 7 }), RangeError, /option 'sead' is not supported by sampleMany/);
+});
+
+test('divergence of different lengths is a shape error', () => {
+  expectError(() => ps.divergence('kl', [1, 2], [1, 2, 3]), TypeError, /p has 2 entries but q has 3/);
+});
+
+test('the sampler objects are immutable', () => {
+  assert.throws(() => {
+    'use strict';
+    minimax.guarantee.epsilon = 100;
+  }, TypeError);
+  assert.equal(minimax.guarantee.epsilon, 1);
+});

@@ -1,0 +1,66 @@
+// Statistical tests of the samplers through the JS API: chi-square goodness of fit of sampleMany against
+// distribution(), seeded reproducibility, and that the default draws come from the CSPRNG (not a fixed seed).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../../bindings/js/privsample.mjs';
+import { chiSquareTest } from './helpers.mjs';
+
+const ps = await init();
+const CRITICAL_P = 1e-6; // a correct sampler fails a single check with probability 1e-6
+
+test('sampleMany matches distribution() by chi-square (seeded and CSPRNG)', () => {
+  const cases = [
+    { mechanism: 'minimax', eps: 1, hist: [30, 25, 20, 15, 10] },
+    { mechanism: 'minimax', eps: 0.1, hist: [1, 0, 0, 0, 0, 0, 0] },
+    { mechanism: 'minimax', eps: 4, hist: [0, 0, 7, 1, 0] },
+    { mechanism: 'linear', eps: 1, hist: [30, 25, 20, 15, 10] },
+    { mechanism: 'linear', eps: 3, hist: [0, 1, 0, 0, 0, 5, 0] },
+  ];
+  for (const { mechanism, eps, hist } of cases) {
+    const s = ps.sampler(mechanism, { epsilon: eps });
+    const q = s.distribution(hist);
+    for (const seed of [12345, undefined]) {
+      const draws = s.sampleMany(hist, 200_000, seed === undefined ? undefined : { seed });
+      assert.ok(draws instanceof Uint32Array);
+      assert.equal(draws.length, 200_000);
+      const { statistic, pValue } = chiSquareTest(draws, q);
+      assert.ok(pValue > CRITICAL_P, `${mechanism} ε=${eps} ${hist} seed=${seed}: χ² = ${statistic.toFixed(2)}, p = ${pValue}`);
+    }
+  }
+});
+
+test('a biased sampler would fail the same test (the test has power)', () => {
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const q = s.distribution([30, 25, 20, 15, 10]);
+  const draws = s.sampleMany([30, 25, 20, 15, 10], 200_000, { seed: 7 });
+  const shifted = Float64Array.from(q, (v, i) => (i === 0 ? v + 0.01 : v - 0.0025));
+  assert.ok(chiSquareTest(draws, shifted).pValue < CRITICAL_P, 'a 1% shift in one category is detected');
+});
+
+test('seeded draws are reproducible; different seeds and the CSPRNG differ', () => {
+  const s = ps.sampler('minimax', { epsilon: 0.5 });
+  const hist = [1, 1, 1, 1, 1, 1, 1, 1];
+  const a = s.sampleMany(hist, 1000, { seed: 42 });
+  assert.deepEqual(s.sampleMany(hist, 1000, { seed: 42 }), a);
+  assert.notDeepEqual(s.sampleMany(hist, 1000, { seed: 43 }), a);
+  assert.notDeepEqual(s.sampleMany(hist, 1000), s.sampleMany(hist, 1000));
+  assert.deepEqual(s.sampleMany(hist, 0, { seed: 1 }), new Uint32Array(0));
+  assert.equal(s.sampleMany(hist, 5, { seed: 2 ** 53 - 1 }).length, 5);
+});
+
+test('sample() draws a category with the CSPRNG', () => {
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const counts = new Uint32Array(3);
+  for (let i = 0; i < 3000; i += 1) counts[s.sample([5, 3, 2])] += 1;
+  assert.ok(counts.every((c) => c > 0), `every category appears: ${counts}`);
+  const { pValue } = chiSquareTest(Array.from(counts).flatMap((c, i) => Array(c).fill(i)), s.distribution([5, 3, 2]));
+  assert.ok(pValue > CRITICAL_P);
+});
+
+test('no Math.random in the package sources', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const file of ['../../bindings/js/privsample.mjs', '../../build/wasm/privsample-wasm.mjs']) {
+    const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+    assert.ok(!/Math\.random/.test(source), `${file} uses Math.random`);
+  }
+});
