@@ -133,6 +133,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
 
   // Atoms whose value depends on s: positive mass and a non-empty upper bound.
   std::vector<std::uint32_t> active;
+  active.reserve(k);
   CompensatedSum lo_total;
   CompensatedSum room_total;       // Σ(hi − lo): zero iff the box is a single point
   CompensatedSum value_at_infinity;  // F(∞) = Σ_active hi + Σ_rest lo

@@ -14,11 +14,10 @@ void CompensatedSum::add(double x) noexcept {
     correction_ = 0.0;
     return;
   }
-  if (std::fabs(sum_) >= std::fabs(x)) {
-    correction_ += (sum_ - t) + x;
-  } else {
-    correction_ += (x - t) + sum_;
-  }
+  // Both error terms are computed and one is selected, so the compiler can avoid a data-dependent branch.
+  const double if_sum_larger = (sum_ - t) + x;
+  const double if_x_larger = (x - t) + sum_;
+  correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;
   sum_ = t;
 }
 
