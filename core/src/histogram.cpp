@@ -19,6 +19,33 @@ void check_category_count(std::size_t k, std::string_view name) {
   }
 }
 
+std::vector<double> validated_prior(std::span<const double> prior, std::size_t k, std::string_view name,
+                                    bool allow_zeros) {
+  if (prior.size() != k) {
+    throw std::invalid_argument(std::string(name) + " has " + std::to_string(prior.size()) +
+                                " entries but the histogram has " + std::to_string(k) + " categories");
+  }
+  CompensatedSum total;
+  for (std::size_t i = 0; i < prior.size(); ++i) {
+    const double v = prior[i];
+    if (!std::isfinite(v) || v < 0.0 || (!allow_zeros && v == 0.0)) {
+      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) +
+                                  (allow_zeros ? ": probabilities must be finite and >= 0"
+                                               : ": probabilities must be finite and > 0 (smooth the prior, "
+                                                 "e.g. mix it with the uniform distribution)"));
+    }
+    total.add(v);
+  }
+  const double sum = total.value();
+  if (!(std::fabs(sum - 1.0) <= kPriorSumTolerance)) {
+    throw std::invalid_argument(std::string(name) + " sums to " + format_value(sum) +
+                                ": a prior must be a probability distribution (sum 1)");
+  }
+  std::vector<double> out(prior.begin(), prior.end());
+  for (double& v : out) v /= sum;
+  return out;
+}
+
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
   check_category_count(hist.size(), name);
   double largest = 0.0;

@@ -18,10 +18,27 @@ double validated_epsilon(double epsilon) {
 
 double effective_epsilon(double epsilon) noexcept { return std::min(epsilon, kMaxEffectiveEpsilon); }
 
+double validated_delta(double delta) {
+  if (!std::isfinite(delta) || delta < 0.0 || delta >= 1.0) {
+    throw std::invalid_argument("delta = " + format_value(delta) + ": must be a finite number in [0, 1)");
+  }
+  return delta;
+}
+
+double validated_mu(double mu) {
+  if (!std::isfinite(mu) || mu <= 0.0 || mu > kMaxMu) {
+    throw std::invalid_argument("mu = " + format_value(mu) + ": must be a finite number in (0, " +
+                                format_value(kMaxMu) + "]");
+  }
+  return mu;
+}
+
 std::string notion_name(PrivacyNotion notion) {
   switch (notion) {
-    case PrivacyNotion::pure_ldp:
-      return "pure-ldp";
+    case PrivacyNotion::pure_ldp: return "pure-ldp";
+    case PrivacyNotion::approximate_ldp: return "approx-ldp";
+    case PrivacyNotion::gaussian_ldp: return "gaussian-ldp";
+    case PrivacyNotion::record_dp: return "record-dp";
   }
   return "unknown";
 }

@@ -17,6 +17,13 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // as large as 1e308 or as small as 1e-300 normalise without overflow or underflow to zero.
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
 
+// A public prior (reference distribution) over the same k categories: length k, every entry finite and
+// > 0 (or >= 0 when zeros are allowed, with a positive total), summing to 1 within kPriorSumTolerance.
+// Returns it divided by its exact sum. Errors name `name`, the index and the value.
+inline constexpr double kPriorSumTolerance = 1e-6;
+[[nodiscard]] std::vector<double> validated_prior(std::span<const double> prior, std::size_t k,
+                                                  std::string_view name = "prior", bool allow_zeros = false);
+
 // Checks the category count alone (for entry points that take k instead of a histogram).
 void check_category_count(std::size_t k, std::string_view name = "k");
 
