@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,53 +62,96 @@ val copy_out(const std::vector<T>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-FiniteMechanism mechanism(const std::string& name, double epsilon) {
-  return make_finite_mechanism(name, MechanismOptions{epsilon});
+// The wrapper has already checked the JS types; values are checked by the core.
+MechanismOptions read_options(const val& options) {
+  const auto number = [&](const char* key) -> std::optional<double> {
+    const val v = options[key];
+    if (v.isUndefined()) return std::nullopt;
+    return v.as<double>();
+  };
+  const auto vector = [&](const char* key) -> std::optional<std::vector<double>> {
+    const val v = options[key];
+    if (v.isUndefined()) return std::nullopt;
+    return numbers(v);
+  };
+  MechanismOptions out;
+  out.epsilon = number("epsilon");
+  out.delta = number("delta");
+  out.mu = number("mu");
+  out.gamma = number("gamma");
+  out.records = number("records");
+  out.prior = vector("prior");
+  out.reference = vector("reference");
+  return out;
 }
 
-val guarantee_of(std::string name, double epsilon) {
+FiniteMechanism mechanism(const std::string& name, const val& options) {
+  return make_finite_mechanism(name, read_options(options));
+}
+
+val mechanism_names() {
+  val out = val::array();
+  for (const auto& name : finite_mechanism_names()) out.call<void>("push", name);
+  return out;
+}
+
+val guarantee_of(std::string name, val options) {
   return guarded([&] {
-    const Guarantee g = guarantee(mechanism(name, epsilon));
+    const Guarantee g = guarantee(mechanism(name, options));
     val out = val::object();
     out.set("notion", notion_name(g.notion));
-    out.set("epsilon", g.epsilon);
+    switch (g.notion) {
+      case PrivacyNotion::pure_ldp:
+        out.set("epsilon", g.epsilon);
+        break;
+      case PrivacyNotion::approximate_ldp:
+        out.set("epsilon", g.epsilon);
+        out.set("delta", g.delta);
+        break;
+      case PrivacyNotion::gaussian_ldp:
+        out.set("mu", g.mu);
+        break;
+      case PrivacyNotion::record_dp:
+        out.set("epsilon", g.epsilon);
+        out.set("records", g.records);
+        break;
+    }
     return out;
   });
 }
 
-val distribution_of(std::string name, double epsilon, val hist) {
-  return guarded([&] { return copy_out(distribution(mechanism(name, epsilon), numbers(hist))); });
+val distribution_of(std::string name, val options, val hist) {
+  return guarded([&] { return copy_out(distribution(mechanism(name, options), numbers(hist))); });
 }
 
-val normaliser_of(std::string name, double epsilon, val hist) {
+val normaliser_of(std::string name, val options, val hist) {
   return guarded([&] {
-    const auto r = normaliser(mechanism(name, epsilon), numbers(hist));
+    const auto r = normaliser(mechanism(name, options), numbers(hist));
     return r ? val(*r) : val::null();
   });
 }
 
-double sample_one(std::string name, double epsilon, val hist) {
+double sample_one(std::string name, val options, val hist) {
   return guarded([&] {
-    const auto draws = sample_many(mechanism(name, epsilon), numbers(hist), 1, secure_bits());
+    const auto draws = sample_many(mechanism(name, options), numbers(hist), 1, secure_bits());
     return static_cast<double>(draws.front());
   });
 }
 
-val sample_n(std::string name, double epsilon, val hist, double n, val seed) {
+val sample_n(std::string name, val options, val hist, double n, val seed) {
   return guarded([&] {
-    const FiniteMechanism m = mechanism(name, epsilon);
+    const FiniteMechanism m = mechanism(name, options);
     const std::vector<double> h = numbers(hist);
     const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
     if (seed.isUndefined() || seed.isNull()) return copy_out(sample_many(m, h, count, secure_bits()));
-    const double seed_value = seed.as<double>();
-    SeededRandom seeded(validated_seed(seed_value));
+    SeededRandom seeded(validated_seed(seed.as<double>()));
     return copy_out(sample_many(m, h, count, seeded));
   });
 }
 
-double risk_of(std::string name, double epsilon, std::string f, double k) {
+double risk_of(std::string name, val options, std::string f, double k) {
   return guarded([&] {
-    const FiniteMechanism m = mechanism(name, epsilon);
+    const FiniteMechanism m = mechanism(name, options);
     return worst_case_risk(m, parse_divergence(f), validated_count(k, "k", 1, kMaxCategories));
   });
 }
@@ -116,8 +160,8 @@ double divergence_of(std::string f, val p, val q) {
   return guarded([&] { return divergence(parse_divergence(f), numbers(p), numbers(q)); });
 }
 
-void check_mechanism(std::string name, double epsilon) {
-  guarded([&] { (void)mechanism(name, epsilon); });
+void check_mechanism(std::string name, val options) {
+  guarded([&] { (void)mechanism(name, options); });
 }
 
 double max_categories() { return static_cast<double>(kMaxCategories); }
@@ -127,6 +171,7 @@ double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
 EMSCRIPTEN_BINDINGS(privsample) {
   emscripten::function("checkMechanism", &check_mechanism);
+  emscripten::function("mechanismNames", &mechanism_names);
   emscripten::function("guarantee", &guarantee_of);
   emscripten::function("distribution", &distribution_of);
   emscripten::function("normaliser", &normaliser_of);

@@ -4,8 +4,8 @@
 import createPrivsampleModule from '../../build/wasm/privsample-wasm.mjs';
 
 const VERSION = '0.1.0';
-const MECHANISMS = Object.freeze(['minimax', 'linear']);
-const OPTIONS_OF = Object.freeze({ minimax: ['epsilon'], linear: ['epsilon'] });
+const NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'records'];
+const ARRAY_OPTIONS = ['prior', 'reference'];
 
 let loading = null;
 
@@ -67,28 +67,44 @@ function plainObject(value, name) {
   return value;
 }
 
+// Checks option types (numbers, arrays of numbers) and rejects unknown keys; which options a mechanism
+// needs, and their values, are checked by the core.
+function mechanismOptions(options) {
+  const given = plainObject(options, 'options');
+  const out = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (NUMBER_OPTIONS.includes(key)) out[key] = number(value, `options.${key}`);
+    else if (ARRAY_OPTIONS.includes(key)) out[key] = histogram(value, `options.${key}`);
+    else throw new RangeError(`option '${key}' is unknown (known options: ${[...NUMBER_OPTIONS, ...ARRAY_OPTIONS].join(', ')})`);
+  }
+  return out;
+}
+
+function publicOptions(options) {
+  const out = {};
+  for (const [key, value] of Object.entries(options)) out[key] = ArrayBuffer.isView(value) ? Object.freeze(Array.from(value)) : value;
+  return Object.freeze(out);
+}
+
 function makeApi(wasm) {
+  const mechanisms = Object.freeze(wasm.mechanismNames());
+
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
-    if (!MECHANISMS.includes(mechanism)) {
-      throw new RangeError(`mechanism = '${mechanism}': unknown mechanism; use ${MECHANISMS.map((m) => `'${m}'`).join(' or ')}`);
+    if (!mechanisms.includes(mechanism)) {
+      throw new RangeError(`mechanism = '${mechanism}': unknown mechanism; use one of ${mechanisms.map((m) => `'${m}'`).join(', ')}`);
     }
-    const opts = plainObject(options, 'options');
-    for (const key of Object.keys(opts)) {
-      if (!OPTIONS_OF[mechanism].includes(key)) {
-        throw new RangeError(`option '${key}' is not supported by '${mechanism}' (supported: ${OPTIONS_OF[mechanism].join(', ')})`);
-      }
-    }
-    if (!('epsilon' in opts)) throw new TypeError(`options.epsilon is required for '${mechanism}'`);
-    const epsilon = number(opts.epsilon, 'options.epsilon');
-    wasm.checkMechanism(mechanism, epsilon);
+    const opts = mechanismOptions(options);
+    wasm.checkMechanism(mechanism, opts);
 
     return Object.freeze({
       mechanism,
-      guarantee: Object.freeze(wasm.guarantee(mechanism, epsilon)),
-      distribution: (hist) => wasm.distribution(mechanism, epsilon, histogram(hist, 'hist')),
-      normaliser: (hist) => wasm.normaliser(mechanism, epsilon, histogram(hist, 'hist')),
-      sample: (hist) => wasm.sample(mechanism, epsilon, histogram(hist, 'hist')),
+      options: publicOptions(opts),
+      guarantee: Object.freeze(wasm.guarantee(mechanism, opts)),
+      distribution: (hist) => wasm.distribution(mechanism, opts, histogram(hist, 'hist')),
+      normaliser: (hist) => wasm.normaliser(mechanism, opts, histogram(hist, 'hist')),
+      sample: (hist) => wasm.sample(mechanism, opts, histogram(hist, 'hist')),
       sampleMany(hist, n, sampleOptions) {
         const h = histogram(hist, 'hist');
         number(n, 'n');
@@ -96,9 +112,9 @@ function makeApi(wasm) {
         const unknown = Object.keys(rest);
         if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by sampleMany (supported: seed)`);
         if (seed !== undefined) number(seed, 'options.seed');
-        return wasm.sampleMany(mechanism, epsilon, h, n, seed);
+        return wasm.sampleMany(mechanism, opts, h, n, seed);
       },
-      worstCaseRisk: (f, k) => wasm.worstCaseRisk(mechanism, epsilon, text(f, 'f'), number(k, 'k')),
+      worstCaseRisk: (f, k) => wasm.worstCaseRisk(mechanism, opts, text(f, 'f'), number(k, 'k')),
     });
   }
 
@@ -115,7 +131,7 @@ function makeApi(wasm) {
   return Object.freeze({
     version: VERSION,
     maxCategories: wasm.maxCategories(),
-    mechanisms: MECHANISMS,
+    mechanisms,
     sampler,
     divergence,
   });

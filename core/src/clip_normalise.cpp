@@ -46,7 +46,6 @@ void check_inputs(std::span<const double> p, const Bounds& bounds) {
   if (p.empty()) throw std::invalid_argument("clip_normalise: p is empty");
   CompensatedSum lo_total;
   CompensatedSum hi_total;
-  bool has_mass = false;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!std::isfinite(p[i]) || p[i] < 0.0) {
       throw std::invalid_argument("p[" + std::to_string(i) + "] = " + format_value(p[i]) +
@@ -62,7 +61,6 @@ void check_inputs(std::span<const double> p, const Bounds& bounds) {
     }
     lo_total.add(lo);
     hi_total.add(hi);
-    has_mass = has_mass || (p[i] > 0.0 && hi > 0.0);
   }
   if (lo_total.value() > 1.0 + kBoxSumTolerance) {
     throw std::invalid_argument("clip_normalise: sum of lo = " + format_value(lo_total.value()) +
@@ -71,9 +69,6 @@ void check_inputs(std::span<const double> p, const Bounds& bounds) {
   if (hi_total.value() < 1.0 - kBoxSumTolerance) {
     throw std::invalid_argument("clip_normalise: sum of hi = " + format_value(hi_total.value()) +
                                 " is below 1, so no distribution fits the box");
-  }
-  if (!has_mass) {
-    throw std::invalid_argument("clip_normalise: p has no mass on atoms with hi > 0");
   }
 }
 

@@ -1,13 +1,79 @@
 #include "privsample/mechanism.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace privsample {
+namespace {
 
-FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options) {
-  if (name == "minimax") return MinimaxSampler(options.epsilon);
-  if (name == "linear") return LinearSampler(options.epsilon);
-  throw std::invalid_argument("mechanism = '" + std::string(name) + "': unknown mechanism; use 'minimax' or 'linear'");
+struct OptionRules {
+  std::string_view mechanism;
+  std::vector<std::string_view> required;
+  std::vector<std::string_view> allowed;  // besides the required ones
+};
+
+bool has(const MechanismOptions& o, std::string_view key) {
+  if (key == "epsilon") return o.epsilon.has_value();
+  if (key == "delta") return o.delta.has_value();
+  if (key == "mu") return o.mu.has_value();
+  if (key == "gamma") return o.gamma.has_value();
+  if (key == "records") return o.records.has_value();
+  if (key == "prior") return o.prior.has_value();
+  if (key == "reference") return o.reference.has_value();
+  return false;
+}
+
+std::string joined(const std::vector<std::string_view>& keys) {
+  std::string out;
+  for (const auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
+  return out;
+}
+
+// Every option given is used and every option needed is given: a typo never silently changes the mechanism.
+void check_options(const MechanismOptions& o, const OptionRules& rules) {
+  static constexpr std::string_view kAll[] = {"epsilon", "delta", "mu", "gamma", "records", "prior", "reference"};
+  for (const auto key : rules.required) {
+    if (!has(o, key)) {
+      throw std::invalid_argument("options." + std::string(key) + " is required for '" + std::string(rules.mechanism) +
+                                  "'");
+    }
+  }
+  for (const auto key : kAll) {
+    const bool known = std::find(rules.required.begin(), rules.required.end(), key) != rules.required.end() ||
+                       std::find(rules.allowed.begin(), rules.allowed.end(), key) != rules.allowed.end();
+    if (has(o, key) && !known) {
+      std::vector<std::string_view> supported = rules.required;
+      supported.insert(supported.end(), rules.allowed.begin(), rules.allowed.end());
+      throw std::invalid_argument("option '" + std::string(key) + "' is not supported by '" +
+                                  std::string(rules.mechanism) + "' (supported: " + joined(supported) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> finite_mechanism_names() { return {"minimax", "linear", "mollifier", "local"}; }
+
+FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& o) {
+  if (name == "minimax") {
+    check_options(o, {name, {"epsilon"}, {}});
+    return MinimaxSampler(*o.epsilon);
+  }
+  if (name == "linear") {
+    check_options(o, {name, {"epsilon"}, {}});
+    return LinearSampler(*o.epsilon);
+  }
+  if (name == "mollifier") {
+    check_options(o, {name, {"epsilon"}, {"reference"}});
+    return MollifierSampler(*o.epsilon, o.reference);
+  }
+  if (name == "local") {
+    check_options(o, {name, {"epsilon", "prior", "gamma"}, {}});
+    return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
+  }
+  std::string names;
+  for (const auto& known : finite_mechanism_names()) names += (names.empty() ? "'" : ", '") + known + "'";
+  throw std::invalid_argument("mechanism = '" + std::string(name) + "': unknown mechanism; use one of " + names);
 }
 
 std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist) {
@@ -15,8 +81,15 @@ std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<con
 }
 
 std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist) {
-  if (const auto* clip = std::get_if<MinimaxSampler>(&mechanism)) return clip->normaliser(hist);
-  return std::nullopt;
+  return std::visit(
+      [&](const auto& m) -> std::optional<double> {
+        if constexpr (requires { m.normaliser(hist); }) {
+          return m.normaliser(hist);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
 }
 
 Guarantee guarantee(const FiniteMechanism& mechanism) {

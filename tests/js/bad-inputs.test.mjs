@@ -67,16 +67,18 @@ test('bad epsilon is rejected', () => {
   expectError(() => ps.sampler('linear', { epsilon: Infinity }), RangeError, /epsilon = Infinity/);
   expectError(() => ps.sampler('minimax', { epsilon: 1001 }), RangeError, /epsilon = 1001/);
   expectError(() => ps.sampler('minimax', { epsilon: '1' }), TypeError, /options.epsilon must be a number, got the string "1"/);
-  expectError(() => ps.sampler('minimax', {}), TypeError, /options.epsilon is required/);
-  expectError(() => ps.sampler('minimax'), TypeError, /options.epsilon is required/);
+  expectError(() => ps.sampler('minimax', {}), RangeError, /options.epsilon is required for 'minimax'/);
+  expectError(() => ps.sampler('minimax'), RangeError, /options.epsilon is required for 'minimax'/);
   expectError(() => ps.sampler('minimax', 1), TypeError, /options must be an object/);
 });
 
 test('unknown mechanism, option or divergence name is rejected', () => {
-  expectError(() => ps.sampler('laplace', { epsilon: 1 }), RangeError, /mechanism = 'laplace': unknown mechanism; use 'minimax' or 'linear'/);
+  expectError(() => ps.sampler('laplace', { epsilon: 1 }), RangeError, /mechanism = 'laplace': unknown mechanism; use one of 'minimax', 'linear'/);
   expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);
   expectError(() => ps.sampler('minimax', { epsilon: 1, prior: [1, 1] }), RangeError, /option 'prior' is not supported by 'minimax'/);
-  expectError(() => ps.sampler('linear', { epsilon: 1, delta: 0.1 }), RangeError, /option 'delta' is not supported by 'linear'/);
+  expectError(() => ps.sampler('linear', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'linear'/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1, epsilnn: 2 }), RangeError, /option 'epsilnn' is unknown \(known options: epsilon, delta, mu, gamma, records, prior, reference\)/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1, reference: 'uniform' }), TypeError, /options.reference must be an array of numbers/);
   expectError(() => minimax.worstCaseRisk('kullback', 3), RangeError, /f = 'kullback': unknown divergence/);
   expectError(() => minimax.worstCaseRisk(1, 3), TypeError, /f must be a string/);
   expectError(() => ps.divergence('js', [1], [1]), RangeError, /f = 'js': unknown divergence/);

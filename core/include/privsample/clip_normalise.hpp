@@ -13,6 +13,9 @@
 // no root exists. The limit of the clip formula (and the f-projection onto the box for every f) puts
 // the support at hi and the zero atoms at lo + θ(hi − lo) with one θ ∈ [0,1] making Σq = 1.
 //
+// When p has no mass where hi > 0 (all of it on atoms the box forbids), every q in the box is equally far
+// from p; Case B's formula then returns the data-independent q = lo + θ(hi − lo).
+//
 // Either way lo_x <= q_x <= hi_x holds exactly in floating point (q is clamped, never renormalised),
 // which is what the ratio bound of every clip sampler rests on. Atoms with hi_x = 0 get q_x = 0.
 #include <cstddef>
@@ -51,7 +54,7 @@ struct ClipNormalised {
 
 // p must be finite and >= 0 (not necessarily normalised: q does not depend on the scale of p, s does).
 // Throws std::invalid_argument when sizes differ, a bound is negative/non-finite, lo > hi,
-// Σlo > 1 or Σhi < 1 (beyond rounding), or p is all zero.
+// or Σlo > 1 or Σhi < 1 (beyond rounding).
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box);
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box);
 

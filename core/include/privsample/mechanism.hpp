@@ -1,6 +1,7 @@
 #pragma once
 // The finite-space mechanisms by name, for entry points that choose one at run time (the JS bindings).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -8,27 +9,38 @@
 #include <variant>
 #include <vector>
 
+#include "privsample/clip_samplers.hpp"
 #include "privsample/minimax.hpp"
 
 namespace privsample {
 
-using FiniteMechanism = std::variant<MinimaxSampler, LinearSampler>;
+using FiniteMechanism = std::variant<MinimaxSampler, LinearSampler, MollifierSampler, LocalClipSampler>;
 
+// Options as a user states them; which ones a mechanism needs is checked by make_finite_mechanism.
 struct MechanismOptions {
-  double epsilon = 0.0;
+  std::optional<double> epsilon;
+  std::optional<double> delta;
+  std::optional<double> mu;
+  std::optional<double> gamma;
+  std::optional<double> records;
+  std::optional<std::vector<double>> prior;
+  std::optional<std::vector<double>> reference;
 };
 
-// "minimax" (Park clip sampler Q*) | "linear" (Park linear sampler Q†, k-RR on one draw).
-// Throws std::invalid_argument naming an unknown mechanism or a bad option.
+// Names accepted by make_finite_mechanism, in the order the documentation lists them.
+[[nodiscard]] std::vector<std::string> finite_mechanism_names();
+
+// "minimax" | "linear" | "mollifier" | "local" …; throws std::invalid_argument naming an unknown mechanism,
+// a missing or unsupported option, or a bad option value.
 [[nodiscard]] FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options);
 
 [[nodiscard]] std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist);
-// r_P for clip samplers, nothing for mechanisms without a normaliser.
+// r_P for clip samplers (0 when no normaliser exists, Case B), nothing for mechanisms without one.
 [[nodiscard]] std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist);
 [[nodiscard]] Guarantee guarantee(const FiniteMechanism& mechanism);
 [[nodiscard]] double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std::size_t k);
 
-// n independent draws from the mechanism's output distribution (each spends ε again).
+// n independent draws from the mechanism's output distribution (each spends the privacy budget again).
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                                      std::size_t n, RandomBits& bits);
 

@@ -1,0 +1,87 @@
+#pragma once
+// Clip samplers around a reference measure: every one is a single clip_normalise of the user's histogram
+// into a box [lo·ref, hi·ref], so each is ε-LDP for every input (outputs of any two inputs lie in the same
+// box whose ends differ by the factor e^ε) and is the f-projection of P onto that box for every f.
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "privsample/clip_normalise.hpp"
+#include "privsample/divergence.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
+
+namespace privsample {
+
+// γ of the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}: finite, > 1 and at most kMaxGamma.
+inline constexpr double kMaxGamma = 1e12;
+double validated_gamma(double gamma);
+
+// Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling", Theorem 5.1 (spec local-minimax-sampling.md §2.4).
+// q(x) = clip(P(x)/r_P; b·p0(x), b·e^ε·p0(x)) with b = (γ+1)/(γ+e^ε) around a public prior P0.
+// Guarantee: pure ε-LDP for EVERY input (in or outside N_γ(P0)): b·p0 <= q <= b·e^ε·p0 exactly in floating
+// point. Sparse users whose support has P0-mass below 1/(γ+1) have no normaliser r_P; clip_normalise's Case B
+// gives the limit (support at the ceiling, the rest at one common ratio), which equals applying the
+// sampler to the f-projection P̂ of P onto N_γ(P0) (the paper's extension, spec §2.4).
+// Worst case over N_γ(P0): R_loc = chord(r1, r2), r1 = (e^ε+γ)/(γ(γ+1)), r2 = γ(e^ε+γ)/(e^ε(γ+1)); 0 when
+// ε >= 2 ln γ (then q = P on N_γ(P0)). It is the local minimax risk when P0 splits into γ+1 blocks of equal
+// mass; otherwise an upper bound (spec §5 item 11).
+class LocalClipSampler {
+ public:
+  LocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
+
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  // r_P, or 0 in Case B where no normaliser exists (the limit r → 0).
+  [[nodiscard]] double normaliser(std::span<const double> hist) const;
+  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
+  // k must equal the prior's length.
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+  [[nodiscard]] double gamma() const noexcept { return gamma_; }
+  [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
+
+ private:
+  double epsilon_;
+  double gamma_;
+  std::vector<double> prior_;
+  std::vector<double> lo_;
+  std::vector<double> hi_;
+};
+
+// R_loc(ε, γ, f) of Theorem 5.1.
+[[nodiscard]] double local_clip_risk(const FDivergence& f, double epsilon, double gamma);
+
+// Husain et al. (2020) relative-mollifier f-projection, the baseline of Park et al. §2.3/§3.4 (spec
+// minimax-ldp-sampling.md §3.4): q = clip(P(x)/r_P; e^{−ε/2}Q0(x), e^{ε/2}Q0(x)) around a reference Q0
+// (default uniform). The claimed closed form has no normaliser when Σ_{supp P} e^{ε/2}Q0 + Σ_{rest} e^{−ε/2}Q0 < 1;
+// clip_normalise's Case B then gives the complete projection (valid for every f by the KKT argument).
+// Guarantee: pure ε-LDP (q/Q0 ∈ [e^{−ε/2}, e^{ε/2}] for every input).
+// Worst case over all pmfs (App. F.1, eq. 207): chord(0, 1/B) with B = min(e^{ε/2}t, e^{−ε/2}t + 1 − e^{−ε/2}),
+// t = min_x Q0(x); M_f = f(0) + f*(0) when some Q0(x) = 0.
+class MollifierSampler {
+ public:
+  // reference: a pmf over the k categories (zeros allowed: those categories are never output), or
+  // nothing for the uniform reference of any k.
+  explicit MollifierSampler(double epsilon, std::optional<std::vector<double>> reference = std::nullopt);
+
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  [[nodiscard]] double normaliser(std::span<const double> hist) const;  // 0 in Case B
+  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+
+ private:
+  double epsilon_;
+  std::optional<std::vector<double>> reference_;
+};
+
+}  // namespace privsample

@@ -1,0 +1,144 @@
+#include "privsample/clip_samplers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "privsample/histogram.hpp"
+#include "privsample/numeric.hpp"
+
+namespace privsample {
+namespace {
+
+double normaliser_of(const ClipNormalised& solved) {
+  if (solved.kind == ClipCase::sparse_support) return 0.0;
+  if (solved.kind == ClipCase::box_is_point) return 1.0;  // ε = 0: any r gives the reference
+  return 1.0 / solved.scale;
+}
+
+void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = "prior") {
+  if (k != prior_size) {
+    throw std::invalid_argument("k = " + std::to_string(k) + " but the " + name + " has " + std::to_string(prior_size) +
+                                " categories");
+  }
+}
+
+}  // namespace
+
+double validated_gamma(double gamma) {
+  if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
+    throw std::invalid_argument("gamma = " + format_value(gamma) + ": must be a finite number in (1, " +
+                                format_value(kMaxGamma) + "]");
+  }
+  return gamma;
+}
+
+LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
+    : epsilon_(validated_epsilon(epsilon)), gamma_(validated_gamma(gamma)) {
+  check_category_count(prior.size(), "prior");
+  prior_ = validated_prior(prior, prior.size());
+  // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
+  const double shrink = std::exp(-effective_epsilon(epsilon_));
+  const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);
+  const double floor = ceiling * shrink;
+  lo_.resize(prior_.size());
+  hi_.resize(prior_.size());
+  for (std::size_t x = 0; x < prior_.size(); ++x) {
+    lo_[x] = floor * prior_[x];
+    hi_[x] = ceiling * prior_[x];
+  }
+}
+
+ClipNormalised LocalClipSampler::solve(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  check_prior_size(p.size(), prior_.size());
+  return clip_normalise(p, AtomBox{lo_, hi_});
+}
+
+std::vector<double> LocalClipSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
+
+double LocalClipSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
+
+std::size_t LocalClipSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
+  validated_epsilon(epsilon);
+  validated_gamma(gamma);
+  if (epsilon >= 2.0 * std::log(gamma)) return 0.0;  // trivial regime: q = P on N_γ(P0)
+  const double growth = std::exp(epsilon);          // < γ² here, so finite
+  const double r1 = (growth + gamma) / (gamma * (gamma + 1.0));
+  const double r2 = gamma * (growth + gamma) / (growth * (gamma + 1.0));
+  return chord_risk(f, std::min(r1, 1.0), std::max(r2, 1.0));
+}
+
+double LocalClipSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  check_prior_size(k, prior_.size());
+  return local_clip_risk(f, epsilon_, gamma_);
+}
+
+double LocalClipSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return worst_case_risk(f_divergence(f), k);
+}
+
+MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<double>> reference)
+    : epsilon_(validated_epsilon(epsilon)) {
+  if (reference) {
+    check_category_count(reference->size(), "reference");
+    reference_ = validated_prior(*reference, reference->size(), "reference", /*allow_zeros=*/true);
+  }
+}
+
+ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const double half = effective_epsilon(epsilon_) / 2.0;
+  const double shrink = std::exp(-half);
+  const double grow = std::exp(half);
+  if (!reference_) {
+    const double uniform = 1.0 / static_cast<double>(p.size());
+    return clip_normalise(p, UniformBox{p.size(), shrink * uniform, std::min(1.0, grow * uniform)});
+  }
+  check_prior_size(p.size(), reference_->size(), "reference");
+  std::vector<double> lo(p.size());
+  std::vector<double> hi(p.size());
+  for (std::size_t x = 0; x < p.size(); ++x) {
+    lo[x] = shrink * (*reference_)[x];
+    hi[x] = std::min(1.0, grow * (*reference_)[x]);  // a probability never exceeds 1; the ratio only shrinks
+  }
+  return clip_normalise(p, AtomBox{lo, hi});
+}
+
+std::vector<double> MollifierSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
+
+double MollifierSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
+
+std::size_t MollifierSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  check_category_count(k);
+  double smallest = 1.0 / static_cast<double>(k);
+  if (reference_) {
+    check_prior_size(k, reference_->size(), "reference");
+    smallest = *std::min_element(reference_->begin(), reference_->end());
+  }
+  if (smallest == 0.0) {
+    const double f0 = f.f_at_zero;
+    const double fstar0 = f.f_star_at_zero;
+    return f0 + fstar0;  // a point mass where Q0 = 0 is orthogonal to its output: M_f
+  }
+  const double half = effective_epsilon(epsilon_) / 2.0;
+  // B(t) = mass the projection keeps on a point mass at an atom of reference mass t (eq. 185).
+  const double kept = std::min(std::exp(half) * smallest, std::exp(-half) * smallest - std::expm1(-half));
+  return chord_risk(f, 0.0, 1.0 / std::min(kept, 1.0));
+}
+
+double MollifierSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return worst_case_risk(f_divergence(f), k);
+}
+
+}  // namespace privsample

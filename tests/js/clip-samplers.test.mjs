@@ -1,0 +1,125 @@
+// 'local' (Ghoukasian et al. Thm 5.1) and 'mollifier' (Husain et al., Park et al. §3.4) through the JS API:
+// golden vectors of the specs, privacy ratios on adversarial inputs, and clear errors for bad options.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../../bindings/js/privsample.mjs';
+import { assertClose } from './helpers.mjs';
+
+const ps = await init();
+const prior = [0.4, 0.3, 0.2, 0.1];
+
+test('local: spec §6 test vectors (k = 4, P0 = (.4,.3,.2,.1), γ = 3, ε = 1), incl. the sparse Case B', () => {
+  const s = ps.sampler('local', { epsilon: 1, prior, gamma: 3 });
+  const cases = [
+    { p: [0.7, 0.1, 0.1, 0.1], r: 1.230306, q: [0.568964, 0.209853, 0.139902, 0.081281] },
+    { p: [1, 0, 0, 0], r: 1.723266, q: [0.580294, 0.209853, 0.139902, 0.069951] },
+    { p: [0, 0, 0, 1], r: 0, q: [0.359935, 0.269951, 0.179967, 0.190147] },
+    { p: [0, 0.5, 0.5, 0], r: 1.537883, q: [0.279804, 0.325122, 0.325122, 0.069951] },
+    { p: prior, r: 1, q: prior },
+    { p: [1, 1, 1, 1], r: 0.943309, q: [0.279804, 0.265024, 0.265024, 0.190147] },
+  ];
+  for (const { p, r, q } of cases) {
+    const out = s.distribution(p);
+    assertClose(out, q, 1e-6, `local Q(${p})`);
+    assert.ok(Math.abs(out.reduce((a, b) => a + b, 0) - 1) < 1e-12, 'sums to 1');
+    assert.ok(Math.abs(s.normaliser(p) - r) < 1e-6, `r(${p}) = ${s.normaliser(p)}`);
+  }
+  assert.deepEqual(s.guarantee, { notion: 'pure-ldp', epsilon: 1 });
+  assert.deepEqual([...s.options.prior], prior);
+});
+
+test('local: worst-case risk R_loc (spec §2.4 and §4.1) and the trivial regime ε >= 2 ln γ', () => {
+  const uniform20 = Array(20).fill(0.05);
+  const s = ps.sampler('local', { epsilon: 1, prior: uniform20, gamma: 9 });
+  const expected = { kl: 1.0163447, tv: 0.6680307, hellinger: 0.2659502, chi2: 2.5048614 };
+  for (const [f, value] of Object.entries(expected)) assert.ok(Math.abs(s.worstCaseRisk(f, 20) - value) < 1e-7, f);
+  // The worst case is attained: γ·p0 on a block of P0-mass 1/(γ+1) = 2 atoms, p0/γ elsewhere.
+  const worst = uniform20.map((v, i) => (i < 2 ? v * 9 : v / 9));
+  assert.ok(Math.abs(ps.divergence('kl', worst, s.distribution(worst)) - expected.kl) < 1e-7);
+  // Figure 3/5/6 local column (γ = k/2 − 1, uniform P0).
+  const table = [
+    { k: 10, eps: 0.1, kl: 0.772593, tv: 0.583519, hellinger: 0.187987 },
+    { k: 20, eps: 2, kl: 0.451808, tv: 0.449147, hellinger: 0.128662 },
+    { k: 100, eps: 0.5, kl: 3.259038, tv: 0.947448, hellinger: 0.682291 },
+  ];
+  for (const row of table) {
+    const local = ps.sampler('local', { epsilon: row.eps, prior: Array(row.k).fill(1 / row.k), gamma: row.k / 2 - 1 });
+    for (const f of ['kl', 'tv', 'hellinger']) assert.ok(Math.abs(local.worstCaseRisk(f, row.k) - row[f]) < 1e-6, `${f} k=${row.k}`);
+  }
+  const trivial = ps.sampler('local', { epsilon: 2 * Math.log(3), prior, gamma: 3 });
+  assert.equal(trivial.worstCaseRisk('kl', 4), 0);
+  assertClose(trivial.distribution([0.3, 0.3, 0.3, 0.1]), [0.3, 0.3, 0.3, 0.1], 1e-15, 'identity inside N_γ');
+});
+
+test('mollifier: spec §8 vectors with the complete projection when no normaliser exists', () => {
+  const s = ps.sampler('mollifier', { epsilon: 1 });
+  assertClose(s.distribution([0.3, 0.25, 0.2, 0.15, 0.1]), [0.292898, 0.244082, 0.195265, 0.146449, 0.121306], 1e-6, 'P');
+  assertClose(s.distribution([1, 0, 0, 0, 0]), [0.329744, 0.167564, 0.167564, 0.167564, 0.167564], 1e-6, 'point mass');
+  assertClose(s.distribution([0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0]), [0.164872, 0.164872, ...Array(8).fill(0.083782)], 1e-6, 'fallback');
+  assert.ok(Math.abs(s.worstCaseRisk('kl', 5) - 1.109438) < 1e-6);
+  assert.ok(Math.abs(ps.divergence('kl', [1, 0, 0, 0, 0], s.distribution([1, 0, 0, 0, 0])) - 1.109438) < 1e-6);
+  // Park et al. §5.3 baseline column.
+  const baseline = [
+    { k: 10, eps: 0.5, kl: 2.0526, tv: 0.8716, hellinger: 0.6417 },
+    { k: 100, eps: 5, kl: 2.1052, tv: 0.8782, hellinger: 0.651 },
+    { k: 5, eps: 5, kl: 0.0679, tv: 0.0657, hellinger: 0.0334 },
+  ];
+  for (const row of baseline) {
+    const m = ps.sampler('mollifier', { epsilon: row.eps });
+    for (const f of ['kl', 'tv', 'hellinger']) assert.ok(Math.abs(m.worstCaseRisk(f, row.k) - row[f]) < 5e-5, `${f} k=${row.k} ε=${row.eps}`);
+  }
+  const withReference = ps.sampler('mollifier', { epsilon: 1, reference: [0.5, 0.5, 0] });
+  const q = withReference.distribution([0, 0, 1]);
+  assert.equal(q[2], 0, 'a category with zero reference mass is never output');
+  assert.equal(withReference.worstCaseRisk('tv', 3), 1, 'and the worst case is then M_f');
+});
+
+test('privacy: every clip sampler keeps all output ratios within e^ε on adversarial inputs', () => {
+  const k = 6;
+  const localPrior = [0.5, 0.2, 0.15, 0.1, 0.04, 0.01];
+  const inputs = [];
+  for (let x = 0; x < k; x += 1) inputs.push(Array.from({ length: k }, (_, i) => (i === x ? 1 : 0)));
+  inputs.push([1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1], [1e-300, 0, 0, 0, 0, 1], [5, 2, 1.5, 1, 0.4, 0.1], [0, 9, 0, 0, 0, 1e-9]);
+  for (const eps of [0, 1e-6, 0.1, 1, 10, 700, 1000]) {
+    for (const [mechanism, options] of [
+      ['local', { prior: localPrior, gamma: 4 }],
+      ['local', { prior: localPrior, gamma: 1.01 }],
+      ['mollifier', {}],
+      ['mollifier', { reference: localPrior }],
+    ]) {
+      const s = ps.sampler(mechanism, { epsilon: eps, ...options });
+      const qs = inputs.map((h) => s.distribution(h));
+      for (const q of qs) assert.ok(Math.abs(q.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+      for (let x = 0; x < k; x += 1) {
+        const values = qs.map((q) => q[x]);
+        const logRatio = Math.log(Math.max(...values)) - Math.log(Math.min(...values));
+        assert.ok(logRatio <= Math.min(eps, 700) + 1e-12, `${mechanism} ε=${eps} x=${x}: log ratio ${logRatio}`);
+      }
+    }
+  }
+});
+
+test('bad options for the clip samplers give clear errors', () => {
+  const bad = [
+    [() => ps.sampler('local', { epsilon: 1, gamma: 3 }), RangeError, /options.prior is required for 'local'/],
+    [() => ps.sampler('local', { epsilon: 1, prior }), RangeError, /options.gamma is required for 'local'/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 1 }), RangeError, /gamma = 1: must be a finite number in \(1, /],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 0.5 }), RangeError, /gamma = 0.5/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: NaN }), RangeError, /gamma = NaN/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5, 0], gamma: 3 }), RangeError, /prior\[2\] = 0: probabilities must be finite and > 0/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.6], gamma: 3 }), RangeError, /prior sums to 1.1: a prior must be a probability distribution/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, -0.5, 1], gamma: 3 }), RangeError, /prior\[1\] = -0.5/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [], gamma: 3 }), RangeError, /prior is empty/],
+    [() => ps.sampler('local', { epsilon: 1, prior: 'uniform', gamma: 3 }), TypeError, /options.prior must be an array of numbers/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: '3' }), TypeError, /options.gamma must be a number/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).distribution([1, 2, 3]), RangeError, /k = 3 but the prior has 4 categories/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).worstCaseRisk('kl', 5), RangeError, /k = 5 but the prior has 4/],
+    [() => ps.sampler('mollifier', { epsilon: 1, reference: [0.2, 0.2] }), RangeError, /reference sums to 0.4/],
+    [() => ps.sampler('mollifier', { epsilon: 1, reference: [1, 0] }).distribution([1, 1, 1]), RangeError, /k = 3 but the reference has 2/],
+    [() => ps.sampler('mollifier', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'mollifier' \(supported: epsilon, reference\)/],
+  ];
+  for (const [run, ErrorType, pattern] of bad) {
+    assert.throws(run, (error) => error instanceof ErrorType && pattern.test(error.message), String(pattern));
+    assert.ok(ps.sampler('minimax', { epsilon: 1 }).distribution([1, 2]).length === 2, 'still works');
+  }
+});
