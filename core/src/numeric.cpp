@@ -7,20 +7,6 @@
 
 namespace privsample {
 
-void CompensatedSum::add(double x) noexcept {
-  const double t = sum_ + x;
-  if (!std::isfinite(t)) {  // ±∞ (or NaN) absorbs everything; the correction would turn it into NaN
-    sum_ = t;
-    correction_ = 0.0;
-    return;
-  }
-  // Both error terms are computed and one is selected, so the compiler can avoid a data-dependent branch.
-  const double if_sum_larger = (sum_ - t) + x;
-  const double if_x_larger = (x - t) + sum_;
-  correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;
-  sum_ = t;
-}
-
 double compensated_total(std::span<const double> values) noexcept {
   CompensatedSum total;
   for (const double v : values) total.add(v);

@@ -1,5 +1,6 @@
 #pragma once
 // Small numeric helpers shared by the core: compensated summation and value formatting for messages.
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -10,7 +11,19 @@ namespace privsample {
 // even for k = 10^7 categories.
 class CompensatedSum {
  public:
-  void add(double x) noexcept;
+  void add(double x) noexcept {
+    const double t = sum_ + x;
+    if (!std::isfinite(t)) [[unlikely]] {  // ±∞ (or NaN) absorbs everything; the correction would give NaN
+      sum_ = t;
+      correction_ = 0.0;
+      return;
+    }
+    // Both error terms are computed and one selected, so there is no data-dependent branch.
+    const double if_sum_larger = (sum_ - t) + x;
+    const double if_x_larger = (x - t) + sum_;
+    correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;
+    sum_ = t;
+  }
   [[nodiscard]] double value() const noexcept { return sum_ + correction_; }
 
  private:
