@@ -17,11 +17,13 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Σlo <= 1 <= Σhi may be off by rounding in the caller's bounds; anything beyond this is a caller bug.
 constexpr double kBoxSumTolerance = 1e-9;
 
-void check_mass(double value, std::size_t i) {
-  if (!std::isfinite(value) || value < 0.0) {
-    throw std::invalid_argument("p[" + std::to_string(i) + "] = " + format_value(value) +
-                                ": masses must be finite and >= 0");
-  }
+[[noreturn, gnu::noinline]] void reject_mass(double value, std::size_t i) {
+  throw std::invalid_argument("p[" + std::to_string(i) + "] = " + format_value(value) +
+                              ": masses must be finite and >= 0");
+}
+
+inline void check_mass(double value, std::size_t i) {
+  if (!(value >= 0.0 && value < kInfinity)) [[unlikely]] reject_mass(value, i);
 }
 
 void check_bounds(double lo, double hi, std::size_t i) {
@@ -48,10 +50,32 @@ void check_box_totals(double lo_total, double hi_total) {
   }
 }
 
+// F(s) is evaluated to within ~1e-15 (blocked compensated sums, below). Values of F within kFlat of 1
+// count as 1: this decides whether F is flat at 1 on a stretch of s (several roots, the same q), whether
+// the root lies past every finite breakpoint, and Case A versus Case B. Σq = 1 holds to within kFlat.
+constexpr double kFlat = 1e-13;
+
+// Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms
+// whatever the order of magnitudes; the collected error is added once at the end.
+struct ExactSum {
+  double sum = 0.0;
+  double error = 0.0;
+  void add(double x) {
+    const double t = sum + x;
+    const double x_part = t - sum;
+    error += (sum - (t - x_part)) + (x - x_part);
+    sum = t;
+  }
+  void add_to(CompensatedSum& total) const {
+    total.add(sum);
+    total.add(error);
+  }
+};
+
 // Long sums of small terms go into a CompensatedSum one block at a time: inside a block of kBlock terms,
 // four plain partial sums (independent dependency chains, error <= kBlock ulp of the block), then one
-// compensated add per block. Enough for Σq = 1 to ~1e-15, and several times faster than compensating
-// every term.
+// compensated add per block. Enough for Σq = 1 to ~1e-15 (and never worse than 64 ulp), and several times
+// faster than compensating every term.
 constexpr std::size_t kBlock = 256;
 
 template <class Term>
@@ -71,9 +95,13 @@ void add_in_blocks(CompensatedSum& total, std::size_t n, Term&& term) {
   }
 }
 
+// lo/p, except 0 when lo = 0 (a mass that a rescaling rounded to 0 must not give 0/0 = NaN).
+inline double floor_breakpoint(double lo, double p) { return lo > 0.0 ? lo / p : 0.0; }
+
 // The search keeps, for each atom whose regime is still open, what it needs in one compact array, so the
 // rounds read memory sequentially. Same bounds everywhere: the mass alone.
 struct UniformBounds {
+  static constexpr bool kUniform = true;
   struct Atom {
     double p;
     double leave_floor;    // lo/p: below this scale the atom sits at lo
@@ -83,12 +111,13 @@ struct UniformBounds {
   [[nodiscard]] std::size_t size() const { return box.size; }
   [[nodiscard]] double lo(std::size_t) const { return box.lo; }
   [[nodiscard]] double hi(std::size_t) const { return box.hi; }
-  [[nodiscard]] Atom atom(std::size_t, double p) const { return {p, box.lo / p, box.hi / p}; }
+  [[nodiscard]] Atom atom(std::size_t, double p) const { return {p, floor_breakpoint(box.lo, p), box.hi / p}; }
   [[nodiscard]] double lo(const Atom&) const { return box.lo; }
   [[nodiscard]] double hi(const Atom&) const { return box.hi; }
 };
 
 struct PerAtomBounds {
+  static constexpr bool kUniform = false;
   struct Atom {
     double p;
     double leave_floor;
@@ -101,10 +130,23 @@ struct PerAtomBounds {
   [[nodiscard]] double lo(std::size_t i) const { return box.lo[i]; }
   [[nodiscard]] double hi(std::size_t i) const { return box.hi[i]; }
   [[nodiscard]] Atom atom(std::size_t i, double p) const {
-    return {p, box.lo[i] / p, box.hi[i] / p, box.lo[i], box.hi[i]};
+    return {p, floor_breakpoint(box.lo[i], p), box.hi[i] / p, box.lo[i], box.hi[i]};
   }
   [[nodiscard]] double lo(const Atom& a) const { return a.lo; }
   [[nodiscard]] double hi(const Atom& a) const { return a.hi; }
+};
+
+// Multiplies by 2^exponent: exact unless the result leaves the double range, like std::ldexp, but one
+// multiplication in the common case (the factor itself must be a finite double).
+class PowerOfTwo {
+ public:
+  explicit PowerOfTwo(int exponent)
+      : exponent_(exponent), factor_(std::abs(exponent) <= 1000 ? std::ldexp(1.0, exponent) : 0.0) {}
+  [[nodiscard]] double operator()(double x) const { return factor_ != 0.0 ? x * factor_ : std::ldexp(x, exponent_); }
+
+ private:
+  int exponent_;
+  double factor_;
 };
 
 // Two breakpoints t1 <= t2 strictly inside (s_low, s_high) that probably bracket the root, chosen from a
@@ -114,18 +156,24 @@ struct PerAtomBounds {
 // root. One pass over the open atoms then evaluates F at both, so a round usually keeps only the few
 // percent of atoms whose breakpoints fall between t1 and t2 — expected linear time overall. When the
 // guess misses, the round still closes every atom on the far side. With all atoms sampled (small sets)
-// F̂ = F and the ranks bracket the root exactly.
+// F̂ = F and the ranks bracket the root exactly. Returns false when no open atom has a breakpoint inside
+// (s_low, s_high): then the closing pass closes them all.
 template <class Bounds>
-std::pair<double, double> pick_pivots(const Bounds& bounds, const std::vector<typename Bounds::Atom>& open,
-                                      double s_low, double s_high, double constant, double slope,
-                                      std::vector<double>& scratch) {
+bool pick_pivots(const Bounds& bounds, const std::vector<typename Bounds::Atom>& open, double s_low, double s_high,
+                 double constant, double slope, std::vector<double>& scratch, std::pair<double, double>& pivots) {
   constexpr std::size_t kSample = 1024;
-  const std::size_t stride = open.size() / kSample + 1;
-  scratch.clear();
+  std::size_t stride = open.size() / kSample + 1;
   std::size_t sampled = 0;
-  for (std::size_t j = 0; j < open.size(); j += stride, ++sampled) {
-    if (open[j].leave_floor > s_low && open[j].leave_floor < s_high) scratch.push_back(open[j].leave_floor);
-    if (open[j].reach_ceiling > s_low && open[j].reach_ceiling < s_high) scratch.push_back(open[j].reach_ceiling);
+  for (;;) {
+    scratch.clear();
+    sampled = 0;
+    for (std::size_t j = 0; j < open.size(); j += stride, ++sampled) {
+      if (open[j].leave_floor > s_low && open[j].leave_floor < s_high) scratch.push_back(open[j].leave_floor);
+      if (open[j].reach_ceiling > s_low && open[j].reach_ceiling < s_high) scratch.push_back(open[j].reach_ceiling);
+    }
+    if (!scratch.empty()) break;
+    if (stride == 1) return false;
+    stride = 1;  // the sample missed every interior breakpoint: look at all of them
   }
   std::sort(scratch.begin(), scratch.end());
   const double weight = static_cast<double>(open.size()) / static_cast<double>(sampled);
@@ -150,25 +198,157 @@ std::pair<double, double> pick_pivots(const Bounds& bounds, const std::vector<ty
   const std::size_t margin = sampled == open.size() ? 1 : scratch.size() / 32 + 1;
   const std::size_t below = first >= margin ? first - margin : 0;
   const std::size_t above = std::min(scratch.size() - 1, first + margin - 1);
-  return {scratch[std::min(below, scratch.size() - 1)], scratch[above]};
+  pivots = {scratch[std::min(below, scratch.size() - 1)], scratch[above]};
+  return true;
 }
 
-// When no atom is strictly inside its box, F is flat at 1 on an interval of roots and rounding decides
-// which end the search lands on. Report the smallest root (largest r_P, the end inside the papers' bracket
-// [1, (e^ε+k−1)/e^ε], spec §8: P = (0.9, 0.1), ε = 2 gives r_P = 1.021802): the largest hi/p over atoms at
-// their ceiling. Atoms within a relative 1e-12 of a bound count as at the bound.
+struct RootSearch {
+  double s = 0.0;       // the root of F(s) = constant + s·slope on the final bracket (an end if slope = 0)
+  double s_low = 0.0;   // the final bracket, on which every atom's regime is fixed
+  double s_high = 0.0;
+  double at_low = 0.0;  // F(s_low), F(s_high)
+  double at_high = 0.0;
+  bool beyond_range = false;  // F < 1 at every finite s: the root lies past the largest double
+};
+
 template <class Bounds>
-double canonical_scale(std::span<const double> p, const Bounds& bounds, const std::vector<double>& q, double s) {
-  constexpr double kMargin = 1e-12;
-  double smallest_root = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!(p[i] > 0.0) || bounds.hi(i) == 0.0) continue;
-    const bool at_floor = q[i] <= bounds.lo(i) * (1.0 + kMargin);
-    const bool at_ceiling = q[i] >= bounds.hi(i) * (1.0 - kMargin);
-    if (!at_floor && !at_ceiling) return s;  // an atom strictly inside pins the root
-    if (at_ceiling && !at_floor) smallest_root = std::max(smallest_root, bounds.hi(i) / p[i]);
+RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>& open, CompensatedSum constant) {
+  double s_low = 0.0;
+  double s_high = kInfinity;
+  CompensatedSum slope;
+  std::vector<double> scratch;
+  std::pair<double, double> pivots;
+  while (!open.empty()) {
+    if (pick_pivots(bounds, open, s_low, s_high, constant.value(), slope.value(), scratch, pivots)) {
+      const double first_pivot = pivots.first;  // not a structured binding: lambdas below capture it
+      const double second_pivot = pivots.second;
+      CompensatedSum value_first = constant;
+      CompensatedSum value_second = constant;
+      value_first.add(first_pivot * slope.value());
+      value_second.add(second_pivot * slope.value());
+      add_in_blocks(value_first, open.size(), [&](std::size_t j) {
+        return std::clamp(first_pivot * open[j].p, bounds.lo(open[j]), bounds.hi(open[j]));
+      });
+      add_in_blocks(value_second, open.size(), [&](std::size_t j) {
+        return std::clamp(second_pivot * open[j].p, bounds.lo(open[j]), bounds.hi(open[j]));
+      });
+      if (value_first.value() >= 1.0) {
+        s_high = first_pivot;
+      } else if (value_second.value() >= 1.0) {
+        s_low = first_pivot;
+        s_high = second_pivot;
+      } else {
+        s_low = second_pivot;
+      }
+    }
+    // Close every atom whose regime no longer changes on [s_low, s_high] (branch-free: the regimes of
+    // neighbouring atoms are unrelated, so branches would be mispredicted half the time). Breakpoints at
+    // +∞ close too: such an atom stays at its floor (or, with lo = 0, scaled) for every finite s.
+    // These sums set the root, so they are exact up to one rounding: floors and ceilings are counted
+    // where the box is uniform, otherwise every term is compensated (TwoSum), since thousands of equal
+    // floors would repeat one rounding error thousands of times.
+    std::size_t kept = 0;
+    ExactSum closed_constant;
+    ExactSum closed_slope;
+    std::size_t floors = 0;
+    std::size_t ceilings = 0;
+    for (std::size_t j = 0; j < open.size(); ++j) {
+      const auto a = open[j];
+      const bool at_ceiling = a.reach_ceiling <= s_low;
+      const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
+      const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
+      if constexpr (Bounds::kUniform) {
+        floors += at_floor ? 1 : 0;
+        ceilings += at_ceiling ? 1 : 0;
+      } else {
+        closed_constant.add(at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0));
+      }
+      closed_slope.add(scaled ? a.p : 0.0);
+      open[kept] = a;
+      kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
+    }
+    if constexpr (Bounds::kUniform) {
+      constant.add(static_cast<double>(floors) * bounds.box.lo);
+      constant.add(static_cast<double>(ceilings) * bounds.box.hi);
+    } else {
+      closed_constant.add_to(constant);
+    }
+    closed_slope.add_to(slope);
+    open.resize(kept);
   }
-  return smallest_root > 0.0 ? smallest_root : s;
+
+  RootSearch out;
+  out.s_low = s_low;
+  out.s_high = s_high;
+  CompensatedSum at_low = constant;
+  at_low.add(s_low * slope.value());
+  out.at_low = at_low.value();
+  CompensatedSum at_high = constant;
+  at_high.add(s_high * slope.value());
+  out.at_high = at_high.value();
+  if (slope.value() > 0.0) {
+    const double root = (1.0 - constant.value()) / slope.value();
+    out.beyond_range = !(root < kInfinity);
+    out.s = out.beyond_range ? s_low : std::clamp(root, s_low, s_high);
+    return out;
+  }
+  out.s = s_low > 0.0 ? s_low : s_high;
+  out.beyond_range = s_high == kInfinity && constant.value() < 1.0 - kFlat;
+  return out;
+}
+
+// Where F is flat at 1 on a stretch of s (no atom strictly inside its box at s: a point mass, or one atom
+// above the floor), every s there gives the same q and rounding decides where the search lands. Report
+// the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; spec §8:
+// P = (0.9, 0.1), ε = 2 gives r_P = 1.021802). Such a stretch begins where its last atom reaches the
+// ceiling, so the candidate is the largest ceiling breakpoint c <= s; it is the smallest root when
+// F(c) >= 1 − kFlat, and s is otherwise.
+template <class Bounds>
+double smallest_root(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, double s) {
+  double candidate = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double hi = bounds.hi(i);
+    if (!(p[i] > 0.0) || !(hi > bounds.lo(i))) continue;
+    const double reach_ceiling = hi / shift(p[i]);
+    if (reach_ceiling <= s) candidate = std::max(candidate, reach_ceiling);
+  }
+  if (!(candidate > 0.0) || candidate == s) return s;
+  CompensatedSum value;
+  add_in_blocks(value, p.size(), [&](std::size_t i) {
+    const double lo = bounds.lo(i);
+    const double hi = bounds.hi(i);
+    return (p[i] > 0.0 && hi > 0.0) ? std::clamp(candidate * shift(p[i]), lo, hi) : lo;
+  });
+  return value.value() >= 1.0 - kFlat ? candidate : s;
+}
+
+// Whether some atom is strictly inside its box at s (then F rises at s and a root there is the only one).
+// s·p for an atom whose breakpoint is s lands within an ulp or two of its bound: that is not inside.
+template <class Bounds>
+bool some_atom_inside(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, double s) {
+  constexpr double kUlps = 8 * std::numeric_limits<double>::epsilon();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double value = s * shift(p[i]);
+    if (value > bounds.lo(i) * (1.0 + kUlps) && value < bounds.hi(i) * (1.0 - kUlps)) return true;
+  }
+  return false;
+}
+
+// The root to report and to build q from, on a single level. F(s) is known to ~1e-15, and the box itself
+// only to an ulp of each bound, so a root within kFlat of an end of the final bracket where no atom is
+// strictly inside its box is that end: a point mass then maps to k-RR exactly (q = hi rather than
+// 1 − (k−1)·lo, which differs from hi by the rounding of the box, 1e-11 relative at k = 10^5). Where atoms
+// are strictly inside, their q = s·p fixes s and the computed root stands.
+template <class Bounds>
+double settle_root(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, const RootSearch& root) {
+  if (root.s_low > 0.0 && (root.s == root.s_low || root.at_low >= 1.0 - kFlat) &&
+      !some_atom_inside(bounds, p, shift, root.s_low)) {
+    return smallest_root(bounds, p, shift, root.s_low);  // F may be flat at 1 below s_low too
+  }
+  if (root.s_high < kInfinity && root.at_high <= 1.0 + kFlat && !some_atom_inside(bounds, p, shift, root.s_high)) {
+    return root.s_high;
+  }
+  return root.s;
 }
 
 template <class Bounds>
@@ -193,7 +373,9 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   CompensatedSum hi_total;
   CompensatedSum room_total;         // Σ(hi − lo): zero iff the box is a single point
   CompensatedSum value_at_infinity;  // F(∞) = Σ_open hi + Σ_rest lo
-  CompensatedSum constant;           // contributions fixed on the current interval of s
+  CompensatedSum constant;           // the atoms that are not open
+  double largest_mass = 0.0;
+  bool has_deep_atoms = false;  // an open atom whose ceiling breakpoint hi/p is +∞
   for (std::size_t i = 0; i < k; ++i) {
     check_mass(p[i], i);
     const double lo = bounds.lo(i);
@@ -206,6 +388,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     }
     if (p[i] > 0.0 && hi > 0.0) {
       open.push_back(bounds.atom(i, p[i]));
+      has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
+      largest_mass = std::max(largest_mass, p[i]);
       if constexpr (!kUniform) value_at_infinity.add(hi);
     } else if constexpr (!kUniform) {
       value_at_infinity.add(lo);
@@ -233,9 +417,10 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     return out;
   }
 
-  if (value_at_infinity.value() <= 1.0) {
+  if (value_at_infinity.value() < 1.0 - kFlat) {
     // Case B: even with the whole support at its ceiling the mass is short; the zero atoms share the
-    // rest at one common fraction θ of their room.
+    // rest at one common fraction θ of their room. (F(∞) = 1 is Case A: a point mass whose ceiling
+    // plus the others' floors make 1 has the root hi/p.)
     CompensatedSum zero_room;
     for (std::size_t i = 0; i < k; ++i) {
       if (!(p[i] > 0.0)) zero_room.add(bounds.hi(i) - bounds.lo(i));
@@ -252,74 +437,84 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     return out;
   }
 
-  // Case A: F(0) = Σlo < 1 < F(∞). Keep F(s_low) <= 1 <= F(s_high) and close atoms whose regime is fixed
-  // on [s_low, s_high]; when none is open, F(s) = constant + s·slope there.
-  double s_low = 0.0;
-  double s_high = kInfinity;
-  CompensatedSum slope;
-  std::vector<double> scratch;
-  while (!open.empty()) {
-    const std::pair<double, double> pivots =
-        pick_pivots(bounds, open, s_low, s_high, constant.value(), slope.value(), scratch);
-    const double first_pivot = pivots.first;  // not a structured binding: lambdas below capture it
-    const double second_pivot = pivots.second;
-    CompensatedSum value_first = constant;
-    CompensatedSum value_second = constant;
-    value_first.add(first_pivot * slope.value());
-    value_second.add(second_pivot * slope.value());
-    add_in_blocks(value_first, open.size(), [&](std::size_t j) {
-      return std::clamp(first_pivot * open[j].p, bounds.lo(open[j]), bounds.hi(open[j]));
-    });
-    add_in_blocks(value_second, open.size(), [&](std::size_t j) {
-      return std::clamp(second_pivot * open[j].p, bounds.lo(open[j]), bounds.hi(open[j]));
-    });
-    if (value_first.value() >= 1.0) {
-      s_high = first_pivot;
-    } else if (value_second.value() >= 1.0) {
-      s_low = first_pivot;
-      s_high = second_pivot;
-    } else {
-      s_low = second_pivot;
-    }
-    // Close every atom whose regime no longer changes on [s_low, s_high] (branch-free: the regimes of
-    // neighbouring atoms are unrelated, so branches would be mispredicted half the time).
-    std::size_t kept = 0;
-    for (std::size_t block = 0; block < open.size(); block += kBlock) {
-      const std::size_t end = std::min(open.size(), block + kBlock);
-      double closed_constant = 0.0;
-      double closed_slope = 0.0;
-      for (std::size_t j = block; j < end; ++j) {
-        const auto a = open[j];
-        const bool at_ceiling = a.reach_ceiling <= s_low;
-        const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
-        const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
-        closed_constant += at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0);
-        closed_slope += scaled ? a.p : 0.0;
-        open[kept] = a;
-        kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
+  // Case A: F(0) = Σlo < 1 <= F(∞). The search works with p·2^-shift; when the largest mass is beyond
+  // 2^±500 the shift brings it near 1, so that its breakpoints are ordinary numbers and so is the root,
+  // whatever the scale of p (5e-324 or 1e300). Masses far below the largest (ratio beyond ~2^1000) may
+  // have breakpoints at +∞; they sit at their floor (or scale, with lo = 0) at every finite s. Should the
+  // root lie past every finite breakpoint, it lies past the double range: the atoms with a finite ceiling
+  // breakpoint are then exactly at their ceiling, and the search repeats on the others (one more level),
+  // rescaled by their own largest mass. Each level is exact and removes at least its largest atom.
+  int shift = 0;
+  if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) {
+    shift = std::ilogb(largest_mass);
+    const PowerOfTwo rescale(-shift);
+    open.clear();
+    has_deep_atoms = false;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (p[i] > 0.0 && bounds.hi(i) > 0.0) {
+        open.push_back(bounds.atom(i, rescale(p[i])));
+        has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
       }
-      constant.add(closed_constant);
-      slope.add(closed_slope);
     }
-    open.resize(kept);
+  }
+  std::vector<int> shifts{shift};  // one per level
+  RootSearch root;
+  for (;;) {
+    root = search_root(bounds, open, constant);
+    if (!root.beyond_range || !has_deep_atoms) break;
+    const PowerOfTwo previous(-shifts.back());
+    const auto in_next_level = [&](std::size_t i) { return !(bounds.hi(i) / previous(p[i]) < kInfinity); };
+    constant = CompensatedSum{};
+    largest_mass = 0.0;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!(p[i] > 0.0 && bounds.hi(i) > 0.0)) {
+        constant.add(bounds.lo(i));
+      } else if (!in_next_level(i)) {
+        constant.add(bounds.hi(i));  // past its ceiling breakpoint, which the root exceeds
+      } else {
+        largest_mass = std::max(largest_mass, p[i]);
+      }
+    }
+    shifts.push_back(std::ilogb(largest_mass));
+    const PowerOfTwo rescale(-shifts.back());
+    open.clear();
+    has_deep_atoms = false;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (p[i] > 0.0 && bounds.hi(i) > 0.0 && in_next_level(i)) {
+        open.push_back(bounds.atom(i, rescale(p[i])));
+        has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
+      }
+    }
   }
 
-  double s = 0.0;
-  bool pinned = false;  // some atom is strictly inside its box at s, which makes s the only root
-  if (slope.value() > 0.0) {
-    const double root = (1.0 - constant.value()) / slope.value();
-    s = std::clamp(root, s_low, s_high);
-    constexpr double kMargin = 1e-12;  // a root within rounding of an end may sit on a flat stretch of F
-    pinned = root > s_low * (1.0 + kMargin) && root < s_high * (1.0 - kMargin);
+  // q = clip(scale·p) with the scale in p's own units when that is an ordinary double: a mass that the
+  // shift pushed into the subnormal range would lose digits.
+  const PowerOfTwo last(-shifts.back());
+  const double s = shifts.size() == 1 ? settle_root(bounds, p, last, root) : root.s;
+  const double scale = last(s);
+  const bool scale_is_normal = std::isnormal(scale);
+  const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
+  if (shifts.size() == 1) {
+    for (std::size_t i = 0; i < k; ++i) {
+      const double lo = bounds.lo(i);
+      const double hi = bounds.hi(i);
+      out.q[i] = (p[i] > 0.0 && hi > 0.0) ? std::clamp(scaled_mass(p[i]), lo, hi) : lo;
+    }
   } else {
-    s = s_low > 0.0 ? s_low : s_high;
+    const PowerOfTwo before_last(-shifts[shifts.size() - 2]);
+    for (std::size_t i = 0; i < k; ++i) {
+      const double lo = bounds.lo(i);
+      const double hi = bounds.hi(i);
+      if (!(p[i] > 0.0 && hi > 0.0)) {
+        out.q[i] = lo;
+      } else if (hi / before_last(p[i]) < kInfinity) {
+        out.q[i] = hi;  // an earlier level: past its ceiling breakpoint
+      } else {
+        out.q[i] = std::clamp(scaled_mass(p[i]), lo, hi);
+      }
+    }
   }
-  for (std::size_t i = 0; i < k; ++i) {
-    const double lo = bounds.lo(i);
-    const double hi = bounds.hi(i);
-    out.q[i] = (p[i] > 0.0 && hi > 0.0) ? std::clamp(s * p[i], lo, hi) : lo;
-  }
-  out.scale = pinned ? s : canonical_scale(p, bounds, out.q, s);
+  out.scale = scale;  // +∞ when the root exceeds the largest double
   out.kind = ClipCase::root;
   return out;
 }

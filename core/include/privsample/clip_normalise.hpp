@@ -47,7 +47,8 @@ struct ClipNormalised {
   std::vector<double> q;
   // The scale s with q = clip(s·p; lo, hi) (s = 1/r_P); +∞ in Case B, 0 when the box is a point.
   // When F is flat at 1 the root is not unique; q is, and `scale` is the smallest root
-  // (the largest r_P).
+  // (the largest r_P). +∞ also in Case A when the root exceeds the largest double, which happens only
+  // for masses spanning more than ~2^1000 (say 5e-324 next to 1): q is still exact.
   double scale = 0.0;
   ClipCase kind = ClipCase::root;
 };

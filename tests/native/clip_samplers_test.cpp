@@ -1,0 +1,355 @@
+// The clip samplers around a reference measure: LocalClipSampler (Thm 5.1, local spec §2.4, §6) and the
+// Husain relative-mollifier projection (minimax spec §3.4, §4.5, §8).
+#include "privsample/clip_samplers.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstddef>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "privsample/histogram.hpp"
+#include "privsample/minimax.hpp"
+#include "privsample/numeric.hpp"
+#include "test_support.hpp"
+
+using namespace privsample;
+using namespace privsample_test;
+
+TEST_CASE("local clip: test vectors of local spec 6 (k = 4, P0 = (.4,.3,.2,.1), gamma = 3, eps = 1)",
+          "[local_clip][vectors]") {
+  const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
+  const LocalClipSampler sampler(1.0, p0, 3.0);
+  struct Row {
+    std::vector<double> p;
+    std::vector<double> q;
+    double r;  // 0 in Case B
+  };
+  const std::vector<Row> rows{
+      {{0.7, 0.1, 0.1, 0.1}, {0.568964, 0.209853, 0.139902, 0.081281}, 1.230306},
+      {{1, 0, 0, 0}, {0.580294, 0.209853, 0.139902, 0.069951}, 1.723266},
+      {{0, 0, 0, 1}, {0.359935, 0.269951, 0.179967, 0.190147}, 0.0},
+      {{0, 0.5, 0.5, 0}, {0.279804, 0.325122, 0.325122, 0.069951}, 1.537883},
+      {p0, p0, 1.0},
+      {{0.25, 0.25, 0.25, 0.25}, {0.279804, 0.265024, 0.265024, 0.190147}, 0.943309},
+  };
+  for (const auto& row : rows) {
+    INFO("P = " << Catch::Detail::stringify(row.p));
+    const std::vector<double> q = sampler.distribution(row.p);
+    REQUIRE(q.size() == 4);
+    for (std::size_t x = 0; x < 4; ++x) CHECK(q[x] == Approx(row.q[x]).margin(half_unit(6)));
+    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+    CHECK(sampler.normaliser(row.p) == Approx(row.r).margin(half_unit(6)));
+    CHECK(sampler.solve(row.p).kind == (row.r == 0.0 ? ClipCase::sparse_support : ClipCase::root));
+  }
+  // counts instead of probabilities: the same output
+  const std::vector<double> from_counts = sampler.distribution(std::vector<double>{70, 10, 10, 10});
+  const std::vector<double> from_probabilities = sampler.distribution(std::vector<double>{0.7, 0.1, 0.1, 0.1});
+  for (std::size_t x = 0; x < 4; ++x) CHECK(from_counts[x] == Approx(from_probabilities[x]).epsilon(1e-15));
+}
+
+TEST_CASE("local clip: the block input attains R_loc (local spec 2.4: k = 20, gamma = 9, eps = 1)",
+          "[local_clip][risk]") {
+  const std::size_t k = 20;
+  const double gamma = 9.0;
+  const std::vector<double> p0 = uniform(k);
+  const LocalClipSampler sampler(1.0, p0, gamma);
+  std::vector<double> p(k, 1.0 / (20.0 * gamma));  // p0/γ off the block
+  p[3] = p[11] = gamma / 20.0;                       // γ·p0 on a block of P0-mass 1/(γ+1)
+  const std::vector<double> q = sampler.distribution(p);
+  struct Expected {
+    NamedDivergence f;
+    double value;
+  };
+  for (const auto& [f, value] : {Expected{NamedDivergence::kl, 1.0163447}, Expected{NamedDivergence::tv, 0.6680307},
+                                 Expected{NamedDivergence::hellinger, 0.2659502},
+                                 Expected{NamedDivergence::chi2, 2.5048614}}) {
+    INFO(divergence_name(f));
+    CHECK(divergence(f, p, q) == Approx(value).margin(half_unit(7)));
+    CHECK(sampler.worst_case_risk(f, k) == Approx(value).margin(half_unit(7)));
+    CHECK(local_clip_risk(f_divergence(f), 1.0, gamma) == Approx(value).margin(half_unit(7)));
+  }
+  CHECK_THROWS_AS(sampler.worst_case_risk(NamedDivergence::kl, k + 1), std::invalid_argument);
+  // trivial regime ε >= 2 log γ: the risk is 0 and q = P on N_γ(P0)
+  const LocalClipSampler trivial(2.0 * std::log(gamma) + 0.01, p0, gamma);
+  CHECK(trivial.worst_case_risk(NamedDivergence::kl, k) == 0.0);
+  const std::vector<double> same = trivial.distribution(p);
+  for (std::size_t x = 0; x < k; ++x) CHECK(same[x] == Approx(p[x]).epsilon(1e-14));
+}
+
+namespace {
+
+// See clip_normalise_test.cpp: whether every breakpoint lo/p, hi/p of the normalised input is a positive
+// finite double.
+bool breakpoints_representable(std::span<const double> p, std::span<const double> lo, std::span<const double> hi) {
+  for (std::size_t x = 0; x < p.size(); ++x) {
+    if (!(p[x] > 0.0) || hi[x] == 0.0) continue;
+    const double upper = hi[x] / p[x];
+    const double lower = lo[x] / p[x];
+    if (!(std::isfinite(upper) && upper > 0.0)) return false;
+    if (lo[x] > 0.0 && !(std::isfinite(lower) && lower > 0.0)) return false;
+  }
+  return true;
+}
+
+std::size_t local_clip_sweep(bool representable) {
+  std::size_t cases = 0;
+  std::mt19937_64 rng(5150);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  for (std::size_t k : {2, 3, 5, 12, 40}) {
+    for (double gamma : {1.5, 3.0, 9.0, 50.0}) {
+      std::vector<double> p0(k);
+      for (double& v : p0) v = 0.05 + u01(rng);
+      const double total = compensated_total(p0);
+      for (double& v : p0) v /= total;
+      for (double eps : epsilon_grid()) {
+        const LocalClipSampler sampler(eps, p0, gamma);
+        const double shrink = std::exp(-effective_epsilon(eps));
+        const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);  // b·e^ε
+        const double floor = ceiling * shrink;                           // b
+        std::vector<double> lo(k);
+        std::vector<double> hi(k);
+        for (std::size_t x = 0; x < k; ++x) {
+          lo[x] = floor * sampler.prior()[x];
+          hi[x] = ceiling * sampler.prior()[x];
+        }
+        std::vector<Histogram> inputs = structured_histograms(k, rng);
+        for (int i = 0; i < 20; ++i) inputs.push_back(random_histogram(k, rng, i));
+        // inside N_γ(P0): ratios to p0 in [1/γ, γ]
+        for (int i = 0; i < 10; ++i) {
+          std::vector<double> p(k);
+          for (std::size_t x = 0; x < k; ++x) p[x] = p0[x] * std::pow(gamma, 2.0 * u01(rng) - 1.0);
+          inputs.push_back({"inside the neighbourhood (before normalising)", p});
+        }
+        std::vector<double> largest(k, 0.0);
+        std::vector<double> smallest(k, kInf);
+        for (const auto& h : inputs) {
+          INFO("k = " << k << ", gamma = " << gamma << ", epsilon = " << eps << ", p: " << h.label);
+          const std::vector<double> p = normalized_pmf(h.counts);
+          if (breakpoints_representable(p, lo, hi) != representable) continue;
+          ++cases;
+          const std::vector<double> q = sampler.distribution(h.counts);
+          REQUIRE(q.size() == k);
+          CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+          const ReferenceClip ref = reference_clip(p, lo, hi);
+          double worst = 0.0;
+          std::size_t outside = 0;
+          for (std::size_t x = 0; x < k; ++x) {
+            worst = std::max(worst, static_cast<double>(std::fabs(static_cast<long double>(q[x]) - ref.q[x])));
+            outside += !(q[x] > 0.0 && q[x] >= lo[x] * (1.0 - 1e-14) && q[x] <= hi[x] * (1.0 + 1e-14));
+            largest[x] = std::max(largest[x], q[x]);
+            smallest[x] = std::min(smallest[x], q[x]);
+          }
+          CHECK(worst <= 1e-12);
+          CHECK(outside == 0);
+          // in N_γ(P0) the worst-case risk bounds D_f (Lemma C.7)
+          bool inside = true;
+          for (std::size_t x = 0; x < k; ++x) {
+            const double ratio = p[x] / sampler.prior()[x];
+            inside = inside && ratio >= (1.0 / gamma) * (1.0 + 1e-12) && ratio <= gamma * (1.0 - 1e-12);
+          }
+          if (inside) {
+            for (auto f : {NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger,
+                           NamedDivergence::chi2}) {
+              INFO(divergence_name(f));
+              CHECK(divergence(f, p, q) <= sampler.worst_case_risk(f, k) * (1.0 + 1e-12) + 1e-15);
+            }
+          }
+        }
+        // pure ε-LDP per atom over all inputs
+        for (std::size_t x = 0; x < k && smallest[x] < kInf; ++x) {
+          INFO("k = " << k << ", gamma = " << gamma << ", epsilon = " << eps << ", atom " << x);
+          CHECK(std::log(largest[x]) - std::log(smallest[x]) <= effective_epsilon(eps) + 1e-12);
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("local clip: box, ratio and risk over random priors and adversarial inputs", "[local_clip][property]") {
+  CHECK(local_clip_sweep(true) >= 5000);
+}
+
+TEST_CASE("local clip: inputs whose breakpoints leave the double range (subnormal next to ordinary masses)",
+          "[local_clip][edge]") {
+  CHECK(local_clip_sweep(false) >= 50);
+}
+
+TEST_CASE("mollifier: spec 8 Husain uniform-reference projections", "[mollifier][vectors]") {
+  const MollifierSampler sampler(1.0);
+  struct Row {
+    std::vector<double> p;
+    std::vector<double> q;
+    bool case_b;
+  };
+  const std::vector<Row> rows{
+      {{0.3, 0.25, 0.2, 0.15, 0.1}, {0.292898, 0.244082, 0.195265, 0.146449, 0.121306}, false},
+      {{1, 0, 0, 0, 0}, {0.329744, 0.167564, 0.167564, 0.167564, 0.167564}, true},
+      {{0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0},
+       {0.164872, 0.164872, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782},
+       true},
+  };
+  for (const auto& row : rows) {
+    INFO("P = " << Catch::Detail::stringify(row.p));
+    const std::vector<double> q = sampler.distribution(row.p);
+    REQUIRE(q.size() == row.q.size());
+    for (std::size_t x = 0; x < q.size(); ++x) CHECK(q[x] == Approx(row.q[x]).margin(half_unit(6)));
+    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+    CHECK(sampler.solve(row.p).kind == (row.case_b ? ClipCase::sparse_support : ClipCase::root));
+    if (row.case_b) CHECK(sampler.normaliser(row.p) == 0.0);
+  }
+  // the point mass attains the baseline worst case: D_KL = 1.109438 for k = 5, ε = 1
+  const std::vector<double> point{1, 0, 0, 0, 0};
+  CHECK(divergence(NamedDivergence::kl, point, sampler.distribution(point)) == Approx(1.109438).margin(half_unit(6)));
+  CHECK(sampler.worst_case_risk(NamedDivergence::kl, 5) == Approx(1.109438).margin(half_unit(6)));
+}
+
+TEST_CASE("mollifier: spec 5.3 baseline worst-case risks, the proposed sampler is never worse",
+          "[mollifier][vectors][risk]") {
+  const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
+  struct Row {
+    std::size_t k;
+    NamedDivergence f;
+    std::vector<double> values;
+  };
+  const std::vector<Row> rows{
+      {5, NamedDivergence::kl, {1.5594, 1.3594, 1.1094, 0.6094, 0.0679}},
+      {5, NamedDivergence::tv, {0.7897, 0.7432, 0.6703, 0.4563, 0.0657}},
+      {5, NamedDivergence::hellinger, {0.5415, 0.4932, 0.4258, 0.2627, 0.0334}},
+      {10, NamedDivergence::kl, {2.2526, 2.0526, 1.8026, 1.3026, 0.0767}},
+      {10, NamedDivergence::tv, {0.8949, 0.8716, 0.8351, 0.7282, 0.0739}},
+      {10, NamedDivergence::hellinger, {0.6758, 0.6417, 0.5940, 0.4786, 0.0376}},
+      {10, NamedDivergence::chi2, {8.5123, 6.7880, 5.0653, 2.6788, 0.0798}},
+      {20, NamedDivergence::kl, {2.9457, 2.7457, 2.4957, 1.9957, 0.4957}},
+      {20, NamedDivergence::tv, {0.9474, 0.9358, 0.9176, 0.8641, 0.3909}},
+      {20, NamedDivergence::hellinger, {0.7707, 0.7466, 0.7129, 0.6313, 0.2195}},
+      {100, NamedDivergence::kl, {4.5552, 4.3552, 4.1052, 3.6052, 2.1052}},
+      {100, NamedDivergence::tv, {0.9895, 0.9872, 0.9835, 0.9728, 0.8782}},
+      {100, NamedDivergence::hellinger, {0.8975, 0.8867, 0.8716, 0.8351, 0.6510}},
+  };
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < eps.size(); ++i) {
+      INFO("k = " << row.k << ", f = " << divergence_name(row.f) << ", epsilon = " << eps[i]);
+      const double baseline = MollifierSampler(eps[i]).worst_case_risk(row.f, row.k);
+      CHECK(baseline == Approx(row.values[i]).margin(5e-5));
+      CHECK(finite_minimax_risk(row.f, row.k, eps[i]) <= baseline);
+      // attained by a point mass
+      const std::vector<double> point = point_mass(row.k, 0);
+      CHECK(divergence(row.f, point, MollifierSampler(eps[i]).distribution(point)) ==
+            Approx(baseline).epsilon(1e-9));
+    }
+  }
+}
+
+namespace {
+
+std::size_t mollifier_sweep(bool representable) {
+  std::size_t cases = 0;
+  std::mt19937_64 rng(8080);
+  for (double eps : epsilon_grid()) {
+    const MollifierSampler sampler(eps);
+    for (std::size_t k : {2, 3, 5, 10, 100}) {
+      const double half = effective_epsilon(eps) / 2.0;
+      const double lo = std::exp(-half) / static_cast<double>(k);
+      const double hi = std::min(1.0, std::exp(half) / static_cast<double>(k));
+      std::vector<Histogram> inputs = structured_histograms(k, rng);
+      for (int i = 0; i < 20; ++i) inputs.push_back(random_histogram(k, rng, i));
+      double largest = 0.0;
+      double smallest = kInf;
+      for (const auto& h : inputs) {
+        INFO("epsilon = " << eps << ", k = " << k << ", p: " << h.label);
+        const std::vector<double> p = normalized_pmf(h.counts);
+        if (breakpoints_representable(p, std::vector<double>(k, lo), std::vector<double>(k, hi)) != representable) {
+          continue;
+        }
+        ++cases;
+        const std::vector<double> q = sampler.distribution(h.counts);
+        CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+        std::size_t outside = 0;
+        for (double v : q) outside += !(v > 0.0 && v >= lo * (1.0 - 1e-15) && v <= hi * (1.0 + 1e-15));
+        CHECK(outside == 0);
+        largest = std::max(largest, *std::max_element(q.begin(), q.end()));
+        smallest = std::min(smallest, *std::min_element(q.begin(), q.end()));
+        for (auto f : {NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger}) {
+          INFO(divergence_name(f));
+          CHECK(divergence(f, p, q) <= sampler.worst_case_risk(f, k) * (1.0 + 1e-12) + 1e-15);
+        }
+      }
+      INFO("epsilon = " << eps << ", k = " << k);
+      if (smallest < kInf) CHECK(std::log(largest) - std::log(smallest) <= effective_epsilon(eps) + 1e-12);
+    }
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("mollifier: outputs stay between e^{-eps/2}/k and e^{eps/2}/k and are eps-LDP", "[mollifier][property]") {
+  CHECK(mollifier_sweep(true) >= 1000);
+}
+
+TEST_CASE("mollifier: inputs whose breakpoints leave the double range (subnormal next to ordinary masses)",
+          "[mollifier][edge]") {
+  CHECK(mollifier_sweep(false) >= 30);
+}
+
+TEST_CASE("clip samplers: invalid parameters", "[local_clip][mollifier][validation]") {
+  const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
+  CHECK_THROWS_WITH(LocalClipSampler(1.0, p0, 1.0), Catch::Contains("gamma"));
+  CHECK_THROWS_WITH(LocalClipSampler(1.0, p0, kNaN), Catch::Contains("gamma"));
+  CHECK_THROWS_WITH(LocalClipSampler(-1.0, p0, 3.0), Catch::Contains("epsilon"));
+  CHECK_THROWS_WITH(LocalClipSampler(1.0, std::vector<double>{0.5, 0.5, 0.0}, 3.0), Catch::Contains("prior[2]"));
+  CHECK_THROWS_WITH(LocalClipSampler(1.0, std::vector<double>{0.5, 0.6}, 3.0), Catch::Contains("prior"));
+  const LocalClipSampler sampler(1.0, p0, 3.0);
+  CHECK_THROWS_AS(sampler.distribution(std::vector<double>{1, 2, 3}), std::invalid_argument);
+  CHECK_THROWS_WITH(sampler.distribution(std::vector<double>{1, 2, kNaN, 3}), Catch::Contains("hist[2]"));
+  CHECK_THROWS_WITH(MollifierSampler(kInf), Catch::Contains("epsilon"));
+  CHECK_THROWS_AS(MollifierSampler(1.0, std::vector<double>{0.5, -0.5, 1.0}), std::invalid_argument);
+}
+
+TEST_CASE("clip samplers: one large count next to subnormal counts", "[mollifier][local_clip][edge]") {
+  // hist = (1, 5e-324, 5e-324) is a valid histogram. Its f-projection onto the mollifier box puts atom 0 at
+  // its ceiling and splits the rest equally between the two tiny (equal) atoms: the exact clip-normalise root
+  // is s = (1 − hi)/2 / 5e-324, beyond the double range, but q itself is ordinary.
+  const std::vector<double> hist{1.0, 5e-324, 5e-324};
+  SECTION("mollifier, uniform reference, eps = 1") {
+    const double hi = std::exp(0.5) / 3.0;
+    const std::vector<double> q = MollifierSampler(1.0).distribution(hist);
+    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+    CHECK(q[0] == Approx(hi).epsilon(1e-14));
+    CHECK(q[1] == Approx((1.0 - hi) / 2.0).epsilon(1e-14));
+    CHECK(q[2] == Approx((1.0 - hi) / 2.0).epsilon(1e-14));
+    // what sample() releases must respect the ceiling e^{ε/2}/k too (the privacy guarantee is about the
+    // sampled distribution): the frequency of category 0 stays below hi up to 5 standard deviations
+    SeededRandom bits(31337);
+    constexpr int n = 100000;
+    int zeros = 0;
+    for (int i = 0; i < n; ++i) zeros += MollifierSampler(1.0).sample(hist, bits) == 0;
+    CHECK(static_cast<double>(zeros) / n <= hi + 5.0 * std::sqrt(hi * (1.0 - hi) / n));
+  }
+  SECTION("local clip, P0 = (.1,.45,.45), gamma = 3, eps = 1") {
+    const std::vector<double> p0{0.1, 0.45, 0.45};
+    const double e = std::exp(1.0);
+    const double b = 4.0 / (3.0 + e);
+    // supp P = everything, so a root exists; but atom 0 at its ceiling b·e·0.1 plus the floors of the rest is
+    // below 1, so the tiny atoms must rise above their floors: they share the rest equally (equal p, equal p0)
+    const double top = b * e * 0.1;
+    const std::vector<double> q = LocalClipSampler(1.0, p0, 3.0).distribution(hist);
+    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+    CHECK(q[0] == Approx(top).epsilon(1e-14));
+    CHECK(q[1] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
+    CHECK(q[2] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
+    SeededRandom bits(4242);
+    constexpr int n = 100000;
+    int zeros = 0;
+    const LocalClipSampler sampler(1.0, p0, 3.0);
+    for (int i = 0; i < n; ++i) zeros += sampler.sample(hist, bits) == 0;
+    CHECK(static_cast<double>(zeros) / n <= top + 5.0 * std::sqrt(top * (1.0 - top) / n));
+  }
+}

@@ -1,0 +1,176 @@
+// Validated input and clear errors (DESIGN.md "Errors"): every message names the parameter, the index and
+// the value, e.g. "hist[3] = -2: counts must be finite and >= 0".
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "privsample/clip_samplers.hpp"
+#include "privsample/histogram.hpp"
+#include "privsample/mechanism.hpp"
+#include "privsample/minimax.hpp"
+#include "privsample/numeric.hpp"
+#include "privsample/privacy.hpp"
+#include "test_support.hpp"
+
+using namespace privsample;
+using namespace privsample_test;
+
+TEST_CASE("validation: normalized_pmf accepts counts and probabilities of any magnitude", "[validation]") {
+  const std::vector<double> counts{1, 2, 3, 4};
+  const std::vector<double> p = normalized_pmf(counts);
+  REQUIRE(p.size() == 4);
+  for (std::size_t x = 0; x < 4; ++x) CHECK(p[x] == Approx(counts[x] / 10.0).epsilon(1e-15));
+  CHECK(normalized_pmf(std::vector<double>{7.0}) == std::vector<double>{1.0});
+  CHECK(normalized_pmf(std::vector<double>{0.0, 5.0}) == std::vector<double>{0.0, 1.0});
+  CHECK(normalized_pmf(std::vector<double>{-0.0, 5.0})[1] == 1.0);  // −0 is a zero count
+  for (double v : normalized_pmf(std::vector<double>{1e308, 1e308, 1e308})) {
+    CHECK(v == Approx(1.0 / 3.0).epsilon(1e-15));  // no overflow to ∞
+  }
+  const std::vector<double> tiny = normalized_pmf(std::vector<double>{1e-300, 3e-300});
+  CHECK(tiny[0] == Approx(0.25).epsilon(1e-15));
+  CHECK(tiny[1] == Approx(0.75).epsilon(1e-15));
+  CHECK(normalized_pmf(std::vector<double>{5e-324, 5e-324}) == std::vector<double>{0.5, 0.5});  // subnormals
+  // Σ = 1 to ~1 ulp for long inputs
+  std::vector<double> many(1'000'000);
+  for (std::size_t x = 0; x < many.size(); ++x) many[x] = static_cast<double>(x % 97) + 0.1;
+  CHECK(std::fabs(compensated_total(normalized_pmf(many)) - 1.0) <= 1e-14);
+}
+
+TEST_CASE("validation: normalized_pmf rejects bad histograms, naming index and value", "[validation]") {
+  CHECK_THROWS_AS(normalized_pmf(std::vector<double>{}), std::invalid_argument);
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{}), Catch::Contains("hist"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, 2, 3, -2}),
+                    Catch::Contains("hist[3]") && Catch::Contains("-2"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, kNaN}), Catch::Contains("hist[1]") && Catch::Contains("NaN"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{kInf, 1}),
+                    Catch::Contains("hist[0]") && Catch::Contains("Infinity"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, 1, -kInf}),
+                    Catch::Contains("hist[2]") && Catch::Contains("-Infinity"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, -1e-300}), Catch::Contains("hist[1]"));
+  CHECK_THROWS_AS(normalized_pmf(std::vector<double>{0, 0, 0}), std::invalid_argument);
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{0, 0, 0}), Catch::Contains("hist"));
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, -1}, "counts"), Catch::Contains("counts[1]"));
+  // the first bad entry is reported
+  CHECK_THROWS_WITH(normalized_pmf(std::vector<double>{1, -3, kNaN}), Catch::Contains("[1]") && Catch::Contains("-3"));
+  SECTION("more than kMaxCategories categories") {
+    const std::vector<double> too_many(kMaxCategories + 1, 1.0);
+    CHECK_THROWS_AS(normalized_pmf(too_many), std::invalid_argument);
+    CHECK_THROWS_WITH(normalized_pmf(too_many), Catch::Contains("hist") && Catch::Contains("10000001"));
+    CHECK_THROWS_AS(MinimaxSampler(1.0).distribution(too_many), std::invalid_argument);
+  }
+  CHECK_NOTHROW(check_category_count(1));
+  CHECK_NOTHROW(check_category_count(kMaxCategories));
+  CHECK_THROWS_AS(check_category_count(0), std::invalid_argument);
+  CHECK_THROWS_WITH(check_category_count(kMaxCategories + 1, "k"), Catch::Contains("k"));
+}
+
+TEST_CASE("validation: epsilon between 0 and 1000", "[validation]") {
+  for (double ok : {0.0, 1e-300, 1e-6, 1.0, 700.0, 700.5, 1000.0}) CHECK(validated_epsilon(ok) == ok);
+  CHECK_THROWS_WITH(validated_epsilon(-1.0), Catch::Contains("epsilon") && Catch::Contains("-1"));
+  CHECK_THROWS_WITH(validated_epsilon(kNaN), Catch::Contains("epsilon") && Catch::Contains("NaN"));
+  CHECK_THROWS_WITH(validated_epsilon(kInf), Catch::Contains("epsilon") && Catch::Contains("Infinity"));
+  CHECK_THROWS_WITH(validated_epsilon(-kInf), Catch::Contains("epsilon"));
+  CHECK_THROWS_WITH(validated_epsilon(1000.5), Catch::Contains("epsilon") && Catch::Contains("1000.5"));
+  CHECK_THROWS_AS(validated_epsilon(-1e-300), std::invalid_argument);
+  CHECK_THROWS_AS(validated_epsilon(1e308), std::invalid_argument);
+  CHECK(effective_epsilon(1000.0) == kMaxEffectiveEpsilon);
+  CHECK(effective_epsilon(5.0) == 5.0);
+  // every constructor and closed form validates
+  CHECK_THROWS_WITH(MinimaxSampler(-1.0), Catch::Contains("epsilon"));
+  CHECK_THROWS_WITH(LinearSampler(kNaN), Catch::Contains("epsilon"));
+  CHECK_THROWS_AS(MinimaxSampler(1000.0001), std::invalid_argument);
+  CHECK_THROWS_AS(finite_minimax_risk(NamedDivergence::kl, 5, -0.5), std::invalid_argument);
+  CHECK_THROWS_AS(finite_minimax_box(5, kInf), std::invalid_argument);
+  CHECK_THROWS_AS(finite_minimax_box(0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(finite_minimax_risk(NamedDivergence::tv, 0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(finite_minimax_risk(NamedDivergence::tv, kMaxCategories + 1, 1.0), std::invalid_argument);
+}
+
+TEST_CASE("validation: samplers reject bad histograms with the histogram's message", "[validation]") {
+  const MinimaxSampler star(1.0);
+  const LinearSampler dagger(1.0);
+  for (const auto& bad : {std::vector<double>{1, 2, 3, -2}, std::vector<double>{1, 2, 3, kNaN}}) {
+    CHECK_THROWS_WITH(star.distribution(bad), Catch::Contains("hist[3]"));
+    CHECK_THROWS_WITH(star.normaliser(bad), Catch::Contains("hist[3]"));
+    CHECK_THROWS_WITH(dagger.distribution(bad), Catch::Contains("hist[3]"));
+    SeededRandom bits(1);
+    CHECK_THROWS_WITH(star.sample(bad, bits), Catch::Contains("hist[3]"));
+  }
+  CHECK_THROWS_AS(star.distribution(std::vector<double>{}), std::invalid_argument);
+  CHECK_THROWS_AS(dagger.distribution(std::vector<double>{0, 0}), std::invalid_argument);
+  // the sampler stays usable after an error
+  CHECK(star.distribution(std::vector<double>{1, 1}) == std::vector<double>{0.5, 0.5});
+}
+
+TEST_CASE("validation: other parameters", "[validation]") {
+  CHECK(validated_delta(0.0) == 0.0);
+  CHECK_THROWS_WITH(validated_delta(1.0), Catch::Contains("delta") && Catch::Contains("1"));
+  CHECK_THROWS_AS(validated_delta(-0.1), std::invalid_argument);
+  CHECK_THROWS_AS(validated_delta(kNaN), std::invalid_argument);
+  CHECK(validated_mu(kMaxMu) == kMaxMu);
+  CHECK_THROWS_WITH(validated_mu(0.0), Catch::Contains("mu"));
+  CHECK_THROWS_AS(validated_mu(kMaxMu * 2), std::invalid_argument);
+  CHECK(validated_gamma(3.0) == 3.0);
+  CHECK_THROWS_WITH(validated_gamma(1.0), Catch::Contains("gamma") && Catch::Contains("1"));
+  CHECK_THROWS_AS(validated_gamma(0.5), std::invalid_argument);
+  CHECK_THROWS_AS(validated_gamma(kInf), std::invalid_argument);
+  CHECK(validated_count(3.0, "n", 0, 10) == 3);
+  CHECK_THROWS_WITH(validated_count(2.5, "n", 0, 10), Catch::Contains("n = 2.5"));
+  CHECK_THROWS_WITH(validated_count(-1.0, "n", 0, 10), Catch::Contains("-1"));
+  CHECK_THROWS_AS(validated_count(11.0, "n", 0, 10), std::invalid_argument);
+  // priors: length k, entries > 0 (or >= 0 when allowed), sum 1 within 1e-6
+  const std::vector<double> prior{0.5, 0.25, 0.25};
+  CHECK(validated_prior(prior, 3) == prior);
+  CHECK_THROWS_WITH(validated_prior(prior, 4), Catch::Contains("prior"));
+  CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, 0.5, 0.0}, 3), Catch::Contains("prior[2]"));
+  CHECK_NOTHROW(validated_prior(std::vector<double>{0.5, 0.5, 0.0}, 3, "reference", true));
+  CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, 0.6}, 2), Catch::Contains("prior"));
+  CHECK_NOTHROW(validated_prior(std::vector<double>{0.5, 0.5 + 1e-9}, 2));
+  CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, kNaN}, 2, "p0"), Catch::Contains("p0[1]"));
+}
+
+TEST_CASE("validation: values are formatted as JavaScript would", "[validation]") {
+  CHECK(format_value(0.25) == "0.25");
+  CHECK(format_value(-2.0) == "-2");
+  CHECK(format_value(0.0) == "0");
+  CHECK(format_value(kNaN) == "NaN");
+  CHECK(format_value(kInf) == "Infinity");
+  CHECK(format_value(-kInf) == "-Infinity");
+  CHECK(format_value(1e-300) == "1e-300");
+  CHECK(format_value(1e21) == "1e+21");
+  CHECK(format_value(0.1) == "0.1");
+  CHECK(format_value(1000.5) == "1000.5");
+}
+
+TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
+  const std::vector<std::string> names = finite_mechanism_names();
+  for (const char* name : {"minimax", "linear", "mollifier", "local"}) {
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+  }
+  MechanismOptions options;
+  CHECK_THROWS_WITH(make_finite_mechanism("foo", options), Catch::Contains("foo"));
+  CHECK_THROWS_WITH(make_finite_mechanism("minimax", options), Catch::Contains("epsilon"));
+  options.epsilon = 1.0;
+  const FiniteMechanism minimax = make_finite_mechanism("minimax", options);
+  const std::vector<double> hist{3, 2, 1, 0};
+  CHECK(distribution(minimax, hist) == MinimaxSampler(1.0).distribution(hist));
+  REQUIRE(normaliser(minimax, hist).has_value());
+  CHECK(*normaliser(minimax, hist) == Approx(MinimaxSampler(1.0).normaliser(hist)).epsilon(1e-15));
+  CHECK(guarantee(minimax).notion == PrivacyNotion::pure_ldp);
+  CHECK(guarantee(minimax).epsilon == 1.0);
+  CHECK(worst_case_risk(minimax, NamedDivergence::kl, 4) == finite_minimax_risk(NamedDivergence::kl, 4, 1.0));
+  CHECK(distribution(make_finite_mechanism("linear", options), hist) == LinearSampler(1.0).distribution(hist));
+  CHECK_THROWS_WITH(make_finite_mechanism("local", options), Catch::Contains("prior") || Catch::Contains("gamma"));
+  options.gamma = 3.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("minimax", options), Catch::Contains("gamma"));
+  options.prior = std::vector<double>{0.4, 0.3, 0.2, 0.1};
+  const FiniteMechanism local = make_finite_mechanism("local", options);
+  CHECK(distribution(local, hist) == LocalClipSampler(1.0, *options.prior, 3.0).distribution(hist));
+  MechanismOptions bad;
+  bad.epsilon = -3.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("minimax", bad), Catch::Contains("epsilon") && Catch::Contains("-3"));
+}
