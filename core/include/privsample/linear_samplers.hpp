@@ -1,0 +1,98 @@
+#pragma once
+// The linear (mixture) samplers of Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the
+// Global Minimax" (NeurIPS 2025) for any of the functional-LDP notions of functional_ldp.hpp: pure ε-LDP,
+// (ε,δ)-LDP and μ-Gaussian LDP. They are the only samplers the paper gives for (ε,δ) and GDP.
+// Spec: shared/spec/local-minimax-sampling.md §2.0, §2.1, §2.3, §3, §5 items 2, 6, 11.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "privsample/divergence.hpp"
+#include "privsample/functional_ldp.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
+
+namespace privsample {
+
+// Theorem 3.5 (finite X = [k], class P([k]) = P̃_{0,k,uniform}, T = k):
+//     Q(P) = λ·P + (1−λ)·uniform,    λ = clamp(λ_k(g), 0, 1)
+// Guarantee: g-FLDP for every input. Proof sketch: for β >= 0 and any P, P', Q(A|P) − e^βQ(A|P') <=
+// λ − (e^β − 1)(1−λ)/k (worst case A = {x}, P = δ_x, P' with no mass on x), which is <= δ_g(β) iff
+// λ <= (e^β − 1 + kδ_g(β))/(e^β + k − 1); λ_k(g) is the infimum of these bounds over β, so Q is
+// (β, δ_g(β))-LDP for all β, i.e. g-FLDP (Dong et al. Prop 6). Minimax-optimal over P([k]) for every f.
+// λ_k(g) < 1 always here (the identity is never private on P([k])); the clamp only absorbs rounding. The
+// uniform share is computed directly as (1−δ_g(β*))/(e^{β*}+k−1) (no 1 − λ cancellation), so every category
+// keeps a positive floor even at ε = 700. Runs at effective_ldp_guarantee(g) (ε <= 700, μ <= 37), and a GDP
+// weight is rounded down by kGaussianWeightSlack (Lemma C.1: a smaller λ is still private).
+// Worst case over P([k]): chord_risk(f, 0, k/((k−1)λ+1)), attained by a point mass.
+class FunctionalLinearSampler {
+ public:
+  // g validated: pure needs epsilon, approx epsilon and delta, gaussian mu (std::invalid_argument otherwise).
+  explicit FunctionalLinearSampler(Guarantee g);
+
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
+
+  // The weight actually used for k categories (clamped, after the GDP slack).
+  [[nodiscard]] double lambda(std::size_t k) const;
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  // 0 for k = 1 (the only output is the only category) and when λ = 1.
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+
+ private:
+  struct Mix {
+    double lambda;  // weight of P
+    double floor;   // (1−λ)/k, the mass every category gets from the uniform part
+  };
+  [[nodiscard]] Mix mix(std::size_t k) const;
+
+  Guarantee guarantee_;
+};
+
+// Theorem 4.1 (local minimax around a public prior P0, neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}):
+//     P̂ = clip_normalise(P; p0/γ, γ·p0)                (the f-projection of P onto N_γ(P0), every f)
+//     Q(P) = λ_loc·P̂ + (1−λ_loc)·P0,    λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1)
+// This is Thm 3.4 on the class N_γ(P0) = P̃_{1/γ,γ,P0} (T = γ+1, λ* = λ_T/(1−c1)) applied to P̂.
+// P̂ is Case A (P̂ = clip(P/t; p0/γ, γp0)) when P0(supp P) >= 1/(γ+1), else Case B (γ·p0 on supp P, one common
+// ratio elsewhere) — clip_normalise computes both (spec §2.3 "Computing P̂").
+// Guarantee: g-FLDP for EVERY input, in or outside N_γ(P0): P ↦ P̂ is a data-independent map into N_γ(P0),
+// and on N_γ(P0) the mixture with λ <= λ* is g-FLDP (Thm 3.4 / Lemma C.1). The projection is needed: without it
+// a sparse P gives ratios (λ + (1−λ)p0(x))/((1−λ)p0(x)), unbounded as p0(x) → 0.
+// λ_loc >= 1 (e.g. pure with e^ε >= γ², or (ε,δ) with δ >= (γ² − e^ε)/(γ(γ+1))) is the trivial regime: the
+// identity is already g-FLDP on N_γ(P0), so Q(P) = P̂ and the risk is 0. Runs at effective_ldp_guarantee(g), with
+// the GDP slack as above. For pure ε its risk equals the local clip sampler's (same r1, r2); the clip sampler is
+// pointwise better (Prop 5.2).
+// Worst case over N_γ(P0): chord_risk(f, r1, r2), r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1) — an UPPER BOUND
+// for every P0 (Lemma C.3); the local minimax risk only when P0 splits into γ+1 blocks of mass 1/(γ+1) (and
+// γ ∈ ℕ; spec §5 item 11), where the block input γ·p0 on a block, p0/γ elsewhere, attains it.
+class LocalLinearSampler {
+ public:
+  // g validated as above; gamma finite, > 1 (validated_gamma of clip_samplers.hpp); prior validated_prior
+  // (every entry > 0, sums to 1 within 1e-6; renormalised).
+  LocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma);
+
+  // P̂: the f-projection of the normalised hist onto N_γ(P0). hist must have prior().size() entries.
+  [[nodiscard]] std::vector<double> projection(std::span<const double> hist) const;
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
+
+  [[nodiscard]] double lambda() const noexcept { return lambda_; }  // λ_loc actually used
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  [[nodiscard]] double gamma() const noexcept { return gamma_; }
+  [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
+  // k must equal prior().size() (std::invalid_argument otherwise). 0 in the trivial regime.
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+
+ private:
+  Guarantee guarantee_;
+  double gamma_;
+  std::vector<double> prior_;
+  std::vector<double> lo_;  // p0/γ
+  std::vector<double> hi_;  // γ·p0
+  double lambda_ = 0.0;
+  double complement_ = 1.0;  // 1 − λ_loc
+};
+
+}  // namespace privsample

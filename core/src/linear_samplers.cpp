@@ -1,0 +1,120 @@
+#include "privsample/linear_samplers.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "privsample/clip_normalise.hpp"
+#include "privsample/clip_samplers.hpp"
+#include "privsample/histogram.hpp"
+
+namespace privsample {
+namespace {
+
+// λ_T(g) at the guarantee the sampler runs at, rounded down by the slack when it was found numerically.
+LinearWeight running_weight(const Guarantee& g, double T) {
+  LinearWeight weight = solve_linear_weight(effective_ldp_guarantee(g), T);
+  if (g.notion == PrivacyNotion::gaussian_ldp) {
+    weight.lambda -= kGaussianWeightSlack;
+    weight.floor += kGaussianWeightSlack / T;
+  }
+  return weight;
+}
+
+void check_prior_size(std::size_t k, std::size_t prior_size) {
+  if (k != prior_size) {
+    throw std::invalid_argument("k = " + std::to_string(k) + " but the prior has " + std::to_string(prior_size) +
+                                " categories");
+  }
+}
+
+}  // namespace
+
+// ---- FunctionalLinearSampler (Thm 3.5) -------------------------------------------------------------------
+
+FunctionalLinearSampler::FunctionalLinearSampler(Guarantee g) : guarantee_(validated_ldp_guarantee(g)) {}
+
+FunctionalLinearSampler::Mix FunctionalLinearSampler::mix(std::size_t k) const {
+  check_category_count(k);
+  const double categories = static_cast<double>(k);
+  const LinearWeight weight = running_weight(guarantee_, categories);
+  // λ <= 1 mathematically (δ_g <= 1); the floor is computed directly and stays > 0 even when λ rounds to 1.
+  return {std::clamp(weight.lambda, 0.0, 1.0), std::clamp(weight.floor, 0.0, 1.0 / categories)};
+}
+
+double FunctionalLinearSampler::lambda(std::size_t k) const { return mix(k).lambda; }
+
+std::vector<double> FunctionalLinearSampler::distribution(std::span<const double> hist) const {
+  std::vector<double> q = normalized_pmf(hist);
+  const Mix m = mix(q.size());
+  // q = λP + (1−λ)/k, clamped into [floor, λ + floor] so rounding never widens the ratio/hockey-stick bound.
+  for (double& value : q) value = std::clamp(m.lambda * value + m.floor, m.floor, m.lambda + m.floor);
+  return q;
+}
+
+std::size_t FunctionalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+double FunctionalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  const double lambda_k = mix(k).lambda;
+  if (k == 1 || lambda_k >= 1.0) return 0.0;
+  const LinearRiskConstants r = linear_risk_constants(0.0, static_cast<double>(k), lambda_k);
+  return chord_risk(f, r.r1, r.r2);  // r1 = 0, r2 = k/((k−1)λ+1)
+}
+
+double FunctionalLinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return worst_case_risk(f_divergence(f), k);
+}
+
+// ---- LocalLinearSampler (Thm 4.1) ----------------------------------------------------------------------
+
+LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma)
+    : guarantee_(validated_ldp_guarantee(g)), gamma_(validated_gamma(gamma)) {
+  check_category_count(prior.size(), "prior");
+  prior_ = validated_prior(prior, prior.size());
+  lo_.resize(prior_.size());
+  hi_.resize(prior_.size());
+  for (std::size_t x = 0; x < prior_.size(); ++x) {
+    lo_[x] = prior_[x] / gamma_;
+    hi_[x] = prior_[x] * gamma_;
+  }
+  // λ_loc = λ*_{1/γ, γ, g} = λ_{γ+1}(g)/(1 − 1/γ).
+  const LinearWeight weight = running_weight(guarantee_, gamma_ + 1.0);
+  lambda_ = std::clamp(gamma_ / (gamma_ - 1.0) * weight.lambda, 0.0, 1.0);
+  complement_ = 1.0 - lambda_;
+}
+
+std::vector<double> LocalLinearSampler::projection(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  check_prior_size(p.size(), prior_.size());
+  return clip_normalise(p, AtomBox{lo_, hi_}).q;
+}
+
+std::vector<double> LocalLinearSampler::distribution(std::span<const double> hist) const {
+  std::vector<double> q = projection(hist);
+  // P̂/p0 ∈ [1/γ, γ], so q/p0 ∈ [λ/γ + 1 − λ, λγ + 1 − λ]; the clamp keeps rounding inside that box.
+  const double low_ratio = lambda_ / gamma_ + complement_;
+  const double high_ratio = lambda_ * gamma_ + complement_;
+  for (std::size_t x = 0; x < q.size(); ++x) {
+    q[x] = std::clamp(lambda_ * q[x] + complement_ * prior_[x], low_ratio * prior_[x], high_ratio * prior_[x]);
+  }
+  return q;
+}
+
+std::size_t LocalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
+  return DiscreteSampler(distribution(hist)).draw(bits);
+}
+
+double LocalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  check_prior_size(k, prior_.size());
+  if (lambda_ >= 1.0) return 0.0;  // trivial regime: Q(P) = P on N_γ(P0)
+  const LinearRiskConstants r = linear_risk_constants(1.0 / gamma_, gamma_, lambda_);
+  return chord_risk(f, r.r1, r.r2);  // r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1)
+}
+
+double LocalLinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  return worst_case_risk(f_divergence(f), k);
+}
+
+}  // namespace privsample
