@@ -1,0 +1,178 @@
+#pragma once
+// Tasnim, Gilani, Sankar, Kosut — "Reveal-or-Obscure: A Differentially Private Sampling Algorithm for
+// Discrete Distributions" (ITW 2025, arXiv 2504.14696v1). Spec: shared/spec/reveal-or-obscure.md.
+//
+// Setting (spec §0, §1, §6): the user holds n records over the PUBLIC alphabet [k], given as their histogram
+// (counts c_0..c_{k−1}, integers summing to exactly n). n is public. The mechanisms release ONE letter and
+// nothing else (never q, never m). The guarantee is central ε-DP of the records under replace-one
+// neighbours (PrivacyNotion::record_dp): replacing any one record by another letter changes every output
+// probability by a factor at most e^ε. It protects each record, NOT the user's whole histogram: at user level
+// (any two histograms) ROO with q_0(ε, n) loses log(1 + n(e^ε − 1)) (spec §6).
+// Each released sample costs ε again (basic composition, spec §5.12).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "privsample/divergence.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
+
+namespace privsample {
+
+// Largest number of records n the mechanisms accept (public n; the counts must sum to it).
+inline constexpr std::size_t kMaxRecords = 1'000'000'000;
+// Largest table dsroo_obscure_table returns (q_0..q_M with M = ⌊n/k⌋); longer tables throw, use
+// dsroo_obscure_probability for a single entry instead.
+inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
+
+// ROO's obscure probability for a target ε, eq. 9: q_0 = 1/(1 + (n/k)(e^ε−1)) = k/(k + n·expm1(ε)),
+// computed as k·e^{−ε}/(k·e^{−ε} + n·(1 − e^{−ε})) so nothing overflows. ε above kMaxEffectiveEpsilon = 700 is
+// run at 700 (privacy.hpp): q_0 is then tiny (~1e-304·k/n) but positive — q = 0 would give a letter absent from
+// the data probability 0 and break every finite ratio bound. ε = 0 gives 1 (uniform output).
+// Throws std::invalid_argument for ε outside [0, 1000], records outside [1, kMaxRecords], k outside
+// [1, kMaxCategories]. This is the mathematical value; RooSampler uses it rounded UP by a few ulps.
+[[nodiscard]] double roo_obscure_probability(double epsilon, std::size_t records, std::size_t k);
+
+// DS-ROO′ (spec §2.2.2, §2.2.4): the table q_0..q_M, M = ⌊n/k⌋, of obscure probabilities by minimum count m.
+//   q_0 = k/(k + n·e1), e1 = e^ε − 1;
+//   q_m = max{0, [(n − (m+1)k)·q_{m−1} + k(1 − m·e1)] / [e^ε (n − m·k)], t_m}      (m = 1..M)
+//   t_m = k(1 − m·e1)/(k + e1(n − m·k))   (the self-neighbour threshold, eq. 60/101)
+//   q_M = 0 when k | n (v_M = 0: the only dataset with m = n/k is the exact uniform one, output U for any q).
+// The max with t_m is the fix of the paper's Algorithm 2: by Lemma 3 it changes nothing for m < M, and it
+// restores ε-DP at m = M when k ∤ n and M·e1 < 1 (see dsroo_obscure_table_as_printed). Once q_m = 0 with
+// m·e1 > 1 every later entry is 0; the table is returned at full length M+1 with those zeros.
+// Computed in the overflow-free form (numerator and denominator divided by e^ε); ε > 700 runs at 700.
+// Throws std::invalid_argument for bad ε, records, k, or when M + 1 > kMaxDsRooTableLength.
+// These are the mathematical values at ε; DsRooSampler computes its table at a slightly smaller ε′ (below).
+[[nodiscard]] std::vector<double> dsroo_obscure_table(double epsilon, std::size_t records, std::size_t k);
+
+// One entry q_m of the DS-ROO′ table (m <= ⌊n/k⌋, else std::invalid_argument) without storing the table.
+// The recursion always runs to the same public length (min(M, first permanent zero)), whatever m is, so the
+// running time does not depend on the data; that length is about 2/(e^ε − 1) steps, at most M.
+[[nodiscard]] double dsroo_obscure_probability(double epsilon, std::size_t records, std::size_t k, std::size_t m);
+
+// The paper's Algorithm 2 exactly as printed (eqs. 9–13: u_m, v_m, w_m, q_m = max{0, (u_m/v_m)q_{m−1} − w_m/v_m}),
+// for tests and for documenting the defect only. It is NOT ε-DP: when k ∤ n and M·(e^ε−1) < 1 the printed
+// q_M can fall below t_M, e.g. k=3, n=5, e^ε = 3/2 gives q_1 = 7/22 < t_1 = 3/8 and the counts (1,2,2) vs
+// (2,1,2) have output ratio 25/16 > 3/2 for the second letter. Where the printed formula divides by zero
+// (v_M = 0 when k | n) this returns 0 instead of ±∞/NaN. Never use it to sample.
+[[nodiscard]] std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t records, std::size_t k);
+
+// ROO — Algorithm 1, Theorem 1 (spec §2.1). With probability q output a uniform letter, otherwise output a
+// uniformly chosen record: Pr(y | x^n) = q/k + (1 − q)·c_y/n, with q = q_0(ε, n, k).
+// Guarantee: ε-DP of the records (replace-one, public n and k). Proof (eqs. 24–28): replacing one record
+// changes each c_y by at most 1, so the ratio is at most (q/k + (1−q)/n)/(q/k) = 1 + k(1−q)/(nq), which is
+// decreasing in q and equals e^ε at q_0; it is attained (tight). The q actually used is q_0 rounded UP by a
+// few ulps (outward rounding): a larger q only lowers the ratio, so floating-point rounding can never push
+// the real loss above ε (without it, n < k amplifies q's rounding error by k/n).
+// Sampling is exact: bernoulli(q) compares random bits with q's binary expansion, and the uniform letter and
+// the uniform record (uniform_below(n) walked over the counts in a fixed-length scan) have no modulo bias.
+// Utility: TV(output, P̂) = q·TV(U, P̂) <= q(1 − 1/k) = α (eq. 7), reached by point masses.
+class RooSampler {
+ public:
+  // epsilon validated in [0, 1000] (ε > 700 runs at 700); records an integer in [1, kMaxRecords].
+  explicit RooSampler(double epsilon, double records);
+
+  // The exact output pmf q/k + (1−q)c_y/n. counts: the histogram of the n records (finite, >= 0, integers,
+  // summing to records; 1 <= k <= kMaxCategories); std::invalid_argument otherwise.
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
+  // Runs the algorithm itself: Bernoulli(q) → uniform letter, else a uniformly chosen record.
+  [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
+  // The q this sampler uses for alphabet size k (public: it depends on ε, n and k only).
+  [[nodiscard]] double obscure_probability(std::size_t k) const;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept {
+    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
+  }
+  // max over datasets of D_f(P̂ ‖ output) = 𝔑(0, 1/(1 − q + q/k)) (chord_risk), attained by a point-mass
+  // dataset (D_f(P̂ ‖ qU + (1−q)P̂) is convex in P̂, so the maximum is at a vertex). With b = q(1 − 1/k):
+  // TV = b (the paper's α), KL = −log(1 − b), ½-Hellinger = 1 − √(1 − b), χ² = b/(1 − b).
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
+
+ private:
+  double epsilon_;
+  std::uint64_t records_;
+};
+
+// DS-ROO′ — Algorithm 2 with the top-index fix (spec §2.2, §2.2.4). As ROO, but q = q_m from the DS-ROO′
+// table, where m = min_y c_y is the minimum count over ALL k letters of the public alphabet (0 if any letter
+// is absent, then q = q_0 as in ROO). Datasets where every letter is frequent need little or no obscuring.
+// Guarantee: ε-DP of the records (replace-one, public n and k) — Theorem 2 holds for the fixed table
+// (constraints (14)–(16) at every m; proof sketch of the fix in spec §2.2.4; checked exhaustively in the tests).
+// The printed Algorithm 2 is NOT private at m = M (dsroo_obscure_table_as_printed).
+// Outward rounding: constraint (16) holds with equality, so the table actually used is computed at
+// ε′ = ε − (1e-12·ε + 1e-14) (spec §5.9), leaving a margin far above the few-ulp rounding of each entry; when
+// n < k (M = 0) DS-ROO is ROO and uses ROO's rounded-up q_0. The guarantee states ε.
+// q_m depends on the data and is never released (the aggregator cannot debias, spec §5.13). The recursion runs
+// to a public length whatever m is (data-independent timing), about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋:
+// negligible for ε >= 1e-6 (~10 ms at n = 10^9 natively), but ~3.5 s per call at ε = 1e-9 with n = 10^9, k = 2.
+class DsRooSampler {
+ public:
+  explicit DsRooSampler(double epsilon, double records);
+
+  // Pr(y | x^n) = q_m/k + (1 − q_m)c_y/n; counts validated as for RooSampler.
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
+  [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
+  // The q_m this sampler uses for these counts (data-dependent: for tests and plots, never to be released).
+  [[nodiscard]] double obscure_probability(std::span<const double> counts) const;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept {
+    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
+  }
+  // The worst case is ROO's with this sampler's q_0: D_f(P̂ ‖ qU + (1−q)P̂) is nondecreasing in q (convex in q,
+  // 0 at q = 0), q_m <= q_0, and point masses (m = 0 for k >= 2) use q_0. Same closed forms as RooSampler.
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
+
+ private:
+  [[nodiscard]] double q_for(std::size_t k, std::uint64_t m) const;
+  double epsilon_;
+  std::uint64_t records_;
+};
+
+// The Laplace baseline of Raskhodnikova–Sivakumar–Smith–Swanberg (NeurIPS 2021; ROO paper ref. [5], "RSSS";
+// spec §2.3 — the ROO paper gives neither the noise scale nor the projection, these are the natural choices):
+// add independent Laplace(2/ε) noise to every count (replace-one changes two counts by 1: L1 sensitivity 2),
+// clip negatives to 0 and renormalise (uniform if all are 0), and draw one letter from the result.
+// Guarantee: ε-DP of the records (Laplace mechanism + post-processing). Caveat: the noise is the textbook
+// floating-point construction (inverse CDF of a 53-bit uniform: sign bit × (2/ε)·(−log(1 − U))), NOT the
+// Mironov-hardened (snapping) one, so the guarantee holds for the idealised real-valued mechanism only. It is a
+// baseline for comparisons and plots (paper eq. 18: α_RSSS = 2k/(nε)), not a recommended mechanism.
+// ε = 0 outputs a uniform letter (the limit of infinite noise).
+class LaplaceProjectionSampler {
+ public:
+  explicit LaplaceProjectionSampler(double epsilon, double records);
+
+  // A Monte-Carlo ESTIMATE of the expected output pmf E[P̃]: the average of the projected noisy pmfs over
+  // kDistributionDraws noise draws from a fixed internal SeededRandom (so it is deterministic; standard error
+  // about sd(P̃_y)/√20000). Cost O(20000·k): ~0.4 s natively for k = 1000, ~4 s for k = 10^4. Exactly uniform
+  // when ε = 0.
+  static constexpr std::size_t kDistributionDraws = 20000;
+  static constexpr std::uint64_t kDistributionSeed = 0x5253'5353'524F'4F00ULL;
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
+  // Runs the algorithm with fresh noise from `bits`.
+  [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept {
+    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
+  }
+  // Throws std::domain_error("laplace-projection has no closed-form worst-case risk").
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
+
+ private:
+  // The projected noisy pmf for one noise draw (uniform if every noisy count is <= 0).
+  void project_noisy(std::span<const double> counts, RandomBits& bits, std::vector<double>& out) const;
+  double epsilon_;
+  std::uint64_t records_;
+};
+
+}  // namespace privsample

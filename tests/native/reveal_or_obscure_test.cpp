@@ -1,0 +1,772 @@
+// Reveal-or-Obscure (ROO), DS-ROO′ and the Laplace-projection baseline.
+// Reference values: shared/spec/reveal-or-obscure.md §2.1, §2.2.2, §2.2.4, §4.1, §5 (point 9), §7.
+#include "privsample/reveal_or_obscure.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "privsample/divergence.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
+
+using namespace privsample;
+
+namespace {
+
+// "To the printed digits": |computed − printed| <= half a unit of the last printed digit.
+void check_printed(double computed, double printed, int digits) {
+  const double half_unit = 0.5 * std::pow(10.0, -digits);
+  INFO("computed " << std::to_string(computed) << " (" << computed << "), printed " << printed);
+  CHECK(std::fabs(computed - printed) <= half_unit * (1.0 + 1e-9) + 1e-13);
+}
+
+void check_rational(double computed, double numerator, double denominator) {
+  const double exact = numerator / denominator;
+  INFO("computed " << computed << ", exact " << numerator << "/" << denominator << " = " << exact);
+  CHECK(std::fabs(computed - exact) <= 1e-12 * std::max(1.0, std::fabs(exact)));
+}
+
+// Every histogram of n records over k letters (compositions of n into k parts, zeros allowed).
+void compositions(std::size_t k, std::size_t n, std::vector<double>& current, std::vector<std::vector<double>>& out) {
+  if (current.size() + 1 == k) {
+    current.push_back(static_cast<double>(n));
+    out.push_back(current);
+    current.pop_back();
+    return;
+  }
+  for (std::size_t c = 0; c <= n; ++c) {
+    current.push_back(static_cast<double>(c));
+    compositions(k, n - c, current, out);
+    current.pop_back();
+  }
+}
+
+std::vector<std::vector<double>> all_histograms(std::size_t k, std::size_t n) {
+  std::vector<std::vector<double>> out;
+  std::vector<double> current;
+  compositions(k, n, current, out);
+  return out;
+}
+
+std::uint64_t key_of(const std::vector<double>& counts, std::size_t n) {
+  std::uint64_t key = 0;
+  for (const double c : counts) key = key * (n + 1) + static_cast<std::uint64_t>(c);
+  return key;
+}
+
+struct Audit {
+  std::size_t violations = 0;
+  std::size_t checks = 0;
+  double max_log_ratio = 0.0;  // max over neighbours and outputs of log Pr(y|x)/Pr(y|x̃)
+};
+
+// Exhaustive replace-one audit: every histogram x of n records over k letters, every move of one record from
+// letter a to letter b (x̃), every output y: Pr(y|x) <= e^ε·Pr(y|x̃)·(1 + 1e-12). The reverse direction is
+// the move b → a from x̃, so both directions are covered.
+template <class Distribution>
+Audit audit(std::size_t k, std::size_t n, double epsilon, Distribution&& distribution) {
+  const std::vector<std::vector<double>> histograms = all_histograms(k, n);
+  std::unordered_map<std::uint64_t, std::size_t> index;
+  std::vector<std::vector<double>> output(histograms.size());
+  for (std::size_t i = 0; i < histograms.size(); ++i) {
+    index.emplace(key_of(histograms[i], n), i);
+    output[i] = distribution(histograms[i]);
+  }
+  const double bound = std::exp(epsilon) * (1.0 + 1e-12);
+  Audit result;
+  std::vector<double> neighbour;
+  for (std::size_t i = 0; i < histograms.size(); ++i) {
+    for (std::size_t a = 0; a < k; ++a) {
+      if (histograms[i][a] == 0.0) continue;
+      for (std::size_t b = 0; b < k; ++b) {
+        if (b == a) continue;
+        neighbour = histograms[i];
+        neighbour[a] -= 1.0;
+        neighbour[b] += 1.0;
+        const std::vector<double>& p = output[i];
+        const std::vector<double>& p_tilde = output[index.at(key_of(neighbour, n))];
+        for (std::size_t y = 0; y < k; ++y) {
+          ++result.checks;
+          if (!(p[y] <= bound * p_tilde[y])) ++result.violations;
+          if (p[y] > 0.0) {
+            const double log_ratio =
+                p_tilde[y] > 0.0 ? std::log(p[y] / p_tilde[y]) : std::numeric_limits<double>::infinity();
+            result.max_log_ratio = std::max(result.max_log_ratio, log_ratio);
+          }
+        }
+      }
+    }
+  }
+  return result;
+}
+
+// Pr(y|x) = q/k + (1−q)c_y/n with q from a given table at the minimum count (the printed algorithm).
+std::vector<double> table_mixture(const std::vector<double>& table, const std::vector<double>& counts, double n) {
+  const double m = *std::min_element(counts.begin(), counts.end());
+  const double q = table.at(static_cast<std::size_t>(m));
+  const double k = static_cast<double>(counts.size());
+  std::vector<double> out(counts.size());
+  for (std::size_t y = 0; y < counts.size(); ++y) out[y] = q / k + (1.0 - q) * counts[y] / n;
+  return out;
+}
+
+// Regularised upper incomplete gamma Q(a, x) (series / Lentz continued fraction).
+double gamma_q(double a, double x) {
+  if (x <= 0.0) return 1.0;
+  const double log_prefactor = -x + a * std::log(x) - std::lgamma(a);
+  if (x < a + 1.0) {
+    double ap = a;
+    double term = 1.0 / a;
+    double sum = term;
+    for (int i = 0; i < 10000; ++i) {
+      ap += 1.0;
+      term *= x / ap;
+      sum += term;
+      if (std::fabs(term) < std::fabs(sum) * 1e-16) break;
+    }
+    return 1.0 - sum * std::exp(log_prefactor);
+  }
+  const double tiny = 1e-300;
+  double b = x + 1.0 - a;
+  double c = 1.0 / tiny;
+  double d = 1.0 / b;
+  double h = d;
+  for (int i = 1; i < 10000; ++i) {
+    const double an = -i * (i - a);
+    b += 2.0;
+    d = an * d + b;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1.0 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1.0) < 1e-16) break;
+  }
+  return std::exp(log_prefactor) * h;
+}
+
+// Pearson chi-square p-value of observed frequencies against a pmf (every expected count must be >= 5).
+double chi_square_p_value(const std::vector<std::size_t>& observed, const std::vector<double>& pmf) {
+  std::size_t total = 0;
+  for (const std::size_t o : observed) total += o;
+  double statistic = 0.0;
+  for (std::size_t y = 0; y < observed.size(); ++y) {
+    const double expected = pmf[y] * static_cast<double>(total);
+    REQUIRE(expected >= 5.0);
+    const double diff = static_cast<double>(observed[y]) - expected;
+    statistic += diff * diff / expected;
+  }
+  const double df = static_cast<double>(observed.size() - 1);
+  return gamma_q(df / 2.0, statistic / 2.0);
+}
+
+template <class Sampler>
+std::vector<std::size_t> frequencies(const Sampler& sampler, const std::vector<double>& counts, std::size_t draws,
+                                     std::uint64_t seed) {
+  SeededRandom rng(seed);
+  std::vector<std::size_t> out(counts.size(), 0);
+  for (std::size_t t = 0; t < draws; ++t) ++out.at(sampler.sample(counts, rng));
+  return out;
+}
+
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+}  // namespace
+
+// ---- q tables ---------------------------------------------------------------------------------------------
+
+TEST_CASE("roo: q_0 is eq. 9, k/(k + n expm1(eps)), the sampler rounds it up", "[roo]") {
+  for (const double epsilon : {0.0, 1e-9, 1e-4, 0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 50.0}) {
+    for (const std::size_t k : {1u, 2u, 3u, 9u, 100u}) {
+      for (const std::size_t n : {1u, 2u, 7u, 1000u, 1000000u}) {
+        const double kd = static_cast<double>(k);
+        const double expected = kd / (kd + static_cast<double>(n) * std::expm1(epsilon));
+        INFO("epsilon " << epsilon << " k " << k << " n " << n);
+        CHECK(roo_obscure_probability(epsilon, n, k) == Approx(expected).epsilon(1e-13));
+        // The sampler's q is q_0 rounded up by a few ulps, never down.
+        const double used = RooSampler(epsilon, static_cast<double>(n)).obscure_probability(k);
+        CHECK(used >= expected);
+        CHECK(used <= std::min(1.0, expected * (1.0 + 1e-14)) + 1e-300);
+        // Theorem 1, eq. 6: ε(q_0) = log(1 + k(1 − q_0)/(n q_0)) recovers ε.
+        const double q = roo_obscure_probability(epsilon, n, k);
+        if (epsilon > 0.0 && epsilon < 10.0 && 1.0 - q > 1e-6) {
+          CHECK(std::log1p(static_cast<double>(k) * (1.0 - q) / (static_cast<double>(n) * q)) ==
+                Approx(epsilon).epsilon(1e-6));
+        }
+      }
+    }
+  }
+  CHECK(roo_obscure_probability(0.1, 1000, 9) == Approx(0.078829).margin(5e-7));
+}
+
+TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches spec 4.1", "[roo][dsroo]") {
+  struct Row {
+    double epsilon;
+    double q0;  // 6 decimals
+    std::size_t first_zero;
+    std::vector<double> q1to5;  // 5 decimals
+  };
+  const std::vector<Row> rows = {
+      {0.01, 0.472437, 107, {0.47239, 0.47229, 0.47215, 0.47196, 0.47172}},
+      {0.05, 0.149325, 33, {0.14895, 0.14821, 0.14712, 0.14570, 0.14395}},
+      {0.1, 0.078829, 17, {0.07803, 0.07651, 0.07432, 0.07151, 0.06814}},
+      {0.2, 0.039062, 8, {0.03748, 0.03459, 0.03060, 0.02569, 0.02001}},
+      {0.5, 0.013684, 3, {0.01016, 0.00445, 0.0, 0.0, 0.0}},
+      {1.0, 0.005210, 1, {0.0, 0.0, 0.0, 0.0, 0.0}},
+      {2.0, 0.001407, 1, {0.0, 0.0, 0.0, 0.0, 0.0}},
+  };
+  for (const Row& row : rows) {
+    INFO("epsilon = " << row.epsilon);
+    const std::vector<double> fixed = dsroo_obscure_table(row.epsilon, 1000, 9);
+    const std::vector<double> printed = dsroo_obscure_table_as_printed(row.epsilon, 1000, 9);
+    REQUIRE(fixed.size() == 112);  // q_0..q_111, M = ⌊1000/9⌋
+    REQUIRE(printed.size() == 112);
+    check_printed(fixed[0], row.q0, 6);
+    check_printed(roo_obscure_probability(row.epsilon, 1000, 9), row.q0, 6);
+    for (std::size_t m = 1; m <= 5; ++m) {
+      check_printed(fixed[m], row.q1to5[m - 1], 5);
+      check_printed(printed[m], row.q1to5[m - 1], 5);
+    }
+    for (const std::vector<double>* table : {&fixed, &printed}) {
+      for (std::size_t m = 0; m < table->size(); ++m) {
+        INFO("m = " << m);
+        if (m < row.first_zero) {
+          CHECK((*table)[m] > 0.0);
+        } else {
+          CHECK((*table)[m] == 0.0);
+        }
+      }
+    }
+    // "In the paper's own setting the fix changes nothing."
+    for (std::size_t m = 0; m < fixed.size(); ++m) CHECK(fixed[m] == Approx(printed[m]).margin(1e-12));
+  }
+
+  const std::vector<double> row01 = {0.07883, 0.07803, 0.07651, 0.07432, 0.07151, 0.06814, 0.06424, 0.05986, 0.05503,
+                                     0.04978, 0.04414, 0.03812, 0.03175, 0.02505, 0.01803, 0.01071, 0.00309, 0.0};
+  const std::vector<double> table = dsroo_obscure_table(0.1, 1000, 9);
+  for (std::size_t m = 0; m < row01.size(); ++m) {
+    INFO("epsilon = 0.1, m = " << m);
+    check_printed(table[m], row01[m], 5);
+  }
+  for (std::size_t m = row01.size(); m < table.size(); ++m) CHECK(table[m] == 0.0);
+}
+
+TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of spec 5.9", "[roo][dsroo]") {
+  const double log_3_2 = std::log(1.5);
+  const double log_11_10 = std::log(1.1);
+
+  // k=3, n=10, e^ε = 3/2 → (3/8, 2/7, 1/21, 0); the printed table agrees (M·e1 = 1.5 >= 1).
+  for (const auto& table : {dsroo_obscure_table(log_3_2, 10, 3), dsroo_obscure_table_as_printed(log_3_2, 10, 3)}) {
+    REQUIRE(table.size() == 4);
+    check_rational(table[0], 3, 8);
+    check_rational(table[1], 2, 7);
+    check_rational(table[2], 1, 21);
+    CHECK(table[3] == 0.0);
+  }
+
+  // k=3, n=5, e^ε = 3/2 → printed (6/11, 7/22), fixed (6/11, 3/8).
+  {
+    const auto printed = dsroo_obscure_table_as_printed(log_3_2, 5, 3);
+    const auto fixed = dsroo_obscure_table(log_3_2, 5, 3);
+    REQUIRE(printed.size() == 2);
+    REQUIRE(fixed.size() == 2);
+    check_rational(printed[0], 6, 11);
+    check_rational(printed[1], 7, 22);
+    check_rational(fixed[0], 6, 11);
+    check_rational(fixed[1], 3, 8);
+  }
+
+  // k=2, n=5, e^ε = 11/10 → printed (4/5, 26/33, 268/363), fixed (4/5, 26/33, 16/21).
+  {
+    const auto printed = dsroo_obscure_table_as_printed(log_11_10, 5, 2);
+    const auto fixed = dsroo_obscure_table(log_11_10, 5, 2);
+    REQUIRE(printed.size() == 3);
+    REQUIRE(fixed.size() == 3);
+    check_rational(printed[0], 4, 5);
+    check_rational(printed[1], 26, 33);
+    check_rational(printed[2], 268, 363);
+    check_rational(fixed[0], 4, 5);
+    check_rational(fixed[1], 26, 33);
+    check_rational(fixed[2], 16, 21);
+  }
+
+  // k=2, n=4, e^ε = 11/10 → (5/6, 9/11, 0): k | n, q_M := 0.
+  for (const auto& table : {dsroo_obscure_table(log_11_10, 4, 2), dsroo_obscure_table_as_printed(log_11_10, 4, 2)}) {
+    REQUIRE(table.size() == 3);
+    check_rational(table[0], 5, 6);
+    check_rational(table[1], 9, 11);
+    CHECK(table[2] == 0.0);
+  }
+
+  // Only n/k matters (spec §2.2.2): (k=2, n=5) and (k=4, n=10) give the same table.
+  const auto a = dsroo_obscure_table(0.3, 5, 2);
+  const auto b = dsroo_obscure_table(0.3, 10, 4);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t m = 0; m < a.size(); ++m) CHECK(a[m] == Approx(b[m]).epsilon(1e-13));
+}
+
+TEST_CASE("roo: DS-ROO tables are non-increasing, in [0, 1], and agree with the printed recursion below M",
+          "[roo][dsroo]") {
+  const std::vector<double> epsilons = {0.0, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, std::log(1.5), 0.7, 1.0, 2.0, 5.0,
+                                        20.0, 700.0, 1000.0};
+  std::size_t tables = 0;
+  std::size_t fixes_that_matter = 0;
+  for (std::size_t k = 1; k <= 12; ++k) {
+    std::vector<std::size_t> ns;
+    for (std::size_t n = 1; n <= 150; ++n) ns.push_back(n);
+    for (const std::size_t n : {997u, 1000u, 1024u, 12345u}) ns.push_back(n);
+    for (const std::size_t n : ns) {
+      for (const double epsilon : epsilons) {
+        ++tables;
+        const std::vector<double> fixed = dsroo_obscure_table(epsilon, n, k);
+        const std::vector<double> printed = dsroo_obscure_table_as_printed(epsilon, n, k);
+        const std::size_t M = n / k;
+        REQUIRE(fixed.size() == M + 1);
+        REQUIRE(printed.size() == M + 1);
+        REQUIRE(all_finite(fixed));
+        REQUIRE(all_finite(printed));
+        REQUIRE(fixed[0] == roo_obscure_probability(epsilon, n, k));
+        for (std::size_t m = 0; m <= M; ++m) {
+          if (!(fixed[m] >= 0.0 && fixed[m] <= 1.0) ||
+              (m > 0 && !(fixed[m] <= fixed[m - 1] * (1.0 + 1e-13) + 1e-300))) {
+            FAIL_CHECK("k " << k << " n " << n << " epsilon " << epsilon << " m " << m << ": q_m = " << fixed[m]
+                            << ", q_{m-1} = " << (m > 0 ? fixed[m - 1] : 1.0));
+          }
+          if (m < M && std::fabs(fixed[m] - printed[m]) > 1e-11) {
+            FAIL_CHECK("k " << k << " n " << n << " epsilon " << epsilon << " m " << m << ": fixed " << fixed[m]
+                            << " vs printed " << printed[m]);
+          }
+        }
+        if (M >= 1 && n % k != 0) {
+          // The fix raises q_M to max(printed q_M, t_M) and nothing else.
+          const double e1 = std::expm1(std::min(epsilon, 700.0));
+          const double den = static_cast<double>(n - M * k);
+          const double t = std::isinf(e1) ? 0.0
+                                          : static_cast<double>(k) * (1.0 - static_cast<double>(M) * e1) /
+                                                (static_cast<double>(k) + e1 * den);
+          const double expected = std::max({0.0, printed[M], t});
+          if (std::fabs(fixed[M] - expected) > 1e-11 * std::max(1.0, expected)) {
+            FAIL_CHECK("k " << k << " n " << n << " epsilon " << epsilon << ": q_M = " << fixed[M] << ", expected "
+                            << expected);
+          }
+          if (fixed[M] > printed[M] + 1e-12) ++fixes_that_matter;
+        }
+        // Single entries without the table are bit-identical (checked on part of the grid: O(M²) each).
+        if (n <= 40) {
+          for (std::size_t m = 0; m <= M; ++m) CHECK(dsroo_obscure_probability(epsilon, n, k, m) == fixed[m]);
+        }
+      }
+    }
+  }
+  INFO("tables " << tables << ", printed q_M raised by the fix in " << fixes_that_matter);
+  CHECK(fixes_that_matter > 100);  // the defective regime is not empty on this grid
+}
+
+TEST_CASE("roo: k | n gives q_M = 0 and no NaN, the exact-uniform histogram outputs U", "[roo][dsroo]") {
+  for (const double epsilon : {0.0, 0.01, 0.4, 1.0, 5.0, 800.0}) {
+    for (const std::size_t k : {1u, 2u, 3u, 5u, 9u}) {
+      for (const std::size_t multiple : {1u, 2u, 7u, 111u}) {
+        const std::size_t n = k * multiple;
+        const auto fixed = dsroo_obscure_table(epsilon, n, k);
+        const auto printed = dsroo_obscure_table_as_printed(epsilon, n, k);
+        INFO("epsilon " << epsilon << " k " << k << " n " << n);
+        REQUIRE(all_finite(fixed));
+        REQUIRE(all_finite(printed));
+        CHECK(fixed.back() == 0.0);
+        CHECK(printed.back() == 0.0);
+        const std::vector<double> uniform_counts(k, static_cast<double>(multiple));
+        const DsRooSampler sampler(epsilon, static_cast<double>(n));
+        const auto q = sampler.distribution(uniform_counts);
+        for (const double value : q) CHECK(value == Approx(1.0 / static_cast<double>(k)).epsilon(1e-14));
+        CHECK(sampler.obscure_probability(uniform_counts) == 0.0);
+      }
+    }
+  }
+  // u_{M−1} = 0 when k | n, so q_{M−1} = (1 − (M−1)e1)/e^ε = t_{M−1} (spec §5.3): k=2, n=4, e^ε = 11/10 → 9/11.
+  check_rational(dsroo_obscure_probability(std::log(1.1), 4, 2, 1), 9, 11);
+}
+
+// ---- the defect of the printed Algorithm 2 -------------------------------------------------------------------
+
+TEST_CASE("roo: the printed DS-ROO violates eps-DP at k=3, n=5, e^eps = 3/2, the fixed DS-ROO does not",
+          "[roo][dsroo][privacy]") {
+  const double epsilon = std::log(1.5);
+  const std::vector<double> printed = dsroo_obscure_table_as_printed(epsilon, 5, 3);
+  REQUIRE(printed.size() == 2);
+  const double t1 = 3.0 * (1.0 - std::expm1(epsilon)) / (3.0 + std::expm1(epsilon) * (5.0 - 3.0));
+  check_rational(t1, 3, 8);
+  check_rational(printed[1], 7, 22);
+  CHECK(printed[1] < t1);  // Lemma 3 fails at m = M = 1
+
+  const std::vector<double> x = {1, 2, 2};
+  const std::vector<double> x_tilde = {2, 1, 2};  // one record moved from letter 1 to letter 0
+  const double ratio = table_mixture(printed, x, 5)[1] / table_mixture(printed, x_tilde, 5)[1];
+  check_rational(ratio, 25, 16);
+  CHECK(ratio > 1.5 * (1.0 + 1e-9));
+  CHECK(std::log(ratio) == Approx(0.446287).margin(1e-6));  // the actual ε = ln(25/16)
+
+  const DsRooSampler fixed(epsilon, 5);
+  const double fixed_ratio = fixed.distribution(x)[1] / fixed.distribution(x_tilde)[1];
+  CHECK(fixed_ratio <= 1.5);
+  CHECK(fixed_ratio == Approx(1.5).epsilon(1e-11));  // and still tight
+
+  const Audit printed_audit =
+      audit(3, 5, epsilon, [&](const std::vector<double>& counts) { return table_mixture(printed, counts, 5); });
+  CHECK(printed_audit.violations >= 1);
+  CHECK(printed_audit.max_log_ratio == Approx(std::log(25.0 / 16.0)).epsilon(1e-12));
+  const Audit fixed_audit = audit(3, 5, epsilon, [&](const std::vector<double>& c) { return fixed.distribution(c); });
+  CHECK(fixed_audit.violations == 0);
+  CHECK(fixed_audit.max_log_ratio <= epsilon);
+}
+
+// ---- exhaustive privacy audit ---------------------------------------------------------------------------------
+
+TEST_CASE("roo: exhaustive replace-one audit, ROO and fixed DS-ROO are eps-DP, the printed DS-ROO is not",
+          "[roo][dsroo][privacy]") {
+  struct Grid {
+    std::size_t k;
+    std::size_t max_n;
+  };
+  const std::vector<Grid> grid = {{2, 40}, {3, 40}, {4, 40}, {5, 25}};
+  const std::vector<double> epsilons = {0.01, 0.05, std::log(1.5), 0.4, 1.0, 3.0};
+  std::size_t checks = 0;
+  std::size_t printed_violations = 0;
+  std::size_t printed_violating_configs = 0;
+  for (const Grid& g : grid) {
+    for (std::size_t n = 1; n <= g.max_n; ++n) {
+      for (const double epsilon : epsilons) {
+        INFO("k " << g.k << " n " << n << " epsilon " << epsilon);
+        const RooSampler roo(epsilon, static_cast<double>(n));
+        const DsRooSampler dsroo(epsilon, static_cast<double>(n));
+        const Audit roo_audit =
+            audit(g.k, n, epsilon, [&](const std::vector<double>& c) { return roo.distribution(c); });
+        const Audit ds_audit =
+            audit(g.k, n, epsilon, [&](const std::vector<double>& c) { return dsroo.distribution(c); });
+        CHECK(roo_audit.violations == 0);
+        CHECK(ds_audit.violations == 0);
+        // ROO's bound is tight (eqs. 24–28): some neighbour pair reaches e^ε (up to the outward rounding of q).
+        CHECK(roo_audit.max_log_ratio <= epsilon * (1.0 + 1e-12));
+        CHECK(roo_audit.max_log_ratio == Approx(epsilon).epsilon(1e-9));
+        // DS-ROO′ is tight too for k >= 3 (a letter can go 0 → 1 while another stays at 0, so the pair has
+        // m = m̃ = 0 and ROO's ratio). For k = 2 no such pair exists once n >= 3 and the realised loss can be
+        // below ε (e.g. ln 2 at ε = 1 for n >= 12): constraints (15)/(16) bound pairs that k = 2 cannot form.
+        CHECK(ds_audit.max_log_ratio <= epsilon * (1.0 + 1e-12));
+        if (g.k >= 3) CHECK(ds_audit.max_log_ratio == Approx(epsilon).epsilon(1e-9));
+        checks += roo_audit.checks + ds_audit.checks;
+
+        const std::vector<double> printed = dsroo_obscure_table_as_printed(epsilon, n, g.k);
+        const double nd = static_cast<double>(n);
+        const Audit printed_audit =
+            audit(g.k, n, epsilon, [&](const std::vector<double>& c) { return table_mixture(printed, c, nd); });
+        printed_violations += printed_audit.violations;
+        if (printed_audit.violations > 0) ++printed_violating_configs;
+      }
+    }
+  }
+  INFO("ratio checks " << checks << "; printed algorithm: " << printed_violations << " violations in "
+                       << printed_violating_configs << " configurations");
+  CHECK(checks > 10'000'000);
+  CHECK(printed_violating_configs >= 1);  // the audit has teeth on this grid
+  WARN("exhaustive audit: " << checks << " ratio checks, 0 violations for ROO/DS-ROO'; printed Algorithm 2: "
+                            << printed_violations << " violations in " << printed_violating_configs
+                            << " of " << epsilons.size() * (40 + 40 + 40 + 25) << " configurations");
+}
+
+// ---- extremes -----------------------------------------------------------------------------------------------
+
+TEST_CASE("roo: eps = 0 gives the uniform output, eps up to 1000 gives q ~ 0 without NaN or Inf", "[roo][dsroo]") {
+  const std::vector<double> counts = {0, 3, 7, 10};
+  const RooSampler roo0(0.0, 20);
+  const DsRooSampler ds0(0.0, 20);
+  const LaplaceProjectionSampler lap0(0.0, 20);
+  for (const auto& q : {roo0.distribution(counts), ds0.distribution(counts), lap0.distribution(counts)}) {
+    for (const double value : q) CHECK(value == 0.25);
+  }
+  CHECK(roo0.obscure_probability(4) == 1.0);
+  CHECK(ds0.obscure_probability(std::vector<double>{5, 5, 5, 5}) == 0.0);  // k | n, q_M := 0, output U anyway
+  CHECK(ds0.obscure_probability(std::vector<double>{4, 5, 5, 6}) == 1.0);
+  for (const double q : dsroo_obscure_table(0.0, 21, 4)) CHECK(q == 1.0);
+  CHECK(RooSampler(0.0, 20).worst_case_risk(NamedDivergence::tv, 4) == Approx(0.75));
+
+  for (const double epsilon : {50.0, 700.0, 701.0, 800.0, 1000.0}) {
+    for (const double n : {1.0, 20.0, 1e6, 1e9}) {
+      INFO("epsilon " << epsilon << " n " << n);
+      const RooSampler roo(epsilon, n);
+      for (const std::size_t k : {1u, 2u, 4u, 10000000u}) {
+        const double q = roo.obscure_probability(k);
+        CHECK(std::isfinite(q));
+        CHECK(q >= 0.0);
+        CHECK(q <= 1.0001 * static_cast<double>(k) * std::exp(-std::min(epsilon, 700.0)) / n);
+        const double raw = roo_obscure_probability(epsilon, static_cast<std::size_t>(n), k);
+        CHECK(std::isfinite(raw));
+        CHECK(raw <= q);
+        // ε > 700 runs at 700: q stays positive (a letter absent from the data keeps a nonzero probability).
+        if (epsilon >= 700.0) CHECK(q > 0.0);
+        CHECK(std::isfinite(roo.worst_case_risk(NamedDivergence::kl, k)));
+        CHECK(roo.worst_case_risk(NamedDivergence::chi2, k) <= 1.0001 * q);
+      }
+      std::vector<double> counts4 = {0, 0, 0, n};
+      counts4[0] = std::floor(n / 4);
+      counts4[1] = std::floor(n / 4);
+      counts4[3] = n - 2 * std::floor(n / 4);
+      const auto p = roo.distribution(counts4);
+      REQUIRE(all_finite(p));
+      for (std::size_t y = 0; y < 4; ++y) CHECK(p[y] == Approx(counts4[y] / n).margin(1e-15));
+      const DsRooSampler ds(epsilon, n);
+      REQUIRE(all_finite(ds.distribution(counts4)));
+      if (n >= 4) {
+        const std::vector<double> full = {1, 1, 1, n - 3};
+        CHECK(ds.obscure_probability(full) == 0.0);  // every letter present: never obscures at large ε
+      }
+    }
+    const auto table = dsroo_obscure_table(epsilon, 1000, 9);
+    REQUIRE(all_finite(table));
+    CHECK(table[0] > 0.0);
+    CHECK(table[0] < 1e-20);
+    for (std::size_t m = 1; m < table.size(); ++m) CHECK(table[m] == 0.0);
+    REQUIRE(all_finite(dsroo_obscure_table_as_printed(epsilon, 1000, 9)));
+  }
+  // Draws at ε = 1000 never output a letter the data does not contain (probability ~1e-300).
+  const RooSampler roo(1000.0, 20);
+  SeededRandom rng(7);
+  for (int t = 0; t < 2000; ++t) CHECK(roo.sample(counts, rng) != 0);
+}
+
+TEST_CASE("roo: k = 1 and n < k are handled", "[roo][dsroo]") {
+  const std::vector<double> one = {7};
+  SeededRandom rng(1);
+  for (const double epsilon : {0.0, 0.5, 1000.0}) {
+    const RooSampler roo(epsilon, 7);
+    const DsRooSampler ds(epsilon, 7);
+    CHECK(roo.distribution(one)[0] == Approx(1.0).epsilon(1e-15));
+    CHECK(ds.distribution(one) == std::vector<double>{1.0});
+    CHECK(roo.sample(one, rng) == 0);
+    CHECK(ds.sample(one, rng) == 0);
+    CHECK(roo.worst_case_risk(NamedDivergence::kl, 1) == 0.0);
+    CHECK(ds.worst_case_risk(NamedDivergence::hellinger, 1) == 0.0);
+    CHECK(roo.worst_case_risk(f_divergence(NamedDivergence::chi2), 1) == 0.0);
+  }
+  // n < k: M = 0, DS-ROO is ROO.
+  const RooSampler roo(0.7, 3);
+  const DsRooSampler ds(0.7, 3);
+  const std::vector<double> counts = {1, 0, 2, 0, 0};
+  CHECK(ds.distribution(counts) == roo.distribution(counts));
+  CHECK(dsroo_obscure_table(0.7, 3, 5).size() == 1);
+}
+
+// ---- sampling ----------------------------------------------------------------------------------------------
+
+TEST_CASE("roo: ROO and DS-ROO sample frequencies match distribution() (chi-square)", "[roo][dsroo][statistical]") {
+  constexpr std::size_t kDraws = 1000000;
+  {
+    const RooSampler roo(0.5, 20);
+    const std::vector<double> counts = {0, 2, 0, 18, 0};
+    const auto pmf = roo.distribution(counts);
+    const double q = roo.obscure_probability(5);
+    CHECK(q == Approx(5.0 / (5.0 + 20.0 * std::expm1(0.5))));
+    for (std::size_t y = 0; y < 5; ++y) CHECK(pmf[y] == Approx(q / 5 + (1 - q) * counts[y] / 20).epsilon(1e-14));
+    const auto observed = frequencies(roo, counts, kDraws, 20240501);
+    const double p_value = chi_square_p_value(observed, pmf);
+    INFO("ROO chi-square p = " << p_value);
+    CHECK(p_value > 1e-6);
+    // Power: the same draws are rejected against a pmf whose q is off by 3%.
+    std::vector<double> wrong(5);
+    for (std::size_t y = 0; y < 5; ++y) wrong[y] = 0.97 * q / 5 + (1 - 0.97 * q) * counts[y] / 20;
+    CHECK(chi_square_p_value(observed, wrong) < 1e-6);
+  }
+  {
+    const DsRooSampler ds(0.1, 30);
+    const std::vector<double> counts = {8, 10, 12};
+    const double q = ds.obscure_probability(counts);
+    CHECK(q == Approx(dsroo_obscure_table(0.1, 30, 3)[8]).epsilon(1e-10));
+    CHECK(q > 0.05);  // both branches (obscure and reveal) are exercised
+    const auto pmf = ds.distribution(counts);
+    const auto observed = frequencies(ds, counts, kDraws, 99);
+    const double p_value = chi_square_p_value(observed, pmf);
+    INFO("DS-ROO chi-square p = " << p_value);
+    CHECK(p_value > 1e-6);
+    // Power: ROO's q_0 instead of q_8 is rejected.
+    const auto roo_pmf = RooSampler(0.1, 30).distribution(counts);
+    CHECK(chi_square_p_value(observed, roo_pmf) < 1e-6);
+  }
+  {
+    const DsRooSampler ds(0.3, 25);
+    const std::vector<double> counts = {0, 4, 6, 15};  // m = 0: ROO's q_0
+    CHECK(ds.obscure_probability(counts) == Approx(roo_obscure_probability(0.3, 25, 4)).epsilon(1e-10));
+    const double p_value = chi_square_p_value(frequencies(ds, counts, kDraws, 3), ds.distribution(counts));
+    INFO("DS-ROO (m = 0) chi-square p = " << p_value);
+    CHECK(p_value > 1e-6);
+  }
+}
+
+TEST_CASE("roo: Laplace projection sample frequencies roughly match the distribution() estimate", "[roo][laplace]") {
+  const std::vector<double> counts = {5, 1, 0, 10};
+  const LaplaceProjectionSampler lap(1.0, 16);
+  const auto estimate = lap.distribution(counts);
+  REQUIRE(estimate.size() == 4);
+  double total = 0.0;
+  for (const double v : estimate) total += v;
+  CHECK(total == Approx(1.0).epsilon(1e-12));
+  CHECK(lap.distribution(counts) == estimate);  // fixed internal seed: deterministic
+  // The noise pulls mass towards the rare letters and away from the frequent ones.
+  CHECK(estimate[2] > 0.0);
+  CHECK(estimate[3] < 10.0 / 16.0);
+  CHECK(estimate[3] > estimate[0]);
+  CHECK(estimate[0] > estimate[1]);
+
+  constexpr std::size_t kDraws = 20000;
+  const auto observed = frequencies(lap, counts, kDraws, 4242);
+  for (std::size_t y = 0; y < 4; ++y) {
+    const double frequency = static_cast<double>(observed[y]) / kDraws;
+    INFO("y " << y << " frequency " << frequency << " estimate " << estimate[y]);
+    CHECK(std::fabs(frequency - estimate[y]) < 0.015);
+  }
+
+  // Less noise, closer to P̂: TV(E[P̃], P̂) falls as ε grows, and ε = 1000 is essentially P̂.
+  auto tv_to_empirical = [&](double epsilon) {
+    const auto q = LaplaceProjectionSampler(epsilon, 16).distribution(counts);
+    double tv = 0.0;
+    for (std::size_t y = 0; y < 4; ++y) tv += 0.5 * std::fabs(q[y] - counts[y] / 16.0);
+    return tv;
+  };
+  const double tv01 = tv_to_empirical(0.1);
+  const double tv1 = tv_to_empirical(1.0);
+  const double tv10 = tv_to_empirical(10.0);
+  CHECK(tv01 > tv1);
+  CHECK(tv1 > tv10);
+  CHECK(tv_to_empirical(1000.0) < 1e-3);
+
+  CHECK(lap.guarantee().notion == PrivacyNotion::record_dp);
+  CHECK(lap.guarantee().epsilon == 1.0);
+  CHECK(lap.guarantee().records == 16.0);
+  CHECK_THROWS_AS(lap.worst_case_risk(NamedDivergence::tv, 4), std::domain_error);
+  CHECK_THROWS_WITH(lap.worst_case_risk(NamedDivergence::kl, 4),
+                    Catch::Contains("laplace-projection has no closed-form worst-case risk"));
+  CHECK_THROWS_AS(lap.worst_case_risk(f_divergence(NamedDivergence::kl), 4), std::domain_error);
+}
+
+// ---- worst-case risk -------------------------------------------------------------------------------------------
+
+TEST_CASE("roo: worst-case risk, TV = q(1 - 1/k) = the paper's alpha, attained by a point-mass dataset",
+          "[roo][risk]") {
+  const std::vector<NamedDivergence> named = {NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger,
+                                              NamedDivergence::chi2};
+  SeededRandom rng(5);
+  for (const double epsilon : {0.01, 0.1, 1.0, 3.0}) {
+    for (const std::size_t k : {2u, 3u, 9u}) {
+      const std::size_t n = 1000;
+      INFO("epsilon " << epsilon << " k " << k);
+      const RooSampler roo(epsilon, static_cast<double>(n));
+      const DsRooSampler ds(epsilon, static_cast<double>(n));
+      const double q = roo_obscure_probability(epsilon, n, k);
+      const double kd = static_cast<double>(k);
+      CHECK(roo.worst_case_risk(NamedDivergence::tv, k) == Approx(q * (1.0 - 1.0 / kd)).epsilon(1e-13));
+      // eq. 19: α_ROO = (1 − 1/k)/(1 + (n/k)(e^ε − 1)).
+      CHECK(roo.worst_case_risk(NamedDivergence::tv, k) ==
+            Approx((1.0 - 1.0 / kd) / (1.0 + (static_cast<double>(n) / kd) * std::expm1(epsilon))).epsilon(1e-13));
+      std::vector<double> point(k, 0.0);
+      point[1] = static_cast<double>(n);
+      const std::vector<double> empirical_point = [&] {
+        std::vector<double> p(k, 0.0);
+        p[1] = 1.0;
+        return p;
+      }();
+      for (const NamedDivergence f : named) {
+        INFO("f = " << divergence_name(f));
+        const double worst = roo.worst_case_risk(f, k);
+        CHECK(worst > 0.0);
+        CHECK(roo.worst_case_risk(f_divergence(f), k) == Approx(worst).epsilon(1e-10));
+        CHECK(divergence(f, empirical_point, roo.distribution(point)) == Approx(worst).epsilon(1e-10));
+        // DS-ROO′'s worst case is ROO's (point masses have m = 0), up to its ε′ margin.
+        CHECK(ds.worst_case_risk(f, k) == Approx(worst).epsilon(1e-9));
+        CHECK(divergence(f, empirical_point, ds.distribution(point)) == Approx(worst).epsilon(1e-9));
+        // No dataset does worse.
+        for (int trial = 0; trial < 20; ++trial) {
+          std::vector<double> counts(k, 0.0);
+          const std::uint64_t letters = std::min<std::uint64_t>(k, 1 + static_cast<std::uint64_t>(trial) % k);
+          for (std::size_t r = 0; r < n; ++r) counts[uniform_below(rng, letters)] += 1.0;
+          std::vector<double> p_hat(k);
+          for (std::size_t y = 0; y < k; ++y) p_hat[y] = counts[y] / static_cast<double>(n);
+          CHECK(divergence(f, p_hat, roo.distribution(counts)) <= worst * (1.0 + 1e-12));
+          CHECK(divergence(f, p_hat, ds.distribution(counts)) <= worst * (1.0 + 1e-9));
+        }
+      }
+    }
+  }
+  const RooSampler roo(1.0, 1000);
+  CHECK(roo.guarantee().notion == PrivacyNotion::record_dp);
+  CHECK(roo.guarantee().epsilon == 1.0);
+  CHECK(roo.guarantee().records == 1000.0);
+  CHECK(DsRooSampler(2.0, 50).guarantee().records == 50.0);
+}
+
+// ---- validation ------------------------------------------------------------------------------------------------
+
+TEST_CASE("roo: samplers reject bad parameters and histograms with named values", "[roo][validation]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(RooSampler(1.0, 0.0), Catch::Contains("records = 0"));
+  CHECK_THROWS_WITH(RooSampler(1.0, 2.5), Catch::Contains("records = 2.5") && Catch::Contains("integer"));
+  CHECK_THROWS_WITH(DsRooSampler(1.0, -3.0), Catch::Contains("records = -3"));
+  CHECK_THROWS_WITH(LaplaceProjectionSampler(1.0, nan), Catch::Contains("records = NaN"));
+  CHECK_THROWS_WITH(RooSampler(1.0, inf), Catch::Contains("records = Infinity"));
+  CHECK_THROWS_WITH(RooSampler(1.0, 2e9), Catch::Contains("records = 2000000000"));
+  CHECK_THROWS_WITH(RooSampler(-1.0, 10.0), Catch::Contains("epsilon = -1"));
+  CHECK_THROWS_WITH(DsRooSampler(nan, 10.0), Catch::Contains("epsilon = NaN"));
+  CHECK_THROWS_WITH(LaplaceProjectionSampler(1001.0, 10.0), Catch::Contains("epsilon = 1001"));
+  CHECK_THROWS_AS(RooSampler(1.0, 0.5), std::invalid_argument);
+
+  const RooSampler roo(1.0, 40);
+  const DsRooSampler ds(1.0, 40);
+  const LaplaceProjectionSampler lap(1.0, 40);
+  SeededRandom rng(3);
+  const std::vector<double> not_integer = {1.5, 38.5};
+  const std::vector<double> short_sum = {10, 27};
+  const std::vector<double> negative = {-2, 42};
+  const std::vector<double> with_nan = {20, nan};
+  const std::vector<double> with_inf = {inf, 0};
+  const std::vector<double> too_big = {50};
+  const std::vector<double> empty;
+  CHECK_THROWS_WITH(roo.distribution(not_integer), Catch::Contains("hist[0] = 1.5") && Catch::Contains("integer"));
+  CHECK_THROWS_WITH(roo.distribution(short_sum),
+                    Catch::Contains("hist sums to 37 but records = 40: ROO needs the histogram of exactly the public n "
+                                    "records"));
+  CHECK_THROWS_WITH(ds.distribution(short_sum), Catch::Contains("hist sums to 37 but records = 40: DS-ROO"));
+  CHECK_THROWS_WITH(lap.distribution(short_sum), Catch::Contains("hist sums to 37 but records = 40"));
+  CHECK_THROWS_WITH(roo.distribution(too_big), Catch::Contains("hist sums to 50 but records = 40"));
+  for (const auto* counts : {&not_integer, &short_sum, &negative, &with_nan, &with_inf, &too_big, &empty}) {
+    CHECK_THROWS_AS(roo.distribution(*counts), std::invalid_argument);
+    CHECK_THROWS_AS(ds.distribution(*counts), std::invalid_argument);
+    CHECK_THROWS_AS(lap.distribution(*counts), std::invalid_argument);
+    CHECK_THROWS_AS(roo.sample(*counts, rng), std::invalid_argument);
+    CHECK_THROWS_AS(ds.sample(*counts, rng), std::invalid_argument);
+    CHECK_THROWS_AS(lap.sample(*counts, rng), std::invalid_argument);
+    CHECK_THROWS_AS(ds.obscure_probability(*counts), std::invalid_argument);
+  }
+  CHECK_THROWS_WITH(ds.sample(negative, rng), Catch::Contains("hist[0] = -2: counts must be finite and >= 0"));
+  CHECK_THROWS_WITH(lap.sample(with_nan, rng), Catch::Contains("hist[1] = NaN: counts must be finite and >= 0"));
+  CHECK_THROWS_WITH(roo.sample(with_inf, rng), Catch::Contains("hist[0] = Infinity"));
+  CHECK_THROWS_WITH(roo.distribution(empty), Catch::Contains("hist is empty"));
+  CHECK_THROWS_WITH(roo.worst_case_risk(NamedDivergence::tv, 0), Catch::Contains("k is empty"));
+
+  CHECK_THROWS_WITH(roo_obscure_probability(1.0, 0, 3), Catch::Contains("records = 0"));
+  CHECK_THROWS_WITH(roo_obscure_probability(1.0, 10, 0), Catch::Contains("k is empty"));
+  CHECK_THROWS_WITH(dsroo_obscure_table(-0.5, 10, 3), Catch::Contains("epsilon = -0.5"));
+  CHECK_THROWS_WITH(dsroo_obscure_table(1.0, 1'000'000'000, 1), Catch::Contains("1000000001 entries"));
+  CHECK_THROWS_WITH(dsroo_obscure_probability(1.0, 10, 3, 4), Catch::Contains("m = 4") && Catch::Contains("at most 3"));
+  CHECK(dsroo_obscure_probability(1e-3, 1'000'000'000, 1, 1'000'000'000) == 0.0);  // k | n, q_M = 0
+
+  // Still usable after errors.
+  CHECK(roo.distribution(std::vector<double>{10, 30}).size() == 2);
+}
