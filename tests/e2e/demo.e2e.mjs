@@ -1,0 +1,519 @@
+// Browser end-to-end test of the demo site in dist/ (run `npm run build` first), in Debian's Chromium.
+//   node --test tests/e2e/
+// It serves dist/ under a sub-path (/demo/privsample/) from an in-process static server on 127.0.0.1,
+// drives the page like a person (table, CSV paste, ε slider by keyboard, f select, sample button), reads
+// the numbers each chart shows from the data-chart attribute of its canvas, and checks that no request
+// leaves 127.0.0.1, that nothing is logged as an error and that the Content-Security-Policy holds.
+// A full-page screenshot is saved to test-output/e2e/demo.png.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const OUTPUT = join(ROOT, 'test-output', 'e2e');
+const PREFIX = '/demo/privsample/';
+const CHROMIUM = '/usr/bin/chromium';
+const STEP_TIMEOUT = 10_000;
+
+const DEFAULT_NAMES = ['Walk', 'Bicycle', 'Bus', 'Train', 'Car', 'Scooter'];
+const DEFAULT_COUNTS = [9, 6, 4, 2, 1, 0];
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.csv': 'text/csv; charset=utf-8',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Static server for dist/ under PREFIX. Anything outside PREFIX is a 404 and is recorded: a page built
+// with absolute URLs would ask for /assets/… and fail here.
+function startServer(csp) {
+  const log = [];
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const entry = { path: url.pathname, status: 0 };
+    log.push(entry);
+    const send = (status, headers = {}, body = '') => {
+      entry.status = status;
+      res.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
+      res.end(body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405);
+    if (url.pathname === PREFIX.slice(0, -1)) return send(301, { Location: PREFIX });
+    if (!url.pathname.startsWith(PREFIX)) return send(404, {}, 'outside the sub-path');
+    let relative = decodeURIComponent(url.pathname.slice(PREFIX.length));
+    if (relative === '' || relative.endsWith('/')) relative += 'index.html';
+    const file = normalize(join(DIST, relative));
+    if (!file.startsWith(DIST + sep)) return send(403);
+    try {
+      const body = await readFile(file);
+      const headers = { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+      // A dedicated worker does not inherit the page's <meta> policy; it gets the one delivered with its
+      // script. Send the page's policy with every script so the worker (which loads the WASM) runs under it too.
+      if (extname(file) === '.js') headers['Content-Security-Policy'] = csp;
+      send(200, headers, req.method === 'HEAD' ? '' : body);
+    } catch {
+      send(404, {}, 'not found');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ server, log, port: server.address().port }));
+  });
+}
+
+function cspOf(html) {
+  const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
+  return match ? match[1] : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+let server;
+let browser;
+let context;
+let page;
+let baseUrl;
+let csp;
+const requests = []; // every request the browser made: { url, from }
+const consoleErrors = [];
+const pageErrors = [];
+let aborted = false; // an earlier step failed: later steps skip instead of piling up timeouts
+
+async function chart(testid) {
+  const raw = await page.getByTestId(testid).getAttribute('data-chart');
+  return raw ? JSON.parse(raw) : null;
+}
+
+async function canvasImage(testid) {
+  return page.getByTestId(testid).evaluate((canvas) => canvas.toDataURL('image/png'));
+}
+
+/** Polls fn() until it returns a truthy value and the page has no computation pending. */
+async function waitFor(what, fn, lastSeen = () => undefined, timeout = STEP_TIMEOUT) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last && (await page.getByTestId('app').getAttribute('data-busy')) === 'false') return last;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const seen = last instanceof Error ? last.message : JSON.stringify(lastSeen() ?? last);
+      throw new Error(`timed out waiting for ${what} (last seen: ${seen?.slice(0, 400)})`);
+    }
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+/** Waits until the chart's data (its canvas's data-chart JSON) satisfies predicate; returns that data. */
+async function waitForChart(testid, what, predicate) {
+  let seen;
+  return waitFor(
+    what,
+    async () => {
+      seen = await chart(testid);
+      return seen && predicate(seen) ? seen : null;
+    },
+    () => seen,
+  );
+}
+
+const sameArray = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+
+/** The properties every displayed Q*(·|P) must have: a pmf inside the ε-LDP box, P a pmf matching the counts. */
+function checkBars(state, names, counts, epsilon) {
+  assert.deepEqual(state.labels, names, 'bar chart categories');
+  assert.equal(state.epsilon, epsilon, 'bar chart ε');
+  assert.equal(state.p.length, names.length);
+  assert.equal(state.q.length, names.length);
+  const total = sum(counts);
+  state.p.forEach((p, i) => assert.ok(Math.abs(p - counts[i] / total) < 1e-12, `P[${i}] = ${p}, expected ${counts[i]}/${total}`));
+  assert.ok(Math.abs(sum(state.q) - 1) < 1e-9, `Q* sums to ${sum(state.q)}`);
+  const max = Math.max(...state.q);
+  const min = Math.min(...state.q);
+  assert.ok(min > 0, 'Q* is positive everywhere');
+  assert.ok(max / min <= Math.exp(epsilon) * (1 + 1e-9), `Q* ratio ${max / min} exceeds e^ε = ${Math.exp(epsilon)}`);
+}
+
+/** The divergence curve: ~60 log-spaced ε in [0.01, 10]; the user's D_f never above the worst case. */
+function checkCurve(state, f, k, epsilon) {
+  assert.equal(state.f, f, 'divergence f');
+  assert.equal(state.k, k, 'divergence k');
+  const eps = state.epsilon;
+  assert.ok(eps.length >= 50 && eps.length <= 70, `${eps.length} ε values`);
+  assert.ok(Math.abs(eps[0] - 0.01) < 1e-9 && Math.abs(eps[eps.length - 1] - 10) < 1e-9, `ε from ${eps[0]} to ${eps.at(-1)}`);
+  for (let i = 1; i < eps.length; i += 1) {
+    const ratio = eps[i] / eps[i - 1];
+    assert.ok(Math.abs(ratio - eps[1] / eps[0]) < 1e-4, `ε grid is log-spaced at ${i}`);
+  }
+  assert.equal(state.worst.length, eps.length);
+  assert.equal(state.user.length, eps.length);
+  for (let i = 0; i < eps.length; i += 1) {
+    assert.ok(Number.isFinite(state.worst[i]) && state.worst[i] >= 0, `worst[${i}] = ${state.worst[i]}`);
+    assert.ok(Number.isFinite(state.user[i]) && state.user[i] >= 0, `user[${i}] = ${state.user[i]}`);
+    assert.ok(state.user[i] <= state.worst[i] * (1 + 1e-9) + 1e-12, `at ε = ${eps[i]}: yours ${state.user[i]} > worst ${state.worst[i]}`);
+    if (i > 0) assert.ok(state.worst[i] <= state.worst[i - 1] * (1 + 1e-9), `worst case not decreasing at ε = ${eps[i]}`);
+    if (f !== 'kl') assert.ok(state.worst[i] <= 1 + 1e-12, `${f} is at most 1`);
+  }
+  assert.ok(state.worst[0] > state.worst.at(-1), 'more budget, less divergence');
+  assert.equal(state.current.epsilon, epsilon, 'current ε marker');
+  assert.ok(state.current.user <= state.current.worst * (1 + 1e-9) + 1e-12, 'current: yours ≤ worst case');
+}
+
+async function tableNames() {
+  return page.getByTestId('row-name').evaluateAll((inputs) => inputs.map((i) => i.value));
+}
+
+async function pressSlider(key, times = 1) {
+  const slider = page.getByTestId('epsilon-slider');
+  await slider.focus();
+  for (let i = 0; i < times; i += 1) await slider.press(key);
+}
+
+async function epsilonShown() {
+  const text = (await page.getByTestId('epsilon-value').textContent()).trim();
+  const match = /^ε = ([0-9.]+)$/.exec(text);
+  assert.ok(match, `ε label "${text}"`);
+  return Number(match[1]);
+}
+
+async function pasteCsv(text) {
+  await page.getByTestId('csv-input').fill(text);
+  await page.getByTestId('csv-apply').click();
+}
+
+function step(name, fn) {
+  test(name, async (t) => {
+    if (aborted) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    try {
+      await fn(t);
+    } catch (error) {
+      aborted = true;
+      try {
+        mkdirSync(OUTPUT, { recursive: true });
+        await page?.screenshot({ path: join(OUTPUT, 'demo-failure.png'), fullPage: true });
+      } catch {
+        // the screenshot is only a debugging aid
+      }
+      throw error;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_000 }, () => {
+  before(async () => {
+    assert.ok(existsSync(join(DIST, 'index.html')), 'dist/index.html is missing: run `npm run build` first');
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (Debian package chromium)`);
+    csp = cspOf(readFileSync(join(DIST, 'index.html'), 'utf8'));
+    assert.ok(csp, 'dist/index.html declares a Content-Security-Policy in a <meta http-equiv>');
+    const started = await startServer(csp);
+    server = started;
+    baseUrl = `http://127.0.0.1:${started.port}${PREFIX}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    context.on('request', (request) => requests.push({ url: request.url(), from: 'context' }));
+    page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    page.on('request', (request) => requests.push({ url: request.url(), from: 'page' }));
+    page.on('worker', (worker) => {
+      requests.push({ url: worker.url(), from: 'worker' });
+      worker.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(`worker: ${message.text()}`);
+      });
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${message.text()} @ ${message.location()?.url ?? ''}`);
+    });
+    page.on('pageerror', (error) => pageErrors.push(String(error?.stack ?? error)));
+    // Count CSP violations of the page (they are also logged as console errors).
+    await page.addInitScript(() => {
+      window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
+    server?.server.closeAllConnections?.();
+  });
+
+  step('loads under the sub-path, the WASM runs in the worker, the default histogram is shown', async () => {
+    const response = await page.goto(baseUrl, { waitUntil: 'load' });
+    assert.equal(response.status(), 200);
+    await page.waitForSelector('[data-testid="status"][data-state="ready"]', { timeout: 20_000 });
+    assert.match(await page.getByTestId('status').textContent(), /Ready: privsample \d+\.\d+\.\d+/);
+
+    // The WASM module was instantiated inside the worker, and the worker runs under the same policy
+    // (the server sends it with the worker script): a request to another origin is refused there.
+    const workers = page.workers();
+    assert.equal(workers.length, 1, 'one Web Worker');
+    assert.match(workers[0].url(), /\/demo\/privsample\/assets\/worker-[\w-]+\.js$/);
+    const probe = await workers[0].evaluate(async () => {
+      const violations = [];
+      self.addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective));
+      const outcome = await fetch('http://127.0.0.1:9/csp-probe').then(() => 'fetched', () => 'refused');
+      await new Promise((r) => setTimeout(r, 50));
+      return { outcome, violations };
+    });
+    assert.deepEqual(probe, { outcome: 'refused', violations: ['connect-src'] }, 'the worker runs under the Content-Security-Policy');
+    // The request recorder sees what a worker fetches (so the final check covers the worker too).
+    const seenBefore = requests.filter((r) => r.url.endsWith('/favicon.svg?from-worker')).length;
+    assert.equal(await workers[0].evaluate(() => fetch('../favicon.svg?from-worker').then((r) => r.status)), 200);
+    assert.ok(requests.filter((r) => r.url.endsWith('/favicon.svg?from-worker')).length > seenBefore, 'worker requests are recorded');
+
+    const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    for (const directive of ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'", "form-action 'none'"]) {
+      assert.ok(meta.includes(directive), `CSP has ${directive}`);
+    }
+    assert.doesNotMatch(meta, /https?:|\*/, 'the CSP allows no outside origin');
+
+    assert.deepEqual(await tableNames(), DEFAULT_NAMES);
+    const bars = await waitFor('the default bar chart', () => chart('bar-chart'));
+    checkBars(bars, DEFAULT_NAMES, DEFAULT_COUNTS, 1);
+    // A zero count still gets the floor of the privacy box, and the sorted order of P is kept in Q*.
+    assert.ok(bars.q[5] > 0 && bars.q[0] > bars.q[1] && bars.q[1] > bars.q[2]);
+    checkCurve(await chart('divergence-chart'), 'kl', 6, 1);
+    const qCells = await page.getByTestId('row-q').allTextContents();
+    assert.equal(qCells.length, 6);
+    assert.equal(Number(qCells[0]).toFixed(4), bars.q[0].toFixed(4), 'the table shows Q* too');
+    assert.match(await page.getByTestId('guarantee').textContent(), /Pure ε-local differential privacy \(ε = 1\).*factor eε = e1/s);
+    assert.equal(await page.getByTestId('draw-sample').isEnabled(), true);
+  });
+
+  step('editable table: add, edit and remove rows; the charts follow', async () => {
+    const before = await chart('bar-chart');
+    await page.getByTestId('add-row').click();
+    const names = page.getByTestId('row-name');
+    const counts = page.getByTestId('row-count');
+    assert.equal(await names.count(), 7);
+    await names.nth(6).fill('Tea');
+    await counts.nth(6).fill('7');
+    let expected = [...DEFAULT_NAMES, 'Tea'];
+    let expectedCounts = [...DEFAULT_COUNTS, 7];
+    let bars = await waitForChart('bar-chart', 'the new row in the bar chart', (s) => sameArray(s.labels, expected) && s.p[6] > 0.2);
+    checkBars(bars, expected, expectedCounts, 1);
+    assert.notDeepEqual(bars.q, before.q);
+
+    await counts.nth(0).fill('20');
+    expectedCounts = [20, ...expectedCounts.slice(1)];
+    bars = await waitForChart('bar-chart', 'the edited count', (s) => Math.abs(s.p[0] - 20 / sum(expectedCounts)) < 1e-12);
+    checkBars(bars, expected, expectedCounts, 1);
+
+    await page.getByTestId('row-remove').nth(5).click(); // Scooter
+    expected = expected.filter((n) => n !== 'Scooter');
+    expectedCounts = expectedCounts.filter((_, i) => i !== 5);
+    bars = await waitForChart('bar-chart', 'the removed row', (s) => sameArray(s.labels, expected));
+    checkBars(bars, expected, expectedCounts, 1);
+    checkCurve(await chart('divergence-chart'), 'kl', 6, 1);
+    assert.deepEqual(await tableNames(), expected);
+  });
+
+  step('errors in the table: the page explains them, the library’s own RangeError is shown', async () => {
+    const counts = page.getByTestId('row-count');
+    await counts.nth(2).fill('abc');
+    await page.getByTestId('table-error').waitFor({ state: 'visible' });
+    assert.match(await page.getByTestId('table-error').textContent(), /Row 3 \(“Bus”\): the count “abc” is not a number/);
+    assert.equal(await counts.nth(2).getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
+    assert.deepEqual(new Set(await page.getByTestId('row-q').allTextContents()), new Set(['—']), 'no stale Q* in the table');
+
+    await counts.nth(2).fill('-2'); // numeric, so it goes to the library, which rejects it
+    await page.getByTestId('library-error').waitFor({ state: 'visible' });
+    const message = await page.getByTestId('library-error').textContent();
+    assert.match(message, /RangeError: hist\[2\] = -2: counts must be finite and >= 0/);
+    assert.match(message, /row 3 \(“Bus”\)/);
+    assert.equal(await page.getByTestId('table-error').isHidden(), true);
+    assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
+
+    await counts.nth(2).fill('4');
+    await page.getByTestId('library-error').waitFor({ state: 'hidden' });
+    await waitFor('the fixed histogram', async () => (await page.getByTestId('draw-sample').isEnabled()) && (await chart('bar-chart')).p[2] > 0);
+  });
+
+  step('ε slider (keyboard): the bar chart, the ε marker and the guarantee follow', async () => {
+    const bars1 = await chart('bar-chart');
+    const curve1 = await chart('divergence-chart');
+    const image1 = await canvasImage('divergence-chart');
+    const barImage1 = await canvasImage('bar-chart');
+    const names = bars1.labels;
+    const counts = bars1.p; // probabilities are a histogram too
+
+    await pressSlider('Home');
+    assert.equal(await epsilonShown(), 0.01);
+    const bars2 = await waitForChart('bar-chart', 'ε = 0.01 in the bar chart', (s) => s.epsilon === 0.01);
+    checkBars(bars2, names, counts, 0.01);
+    assert.ok(Math.max(...bars2.q) - Math.min(...bars2.q) < 0.01, 'at ε = 0.01, Q* is nearly uniform');
+    const curve2 = await chart('divergence-chart');
+    checkCurve(curve2, 'kl', names.length, 0.01);
+    assert.deepEqual(curve2.worst, curve1.worst, 'the curve itself does not depend on the current ε');
+    assert.ok(curve2.current.worst > curve1.current.worst, 'less budget, larger worst case');
+    assert.notEqual(await canvasImage('divergence-chart'), image1, 'the ε marker moved');
+    assert.notEqual(await canvasImage('bar-chart'), barImage1, 'the bars changed');
+    assert.match(await page.getByTestId('guarantee').textContent(), /\(ε = 0\.01\)/);
+
+    await pressSlider('End');
+    assert.equal(await epsilonShown(), 10);
+    const bars3 = await waitForChart('bar-chart', 'ε = 10 in the bar chart', (s) => s.epsilon === 10);
+    checkBars(bars3, names, counts, 10);
+    bars3.q.forEach((q, i) => assert.ok(Math.abs(q - bars3.p[i]) < 1e-3, `at ε = 10, Q*[${i}] ≈ P[${i}]`));
+
+    await pressSlider('ArrowLeft', 50); // 0.5 decade down: ε = 10^0.5
+    assert.equal(await epsilonShown(), 3.16);
+    const bars4 = await waitForChart('bar-chart', 'ε = 3.16', (s) => s.epsilon === 3.16);
+    checkBars(bars4, names, counts, 3.16);
+    checkCurve(await chart('divergence-chart'), 'kl', names.length, 3.16);
+    assert.equal(await page.getByTestId('epsilon-slider').getAttribute('aria-valuetext'), 'ε = 3.16');
+  });
+
+  step('f select: KL, TV and squared Hellinger curves', async () => {
+    const k = (await chart('bar-chart')).labels.length;
+    const epsilon = await epsilonShown();
+    const kl = await chart('divergence-chart');
+    const imageKl = await canvasImage('divergence-chart');
+    const curves = { kl };
+    for (const f of ['tv', 'hellinger']) {
+      await page.getByTestId('divergence-select').selectOption(f);
+      curves[f] = await waitForChart('divergence-chart', `the ${f} curve`, (s) => s.f === f);
+      checkCurve(curves[f], f, k, epsilon);
+    }
+    assert.notDeepEqual(curves.tv.worst, kl.worst);
+    assert.notDeepEqual(curves.hellinger.worst, curves.tv.worst);
+    // Le Cam: H² ≤ TV for the papers' H² = ½Σ(√p−√q)².
+    curves.tv.user.forEach((tv, i) => assert.ok(curves.hellinger.user[i] <= tv + 1e-12, `H² ≤ TV at ${i}`));
+    assert.notEqual(await canvasImage('divergence-chart'), imageKl, 'the divergence chart was redrawn');
+    assert.match(await page.getByTestId('div-summary').textContent(), /your H² = [0-9.e-]+, worst case [0-9.e-]+/);
+    await page.getByTestId('divergence-select').selectOption('kl');
+    await waitFor('the KL curve again', async () => (await chart('divergence-chart')).f === 'kl');
+  });
+
+  step('CSV paste with and without a header row', async () => {
+    await pasteCsv('name,count\nApples,5\nPears,3\n\nPlums,0\nFigs,12\n');
+    let names = ['Apples', 'Pears', 'Plums', 'Figs'];
+    let bars = await waitForChart('bar-chart', 'the pasted CSV', (s) => sameArray(s.labels, names));
+    const epsilon = await epsilonShown();
+    checkBars(bars, names, [5, 3, 0, 12], epsilon);
+    assert.deepEqual(await tableNames(), names);
+    assert.match(await page.getByTestId('csv-ok').textContent(), /Loaded 4 categories \(header row “name, count” skipped\)/);
+    checkCurve(await chart('divergence-chart'), 'kl', 4, epsilon);
+
+    await pasteCsv('Oak,2.5\nBirch,1.5\n"Maple, red",4\n');
+    names = ['Oak', 'Birch', 'Maple, red'];
+    bars = await waitForChart('bar-chart', 'the CSV without header', (s) => sameArray(s.labels, names));
+    checkBars(bars, names, [2.5, 1.5, 4], epsilon);
+
+    await page.getByTestId('csv-example').click();
+    await waitFor('the example CSV in the box', async () => (await page.getByTestId('csv-input').inputValue()).includes('Jazz'));
+    await page.getByTestId('csv-apply').click();
+    bars = await waitForChart('bar-chart', 'the example CSV in the charts', (s) => s.labels.includes('Jazz'));
+    assert.equal(bars.labels.length, 8);
+    assert.equal(bars.labels[0], 'Jazz');
+  });
+
+  step('draw private samples: each shows a valid category and the ε-spend note', async () => {
+    const names = (await chart('bar-chart')).labels;
+    const result = page.getByTestId('sample-result');
+    for (let i = 1; i <= 5; i += 1) {
+      await page.getByTestId('draw-sample').click();
+      await page.waitForFunction((n) => document.getElementById('sample-epsilon').textContent.includes(`draw #${n},`), i);
+      const name = await result.textContent();
+      assert.ok(names.includes(name), `released “${name}” is one of ${names.join(', ')}`);
+      assert.equal(names[Number(await result.getAttribute('data-index'))], name);
+    }
+    assert.match(await page.getByTestId('spend-note').textContent(), /Each draw spends ε again/);
+    assert.match(await page.getByTestId('spend-count').textContent(), /You have drawn 5 samples/);
+  });
+
+  step('a bad CSV shows clear errors, keeps the table, and the page keeps working', async () => {
+    const before = await chart('bar-chart');
+    await pasteCsv('Apples,5\nPears,-3\nPlums,abc\nFigs\n,4\n');
+    const error = page.getByTestId('csv-error');
+    await error.waitFor({ state: 'visible' });
+    const text = await error.textContent();
+    assert.match(text, /not used \(your table is unchanged\)/);
+    assert.match(text, /Line 2: the count -3 is negative/);
+    assert.match(text, /Line 3: the count “abc” is not a number/);
+    assert.match(text, /Line 4: expected 2 fields “name,count”, found 1/);
+    assert.match(text, /Line 5: the category name is empty/);
+    assert.equal(await page.getByTestId('csv-input').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await tableNames(), before.labels, 'the table is unchanged');
+    assert.deepEqual((await chart('bar-chart')).labels, before.labels);
+
+    await pasteCsv('');
+    assert.match(await error.textContent(), /The CSV is empty/);
+
+    // Still working: the slider, the charts and the sample button respond.
+    await pressSlider('ArrowLeft', 66); // 3.16 → 10^−0.16 ≈ 0.692
+    const epsilon = await epsilonShown();
+    assert.equal(epsilon, 0.692);
+    const bars = await waitForChart('bar-chart', 'ε after the bad CSV', (s) => s.epsilon === epsilon);
+    checkBars(bars, before.labels, before.p, epsilon);
+    await page.getByTestId('draw-sample').click();
+    await page.waitForFunction(() => document.getElementById('sample-epsilon').textContent.includes('draw #6,'));
+    assert.ok(before.labels.includes(await page.getByTestId('sample-result').textContent()));
+
+    // A good CSV clears the error.
+    await pasteCsv('Apples,5\nPears,3');
+    await error.waitFor({ state: 'hidden' });
+    await waitFor('the good CSV', async () => sameArray((await chart('bar-chart')).labels, ['Apples', 'Pears']));
+  });
+
+  step('screenshot of the default histogram at ε = 1', async () => {
+    await page.getByTestId('reset').click();
+    await pressSlider('Home');
+    await pressSlider('ArrowRight', 200); // 10^0 = 1
+    assert.equal(await epsilonShown(), 1);
+    const bars = await waitForChart('bar-chart', 'the default histogram at ε = 1', (s) => s.epsilon === 1 && sameArray(s.labels, DEFAULT_NAMES));
+    checkBars(bars, DEFAULT_NAMES, DEFAULT_COUNTS, 1);
+    await page.getByTestId('draw-sample').click();
+    await page.waitForFunction(() => document.getElementById('sample-epsilon').textContent.includes('draw #7,'));
+    await page.getByTestId('csv-input').fill('');
+    await page.getByTestId('csv-input').blur();
+    await page.mouse.move(0, 0);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'demo.png'), fullPage: true });
+  });
+
+  test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
+    assert.ok(server, 'the server started');
+    const outside = requests.filter(({ url }) => {
+      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
+      const u = new URL(url);
+      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
+    });
+    assert.deepEqual(outside, [], 'requests to other hosts');
+    assert.ok(requests.length > 0, 'requests were recorded');
+    const served = server.log;
+    assert.deepEqual(served.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
+    assert.deepEqual(served.filter((e) => e.status >= 400), [], 'failed requests');
+    assert.ok(served.some((e) => /\/assets\/worker-[\w-]+\.js$/.test(e.path)), 'the worker script was served from the sub-path');
+    assert.ok(served.some((e) => e.path === `${PREFIX}example.csv`), 'the example CSV was served from public/');
+    assert.deepEqual(pageErrors, [], 'uncaught page errors');
+    assert.deepEqual(consoleErrors, [], 'console errors');
+    if (page) assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'CSP violations');
+  });
+});

@@ -1,0 +1,26 @@
+// Vite config of the privsample demo. Run from the repository root:
+//   npx vite build --config web/vite.config.js      → static site in dist/
+// base './' makes every URL in the output relative, so dist/ works when served from any sub-path.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  root: here('.'),
+  publicDir: here('../public'),
+  base: './',
+  resolve: {
+    // The demo is a client of the public npm API: `import { init } from 'privsample'` resolves to the
+    // package's ES-module entry point, exactly as in a user's app.
+    alias: { privsample: here('../bindings/js/privsample.mjs') },
+  },
+  worker: { format: 'es' },
+  build: {
+    outDir: here('../dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // The WASM is inlined in the module (base64); no extra chunk-size warning for it.
+    chunkSizeWarningLimit: 1024,
+  },
+});
