@@ -1,40 +1,89 @@
-// privsample — private sampling of a histogram under local differential privacy.
+// privsample — private sampling of a histogram under local differential privacy (and record-level DP).
 // Hand-written; checked by `tsc --noEmit` against tests/js/types-usage.ts in `npm test`.
 
 /** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
 /**
- * Mechanisms available in this version:
+ * Mechanisms available in this version (see README for the papers and sections):
  * - 'minimax': Park et al.'s minimax-optimal clip sampler Q* (pure ε-LDP; options: epsilon).
- * - 'linear': Park et al.'s linear sampler Q† = k-ary randomized response on one draw of P (options: epsilon).
+ * - 'linear': Park et al.'s linear sampler Q† = k-ary randomized response on one draw of P (options: epsilon);
+ *   with {epsilon, delta} or {mu}: Ghoukasian et al.'s functional-LDP linear sampler for (ε,δ)-LDP or μ-GDP.
  * - 'mollifier': Husain et al.'s relative-mollifier f-projection around a reference (options: epsilon, reference?).
  * - 'local': Ghoukasian et al.'s local clip sampler around a public prior (options: epsilon, prior, gamma).
+ * - 'local-linear': Ghoukasian et al.'s local linear sampler (options: prior, gamma, and epsilon [+ delta] or mu).
+ * - 'roo', 'ds-roo': Reveal-or-Obscure and its data-specific variant (with the q_M fix) on a user's n records
+ *   (options: epsilon, records): ε-DP of each record, not LDP of the whole histogram.
+ * - 'laplace-projection': the Laplace-noise-then-project baseline (options: epsilon, records); record-level ε-DP.
  */
-export type MechanismName = 'minimax' | 'linear' | 'mollifier' | 'local';
+export type MechanismName =
+  | 'minimax'
+  | 'linear'
+  | 'mollifier'
+  | 'local'
+  | 'local-linear'
+  | 'roo'
+  | 'ds-roo'
+  | 'laplace-projection';
 
 /** Named f-divergences. 'hellinger' is ½Σ(√p−√q)² (at most 1, as in the papers' figures). */
 export type DivergenceName = 'kl' | 'tv' | 'hellinger' | 'chi2';
 
 export interface SamplerOptions {
-  /** Privacy budget ε of one released sample, in [0, 1000]. */
-  epsilon: number;
   /**
-   * 'local': the public prior P0, a probability distribution over the same k categories with every entry > 0.
-   * It must not be derived from the user's data.
+   * Privacy budget ε of one released sample, in [0, 1000] (values above 700 run at 700). Required by every
+   * mechanism except the Gaussian linear samplers ({mu}).
+   */
+  epsilon?: number;
+  /** 'linear', 'local-linear': δ in [0, 1) for (ε,δ)-LDP (with epsilon). */
+  delta?: number;
+  /** 'linear', 'local-linear': μ in [0, 100] for μ-Gaussian LDP (instead of epsilon and delta). */
+  mu?: number;
+  /**
+   * 'local', 'local-linear': the public prior P0, a probability distribution over the same k categories with
+   * every entry > 0. It must not be derived from the user's data.
    */
   prior?: Histogram;
-  /** 'local': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ} the sampler is optimised for; γ > 1. */
+  /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */
   gamma?: number;
   /** 'mollifier': the reference distribution Q0 (default uniform); zeros allowed (never output). */
   reference?: Histogram;
+  /**
+   * 'roo', 'ds-roo', 'laplace-projection': the public number n of the user's records, an integer in
+   * [1, 10^9]; the histogram must be their counts (whole numbers summing to n).
+   */
+  records?: number;
 }
 
-/** What a mechanism promises: for 'pure-ldp', Q(x|P) <= e^ε·Q(x|P') for all inputs P, P' and outputs x. */
-export interface Guarantee {
-  readonly notion: 'pure-ldp';
-  readonly epsilon: number;
+/** ε alone: pure ε-LDP; ε with δ: (ε,δ)-LDP; μ alone: μ-Gaussian LDP. */
+export type LinearNotionOptions = { epsilon: number; delta?: number; mu?: never } | { mu: number; epsilon?: never; delta?: never };
+
+/** The options each mechanism takes (required ones without '?'); unknown or unsupported options throw RangeError. */
+export interface OptionsByMechanism {
+  minimax: { epsilon: number };
+  linear: LinearNotionOptions;
+  mollifier: { epsilon: number; reference?: Histogram };
+  local: { epsilon: number; prior: Histogram; gamma: number };
+  'local-linear': LinearNotionOptions & { prior: Histogram; gamma: number };
+  roo: { epsilon: number; records: number };
+  'ds-roo': { epsilon: number; records: number };
+  'laplace-projection': { epsilon: number; records: number };
 }
+
+/**
+ * What a mechanism promises, in exactly one notion:
+ * - 'pure-ldp': Q(x|P) <= e^ε·Q(x|P') for all inputs P, P' and outputs x.
+ * - 'approx-ldp': Q(A|P) <= e^ε·Q(A|P') + δ for all inputs and sets of outputs A.
+ * - 'gaussian-ldp': μ-GDP: any two output distributions are at least as hard to tell apart as N(0,1) from N(μ,1).
+ * - 'record-dp': central ε-DP of the user's n records: replacing one record changes every output probability
+ *   by a factor at most e^ε (it does not protect the whole histogram).
+ * Every further sample spends the budget again.
+ */
+export type Guarantee =
+  | { readonly notion: 'pure-ldp'; readonly epsilon: number }
+  | { readonly notion: 'approx-ldp'; readonly epsilon: number; readonly delta: number }
+  | { readonly notion: 'gaussian-ldp'; readonly mu: number }
+  | { readonly notion: 'record-dp'; readonly epsilon: number; readonly records: number };
 
 export interface SampleManyOptions {
   /**
@@ -49,11 +98,14 @@ export interface Sampler {
   /** The options the sampler was made with (arrays copied to frozen arrays). */
   readonly options: Readonly<SamplerOptions>;
   readonly guarantee: Guarantee;
-  /** The exact output distribution Q(·|P). Never release it: it reveals P. */
+  /**
+   * The exact output distribution Q(·|P) ('laplace-projection': a deterministic Monte-Carlo estimate from
+   * 20,000 noise draws, O(20,000·k)). Never release it: it reveals P.
+   */
   distribution(hist: Histogram): Float64Array;
   /**
    * The normaliser r_P of a clip sampler (Q*(x|P) = max(P(x)/r_P, 1/(e^ε+k−1)) for 'minimax'); 0 when none
-   * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one ('linear').
+   * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one (linear samplers, ROO).
    */
   normaliser(hist: Histogram): number | null;
   /** One private category index in [0, k), drawn with the CSPRNG. Spends ε. */
@@ -65,8 +117,10 @@ export interface Sampler {
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**
    * Closed-form worst-case D_f(P‖Q(P)) over the mechanism's class: all histograms with k categories
-   * ('minimax', 'linear': Park et al. Thm 3.1; 'mollifier': App. F.1), or the neighbourhood N_γ(P0)
-   * ('local': Ghoukasian et al. Thm 5.1; k must equal the prior's length).
+   * ('minimax', 'linear': Park et al. Thm 3.1 / Ghoukasian et al. §2.1; 'mollifier': App. F.1), the
+   * neighbourhood N_γ(P0) ('local': Thm 5.1; 'local-linear': an upper bound, Lemma C.3; k must equal the
+   * prior's length), or all datasets of n records ('roo', 'ds-roo': D_f(P̂‖Q)). Throws RangeError for
+   * 'laplace-projection', which has no closed form.
    */
   worstCaseRisk(f: DivergenceName, k: number): number;
 }
@@ -79,7 +133,7 @@ export interface Privsample {
   /** Names accepted by sampler(). */
   readonly mechanisms: readonly MechanismName[];
   /** Throws RangeError for an unknown mechanism or a bad option, TypeError for a wrong type. */
-  sampler(mechanism: MechanismName, options: SamplerOptions): Sampler;
+  sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "privsample/functional_ldp.hpp"
+
 namespace privsample {
 namespace {
 
@@ -52,7 +54,30 @@ void check_options(const MechanismOptions& o, const OptionRules& rules) {
 
 }  // namespace
 
-std::vector<std::string> finite_mechanism_names() { return {"minimax", "linear", "mollifier", "local"}; }
+std::vector<std::string> finite_mechanism_names() {
+  return {"minimax", "linear", "mollifier", "local", "local-linear", "roo", "ds-roo", "laplace-projection"};
+}
+
+namespace {
+
+// The local notion the options of a linear sampler state: mu → μ-GDP; epsilon and delta → (ε,δ); epsilon → pure.
+Guarantee ldp_guarantee_from(std::string_view name, const MechanismOptions& o, std::vector<std::string_view> also) {
+  if (o.mu) {
+    if (o.epsilon || o.delta) {
+      throw std::invalid_argument("options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '" +
+                                  std::string(name) + "': give either mu, or epsilon (with optional delta)");
+    }
+    also.insert(also.begin(), "mu");
+    check_options(o, {name, also, {}});
+    return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, *o.mu, 0.0});
+  }
+  also.insert(also.begin(), "epsilon");
+  check_options(o, {name, also, {"delta", "mu"}});
+  if (o.delta) return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, *o.epsilon, *o.delta, 0.0, 0.0});
+  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0});
+}
+
+}  // namespace
 
 FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& o) {
   if (name == "minimax") {
@@ -60,8 +85,9 @@ FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOpti
     return MinimaxSampler(*o.epsilon);
   }
   if (name == "linear") {
-    check_options(o, {name, {"epsilon"}, {}});
-    return LinearSampler(*o.epsilon);
+    const Guarantee g = ldp_guarantee_from(name, o, {});
+    if (g.notion == PrivacyNotion::pure_ldp) return LinearSampler(g.epsilon);  // k-RR on one draw, Park §3
+    return FunctionalLinearSampler(g);
   }
   if (name == "mollifier") {
     check_options(o, {name, {"epsilon"}, {"reference"}});
@@ -70,6 +96,16 @@ FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOpti
   if (name == "local") {
     check_options(o, {name, {"epsilon", "prior", "gamma"}, {}});
     return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
+  }
+  if (name == "local-linear") {
+    const Guarantee g = ldp_guarantee_from(name, o, {"prior", "gamma"});
+    return LocalLinearSampler(g, *o.prior, *o.gamma);
+  }
+  if (name == "roo" || name == "ds-roo" || name == "laplace-projection") {
+    check_options(o, {name, {"epsilon", "records"}, {}});
+    if (name == "roo") return RooSampler(*o.epsilon, *o.records);
+    if (name == "ds-roo") return DsRooSampler(*o.epsilon, *o.records);
+    return LaplaceProjectionSampler(*o.epsilon, *o.records);
   }
   std::string names;
   for (const auto& known : finite_mechanism_names()) names += (names.empty() ? "'" : ", '") + known + "'";
@@ -102,8 +138,12 @@ double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std:
 
 std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                        std::size_t n, RandomBits& bits) {
-  const DiscreteSampler sampler(distribution(mechanism, hist));
   std::vector<std::uint32_t> draws(n);
+  if (const auto* laplace = std::get_if<LaplaceProjectionSampler>(&mechanism)) {
+    for (auto& draw : draws) draw = static_cast<std::uint32_t>(laplace->sample(hist, bits));
+    return draws;
+  }
+  const DiscreteSampler sampler(distribution(mechanism, hist));
   for (auto& draw : draws) draw = static_cast<std::uint32_t>(sampler.draw(bits));
   return draws;
 }

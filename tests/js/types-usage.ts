@@ -10,12 +10,19 @@ async function privatize(hist: Histogram): Promise<number> {
   const many: Uint32Array = s.sampleMany(hist, 10, { seed: 42 });
   const secure: Uint32Array = s.sampleMany(hist, 10);
   const g: Guarantee = s.guarantee;
-  const notion: 'pure-ldp' = g.notion;
+  const notion: string = g.notion === 'record-dp' ? `${g.epsilon}-DP per record of ${g.records}` : g.notion;
   const f: DivergenceName = 'hellinger';
   const risk: number = s.worstCaseRisk(f, q.length);
   const own: number = ps.divergence('kl', hist, q);
   const linear = ps.sampler('linear', { epsilon: 0.5 });
-  void [r, many, secure, notion, risk, own, linear.mechanism, ps.version, ps.maxCategories, ps.mechanisms];
+  const approx = ps.sampler('linear', { epsilon: 0.5, delta: 1e-6 });
+  const gaussian = ps.sampler('local-linear', { mu: 1, prior: [0.5, 0.5], gamma: 2 });
+  const roo = ps.sampler('ds-roo', { epsilon: 1, records: 8 });
+  const local = ps.sampler('local', { epsilon: 1, prior: new Float64Array([0.25, 0.75]), gamma: 3 });
+  const gdp = gaussian.guarantee;
+  const mu: number = gdp.notion === 'gaussian-ldp' ? gdp.mu : 0;
+  void [r, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, mu];
+  void [ps.version, ps.maxCategories, ps.mechanisms];
   return s.sample(new Uint32Array([3, 1, 4]));
 }
 
@@ -25,6 +32,12 @@ async function misuse(): Promise<void> {
   ps.sampler('laplace', { epsilon: 1 });
   // @ts-expect-error epsilon is required
   ps.sampler('minimax', {});
+  // @ts-expect-error records are required by ROO
+  ps.sampler('roo', { epsilon: 1 });
+  // @ts-expect-error mu excludes epsilon
+  ps.sampler('linear', { epsilon: 1, mu: 1 });
+  // @ts-expect-error the local samplers need a prior
+  ps.sampler('local', { epsilon: 1, gamma: 2 });
   const s = ps.sampler('minimax', { epsilon: 1 });
   // @ts-expect-error unknown divergence name
   s.worstCaseRisk('js', 3);

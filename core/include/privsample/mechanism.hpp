@@ -10,11 +10,15 @@
 #include <vector>
 
 #include "privsample/clip_samplers.hpp"
+#include "privsample/linear_samplers.hpp"
 #include "privsample/minimax.hpp"
+#include "privsample/reveal_or_obscure.hpp"
 
 namespace privsample {
 
-using FiniteMechanism = std::variant<MinimaxSampler, LinearSampler, MollifierSampler, LocalClipSampler>;
+using FiniteMechanism =
+    std::variant<MinimaxSampler, LinearSampler, MollifierSampler, LocalClipSampler, FunctionalLinearSampler,
+                 LocalLinearSampler, RooSampler, DsRooSampler, LaplaceProjectionSampler>;
 
 // Options as a user states them; which ones a mechanism needs is checked by make_finite_mechanism.
 struct MechanismOptions {
@@ -30,17 +34,21 @@ struct MechanismOptions {
 // Names accepted by make_finite_mechanism, in the order the documentation lists them.
 [[nodiscard]] std::vector<std::string> finite_mechanism_names();
 
-// "minimax" | "linear" | "mollifier" | "local" …; throws std::invalid_argument naming an unknown mechanism,
-// a missing or unsupported option, or a bad option value.
+// "minimax" | "linear" | "mollifier" | "local" | "local-linear" | "roo" | "ds-roo" | "laplace-projection".
+// The linear samplers take the notion from the options: epsilon alone is pure ε-LDP, epsilon with delta is
+// (ε,δ)-LDP, mu alone is μ-Gaussian LDP. Throws std::invalid_argument naming an unknown mechanism, a missing,
+// unsupported or conflicting option, or a bad option value.
 [[nodiscard]] FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options);
 
 [[nodiscard]] std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist);
 // r_P for clip samplers (0 when no normaliser exists, Case B), nothing for mechanisms without one.
 [[nodiscard]] std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist);
 [[nodiscard]] Guarantee guarantee(const FiniteMechanism& mechanism);
+// Throws std::domain_error for a mechanism without a closed form (laplace-projection).
 [[nodiscard]] double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std::size_t k);
 
-// n independent draws from the mechanism's output distribution (each spends the privacy budget again).
+// n independent runs of the mechanism (each spends the privacy budget again). Mechanisms whose distribution()
+// is exact draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                                      std::size_t n, RandomBits& bits);
 
