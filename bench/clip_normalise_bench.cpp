@@ -3,7 +3,7 @@
 //   bisection     60 halvings of the bracket [1, (e^ε+k−1)/e^ε] on r, each evaluating Σ clip(p/r; ℓ, u),
 //                 then the output q: what the papers' code does (with a fixed step count instead of a tolerance).
 // Inputs: Park's finite box at ε = 1 and two histograms per k: dense (exponential counts) and sparse (1% support).
-// Build natively (build/native/clip_normalise_bench) and with em++ (build/wasm/clip_normalise_bench.js, run by node).
+// Build natively (build/native/clip_normalise_bench) and with em++ (build/wasm/clip_normalise_bench.cjs, run by node).
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -1,0 +1,90 @@
+// The run-time registry behind the JS API: names, option rules, the notion each option set selects, and
+// sample_many running the mechanism itself where distribution() is only an estimate.
+#include "privsample/mechanism.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "privsample/randomness.hpp"
+
+using namespace privsample;
+
+TEST_CASE("registry: every listed name builds with its options", "[mechanism]") {
+  MechanismOptions pure;
+  pure.epsilon = 1.0;
+  MechanismOptions with_prior = pure;
+  with_prior.prior = std::vector<double>{0.5, 0.25, 0.25};
+  with_prior.gamma = 2.0;
+  MechanismOptions records = pure;
+  records.records = 6.0;
+  const std::vector<double> counts{3, 2, 1};
+  for (const auto& name : finite_mechanism_names()) {
+    INFO(name);
+    const MechanismOptions& o = name == "local" || name == "local-linear" ? with_prior
+                                : name == "roo" || name == "ds-roo" || name == "laplace-projection" ? records
+                                                                                                    : pure;
+    const FiniteMechanism m = make_finite_mechanism(name, o);
+    const std::vector<double> q = distribution(m, counts);
+    REQUIRE(q.size() == 3);
+    double total = 0.0;
+    for (double v : q) {
+      CHECK(v > 0.0);
+      total += v;
+    }
+    CHECK(total == Approx(1.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("registry: the options of a linear sampler select the notion", "[mechanism]") {
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  CHECK(guarantee(make_finite_mechanism("linear", o)).notion == PrivacyNotion::pure_ldp);
+  CHECK(std::holds_alternative<LinearSampler>(make_finite_mechanism("linear", o)));
+  o.delta = 1e-3;
+  const Guarantee approx = guarantee(make_finite_mechanism("linear", o));
+  CHECK(approx.notion == PrivacyNotion::approximate_ldp);
+  CHECK(approx.delta == 1e-3);
+  MechanismOptions gaussian;
+  gaussian.mu = 0.5;
+  const Guarantee gdp = guarantee(make_finite_mechanism("linear", gaussian));
+  CHECK(gdp.notion == PrivacyNotion::gaussian_ldp);
+  CHECK(gdp.mu == 0.5);
+  gaussian.epsilon = 1.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("linear", gaussian), Catch::Contains("cannot be combined"));
+  MechanismOptions delta_only;
+  delta_only.delta = 0.1;
+  CHECK_THROWS_WITH(make_finite_mechanism("linear", delta_only), Catch::Contains("options.epsilon is required"));
+}
+
+TEST_CASE("registry: unknown names and unsupported options are named", "[mechanism]") {
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("laplace", o), Catch::Contains("'laplace'") && Catch::Contains("'roo'"));
+  o.records = 10.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("minimax", o),
+                    Catch::Contains("'records' is not supported by 'minimax'"));
+  MechanismOptions roo;
+  roo.epsilon = 1.0;
+  CHECK_THROWS_WITH(make_finite_mechanism("ds-roo", roo), Catch::Contains("options.records is required"));
+  roo.records = 10.0;
+  roo.delta = 0.1;
+  CHECK_THROWS_WITH(make_finite_mechanism("roo", roo), Catch::Contains("'delta' is not supported by 'roo'"));
+}
+
+TEST_CASE("registry: sample_many of laplace-projection draws fresh noise every run", "[mechanism][statistical]") {
+  // With one record the noisy histogram is uniform with probability about 1/2 at ε = 0.1 and the record's
+  // letter otherwise; replaying one noise draw for all samples would give a single letter every time.
+  MechanismOptions o;
+  o.epsilon = 0.1;
+  o.records = 1.0;
+  const FiniteMechanism m = make_finite_mechanism("laplace-projection", o);
+  SeededRandom bits(11);
+  const std::vector<double> counts{1, 0, 0, 0};
+  const std::vector<std::uint32_t> draws = sample_many(m, counts, 4000, bits);
+  std::vector<int> seen(4, 0);
+  for (auto d : draws) ++seen[d];
+  for (int c : seen) CHECK(c > 100);
+  CHECK_THROWS_AS(worst_case_risk(m, NamedDivergence::kl, 4), std::domain_error);
+}
