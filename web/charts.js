@@ -81,7 +81,7 @@ export function createBarChart(canvas) {
       labels: [],
       datasets: [
         { label: 'P (your histogram, normalised)', data: [], backgroundColor: COLORS.p, borderRadius: 3 },
-        { label: 'Q*(·|P) (privatized)', data: [], backgroundColor: COLORS.q, borderRadius: 3 },
+        { label: 'Q(·|P) (privatized)', data: [], backgroundColor: COLORS.q, borderRadius: 3 },
       ],
     },
     options: {
@@ -105,58 +105,38 @@ export function createBarChart(canvas) {
   });
 }
 
-export function updateBarChart(chart, { names, p, q, epsilon }) {
+export function updateBarChart(chart, { names, p, q, epsilon, mechanism, guarantee, label }) {
   chart.data.labels = names;
   chart.data.datasets[0].data = p;
   chart.data.datasets[1].data = q;
+  chart.data.datasets[1].label = `Q(·|P) of ${label} (privatized)`;
   chart.update('none');
   const canvas = chart.canvas;
-  canvas.dataset.chart = JSON.stringify({ labels: names, epsilon, p, q });
+  canvas.dataset.chart = JSON.stringify({ labels: names, epsilon, mechanism, guarantee, p, q });
   canvas.setAttribute(
     'aria-label',
-    `Bar chart at ε = ${formatEpsilon(epsilon)}: ${names
-      .map((name, i) => `${name}: P ${formatProbability(p[i])}, Q* ${formatProbability(q[i])}`)
+    `Bar chart of ${label} at budget ${formatEpsilon(epsilon)}: ${names
+      .map((name, i) => `${name}: P ${formatProbability(p[i])}, Q ${formatProbability(q[i])}`)
       .join('; ')}`,
   );
 }
 
+/** One colour per mechanism in the comparison chart (dashed = worst case, solid = yours). */
+const MECHANISM_COLORS = {
+  minimax: '#c0392b',
+  linear: '#2274a5',
+  mollifier: '#7b3fa0',
+  local: '#1e8a4c',
+  'local-linear': '#0f8b8d',
+  roo: '#d9820f',
+  'ds-roo': '#8d5a2b',
+  'laplace-projection': '#555b66',
+};
+
 export function createDivergenceChart(canvas) {
   return new Chart(canvas, {
     type: 'line',
-    data: {
-      datasets: [
-        {
-          label: 'worst case (minimax risk)',
-          data: [],
-          borderColor: COLORS.worst,
-          backgroundColor: COLORS.worst,
-          borderWidth: 2.5,
-          pointRadius: 0,
-          tension: 0,
-        },
-        {
-          label: 'your D_f(P‖Q*(P))',
-          data: [],
-          borderColor: COLORS.user,
-          backgroundColor: COLORS.user,
-          borderWidth: 2.5,
-          pointRadius: 0,
-          tension: 0,
-        },
-        {
-          type: 'scatter',
-          label: 'current ε',
-          data: [],
-          borderColor: COLORS.marker,
-          backgroundColor: '#ffffff',
-          pointBackgroundColor: [COLORS.worst, COLORS.user],
-          pointBorderColor: '#ffffff',
-          pointRadius: 6,
-          pointHoverRadius: 7,
-          pointBorderWidth: 2,
-        },
-      ],
-    },
+    data: { datasets: [] },
     options: {
       animation: false,
       responsive: true,
@@ -185,18 +165,12 @@ export function createDivergenceChart(canvas) {
       plugins: {
         legend: {
           position: 'top',
-          labels: {
-            // The "current ε" entry is drawn like the dashed vertical line that marks it.
-            generateLabels: (chart) =>
-              Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) =>
-                item.datasetIndex === 2
-                  ? { ...item, fillStyle: 'rgba(0, 0, 0, 0)', strokeStyle: COLORS.marker, lineWidth: 1.5, lineDash: [4, 3] }
-                  : item,
-              ),
-          },
+          // Each legend entry shows a short line in its dataset's colour and dash (see lineSwatch).
+          labels: { usePointStyle: true, pointStyleWidth: 30, boxHeight: 10, padding: 12, font: { size: 12 } },
         },
         currentEpsilonLine: { epsilon: null },
         tooltip: {
+          filter: (item) => item.dataset.type !== 'scatter',
           callbacks: {
             title: (items) => (items.length ? `ε = ${formatEpsilon(items[0].parsed.x)}` : ''),
             label: (item) => `${item.dataset.label}: ${formatNumber(item.parsed.y)}`,
@@ -215,26 +189,93 @@ const F_AXIS = {
   hellinger: 'H²(P, Q) = ½Σ(√P − √Q)²',
 };
 
-export function updateDivergenceChart(chart, { f, k, curve, current }) {
+/**
+ * result: the worker's answer: { f, k, mechanism, guarantee, curve: { epsilon, series }, current }.
+ * names(m): a short display name of mechanism m.
+ */
+const swatches = new Map();
+/** A small canvas with a solid or dashed line: the legend symbol of a curve (used as its pointStyle). */
+function lineSwatch(color, dash, width) {
+  const key = `${color}|${dash.join(',')}|${width}`;
+  if (!swatches.has(key)) {
+    const canvas = document.createElement('canvas');
+    canvas.width = 30;
+    canvas.height = 10;
+    const ctx = canvas.getContext('2d');
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dash);
+    ctx.beginPath();
+    ctx.moveTo(0, 5);
+    ctx.lineTo(30, 5);
+    ctx.stroke();
+    swatches.set(key, canvas);
+  }
+  return swatches.get(key);
+}
+
+export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve, current }, names = (m) => m) {
   const toPoints = (ys) => curve.epsilon.map((x, i) => ({ x, y: ys[i] }));
-  const [worst, user, marker] = chart.data.datasets;
-  worst.data = toPoints(curve.worst);
-  user.data = toPoints(curve.user);
-  user.label = `your D_${F_NAMES[f]}(P‖Q*(P))`;
-  worst.label = `worst case (minimax risk, k = ${k})`;
-  marker.data = [
-    { x: current.epsilon, y: current.worst },
-    { x: current.epsilon, y: current.user },
-  ];
+  const datasets = [];
+  for (const s of curve.series) {
+    const color = MECHANISM_COLORS[s.mechanism] ?? COLORS.marker;
+    const chosen = s.mechanism === mechanism;
+    const width = chosen ? 3.5 : 1.8;
+    const common = { borderColor: color, backgroundColor: color, pointRadius: 0, pointHoverRadius: 0, tension: 0, borderWidth: width };
+    const line = (dash) => ({ borderDash: dash, pointStyle: lineSwatch(color, dash, width) });
+    if (s.skipped) {
+      datasets.push({ ...common, ...line([2, 3]), label: `${names(s.mechanism)}: not applicable`, data: [] });
+      continue;
+    }
+    if (s.worst) datasets.push({ ...common, ...line([7, 4]), label: `${names(s.mechanism)} · worst`, data: toPoints(s.worst) });
+    datasets.push({ ...common, ...line([]), label: `${names(s.mechanism)} · yours${s.worst ? '' : ' (no closed-form worst)'}`, data: toPoints(s.user) });
+  }
+  const gaussian = guarantee.notion === 'gaussian-ldp';
+  if (!gaussian) {
+    const color = MECHANISM_COLORS[mechanism] ?? COLORS.marker;
+    const points = [{ x: current.epsilon, y: current.user }];
+    if (current.worst !== null) points.unshift({ x: current.epsilon, y: current.worst });
+    datasets.push({
+      type: 'scatter',
+      label: 'current ε',
+      data: points,
+      backgroundColor: color,
+      borderColor: '#ffffff',
+      pointRadius: 5.5,
+      pointHoverRadius: 6,
+      pointBorderWidth: 2,
+      pointStyle: 'circle',
+    });
+  }
+  chart.data.datasets = datasets;
+  chart.options.plugins.legend.labels.filter = (item) => item.text !== 'current ε';
   chart.options.scales.y.title.text = F_AXIS[f];
-  chart.options.plugins.currentEpsilonLine.epsilon = current.epsilon;
+  chart.options.plugins.currentEpsilonLine.epsilon = gaussian ? null : current.epsilon;
   chart.update('none');
   const canvas = chart.canvas;
-  canvas.dataset.chart = JSON.stringify({ f, k, epsilon: curve.epsilon, worst: curve.worst, user: curve.user, current });
+  canvas.dataset.chart = JSON.stringify({
+    f,
+    k,
+    mechanism,
+    epsilon: curve.epsilon,
+    series: curve.series.map((s) => ({
+      mechanism: s.mechanism,
+      worst: s.worst,
+      user: s.user,
+      skipped: s.skipped,
+      outsideNeighbourhood: Boolean(s.outsideNeighbourhood),
+    })),
+    legend: datasets.filter((d) => d.type !== 'scatter').map((d) => d.label),
+    current,
+  });
+  const mine = curve.series.find((s) => s.mechanism === mechanism);
   canvas.setAttribute(
     'aria-label',
-    `Line chart of ${F_AXIS[f]} versus ε from 0.01 to 10 on a log scale. At the current ε = ${formatEpsilon(
-      current.epsilon,
-    )}: worst case ${formatNumber(current.worst)}, yours ${formatNumber(current.user)}.`,
+    `Line chart of ${F_AXIS[f]} (${F_NAMES[f]}) versus ε from 0.01 to 10 on a log scale for ${curve.series
+      .filter((s) => !s.skipped)
+      .map((s) => names(s.mechanism))
+      .join(', ')}. ${mine && !gaussian ? `Chosen, ${names(mechanism)} at ε = ${formatEpsilon(current.epsilon)}: yours ${formatNumber(current.user)}${
+      current.worst === null ? '' : `, worst case ${formatNumber(current.worst)}`
+    }.` : ''}`,
   );
 }

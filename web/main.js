@@ -17,6 +17,61 @@ const DEFAULT_HISTOGRAM = [
 
 const F_LABEL = { kl: 'D_KL', tv: 'TV', hellinger: 'H²' };
 
+/** One plain-language line per mechanism (what it does; the guarantee line below says what it promises). */
+const MECHANISMS = {
+  minimax: {
+    name: 'minimax',
+    short: 'the minimax sampler',
+    explain:
+      'Minimax-optimal clip sampler (Park, Asoodeh, Lee): scales P and clips it into the privacy box, so no category falls below 1/(e^ε+k−1). The smallest worst-case loss of any ε-LDP sampler.',
+  },
+  linear: {
+    name: 'linear',
+    short: 'the linear sampler',
+    explain:
+      'Linear sampler: draws one category from P, then keeps it or replaces it by a uniformly random category (randomized response). Can also give (ε, δ)- or Gaussian LDP.',
+  },
+  mollifier: {
+    name: 'mollifier',
+    short: 'the relative mollifier',
+    explain:
+      'Relative mollifier (Husain et al.): the distribution closest to P among those within a factor e^ε of a reference (here uniform).',
+  },
+  local: {
+    name: 'local',
+    short: 'the local clip sampler',
+    explain:
+      'Local clip sampler (Ghoukasian, Lee, Asoodeh): uses a public prior P0 and is optimal for histograms within a factor γ of it; much closer to P when P looks like P0.',
+  },
+  'local-linear': {
+    name: 'local linear',
+    short: 'the local linear sampler',
+    explain:
+      'Local linear sampler (Ghoukasian, Lee, Asoodeh): mixes P with the public prior P0 just enough for privacy; pure, (ε, δ)- or Gaussian LDP.',
+  },
+  roo: {
+    name: 'ROO',
+    short: 'Reveal-or-Obscure',
+    explain:
+      'Reveal-or-Obscure (Tasnim et al.): treats your counts as n records; with some probability reveals one of them at random, otherwise releases a random category. Counts must be whole numbers.',
+  },
+  'ds-roo': {
+    name: 'DS-ROO',
+    short: 'data-specific Reveal-or-Obscure',
+    explain:
+      'Data-specific Reveal-or-Obscure (Tasnim et al., with the q_M fix): like ROO, but the obscuring step depends on your smallest count. Counts must be whole numbers.',
+  },
+  'laplace-projection': {
+    name: 'Laplace',
+    short: 'Laplace + projection',
+    explain:
+      'Laplace baseline: adds Laplace(2/ε) noise to your counts, clips and renormalises them, then draws one category. No closed-form worst case. Counts must be whole numbers.',
+  },
+};
+const RECORD_LEVEL = new Set(['roo', 'ds-roo', 'laplace-projection']);
+const PRIOR_BASED = new Set(['local', 'local-linear']);
+const NOTION_BASED = new Set(['linear', 'local-linear']);
+
 const $ = (id) => document.getElementById(id);
 const el = {
   app: $('app'),
@@ -44,6 +99,21 @@ const el = {
   barsSummary: $('bars-summary'),
   divSummary: $('div-summary'),
   f: $('divergence-f'),
+  mechanism: $('mechanism'),
+  explain: $('mechanism-explain'),
+  notionRow: $('notion-row'),
+  notion: $('notion'),
+  delta: $('delta'),
+  deltaLabel: $('delta-label'),
+  priorRow: $('prior-row'),
+  priorMode: $('prior-mode'),
+  prior: $('prior'),
+  priorLabel: $('prior-label'),
+  gamma: $('gamma'),
+  optionsError: $('options-error'),
+  epsilonLabel: $('epsilon-label'),
+  barsMechanism: $('bars-mechanism'),
+  compareNote: $('compare-note'),
 };
 
 const state = {
@@ -51,6 +121,8 @@ const state = {
   epsilon: 1,
   f: el.f.value || 'kl',
   valid: null, // { names, hist } of the last histogram that passed the page's checks, or null
+  mechanism: el.mechanism.value || 'minimax',
+  settings: null, // { notion, delta, prior, gamma } when the mechanism's inputs pass the page's checks, else null
   computed: false, // the charts show the current input
   draws: [],
   fatal: false,
@@ -90,12 +162,20 @@ let updatePending = null;
 
 function requestUpdate() {
   updateGeneration += 1;
-  if (!state.valid) {
+  if (!state.valid || !state.settings) {
     updatePending = null;
     setBusy();
     return;
   }
-  updatePending = { generation: updateGeneration, names: state.valid.names, hist: state.valid.hist, epsilon: state.epsilon, f: state.f };
+  updatePending = {
+    generation: updateGeneration,
+    names: state.valid.names,
+    hist: state.valid.hist,
+    epsilon: state.epsilon,
+    f: state.f,
+    mechanism: state.mechanism,
+    settings: state.settings,
+  };
   pumpUpdates();
 }
 
@@ -105,7 +185,7 @@ function pumpUpdates() {
   const request = updatePending;
   updatePending = null;
   updateInFlight = true;
-  call('update', { hist: request.hist, epsilon: request.epsilon, f: request.f })
+  call('update', { hist: request.hist, epsilon: request.epsilon, f: request.f, mechanism: request.mechanism, settings: request.settings })
     .then(
       (result) => {
         if (request.generation === updateGeneration) showResult(request, result);
@@ -130,12 +210,94 @@ function epsilonFromSlider() {
   return Number((10 ** (Number(el.slider.value) / 100)).toPrecision(3));
 }
 
+/** The slider sets ε, or μ for the Gaussian notion of the linear samplers. */
+function budgetSymbol() {
+  return NOTION_BASED.has(state.mechanism) && el.notion.value === 'gaussian' ? 'μ' : 'ε';
+}
+
 function onEpsilonInput() {
   state.epsilon = epsilonFromSlider();
-  const text = `ε = ${formatEpsilon(state.epsilon)}`;
+  const symbol = budgetSymbol();
+  el.epsilonLabel.textContent = `${symbol} (logarithmic scale, 0.01 to 10)`;
+  const text = `${symbol} = ${formatEpsilon(state.epsilon)}`;
   el.epsilonValue.textContent = text;
   el.slider.setAttribute('aria-valuetext', text);
   requestUpdate();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The mechanism picker and its options (notion and δ; public prior and γ). The page only checks that
+// the fields hold numbers; the library checks their values (δ in [0,1), γ > 1, prior length and zeros).
+function onMechanismChange() {
+  state.mechanism = el.mechanism.value;
+  const info = MECHANISMS[state.mechanism];
+  el.explain.textContent = info ? info.explain : '';
+  el.notionRow.hidden = !NOTION_BASED.has(state.mechanism);
+  el.priorRow.hidden = !PRIOR_BASED.has(state.mechanism);
+  el.barsMechanism.textContent = info ? info.short : state.mechanism;
+  onEpsilonInput(); // the slider's symbol (ε or μ) may change; also requests the update
+  settingsChanged();
+}
+
+function readNumber(text, what, problems, input) {
+  const parsed = parseCount(text);
+  input?.setAttribute('aria-invalid', String(Boolean(parsed.problem)));
+  if (parsed.problem) {
+    problems.push(`${what}: ${parsed.problem.replace('the count', 'the value')}.`);
+    return null;
+  }
+  return parsed.value;
+}
+
+function validateSettings() {
+  const problems = [];
+  const settings = { notion: 'pure', delta: 0, prior: 'uniform', gamma: 2 };
+  if (NOTION_BASED.has(state.mechanism)) {
+    settings.notion = el.notion.value;
+    if (settings.notion === 'approx') settings.delta = readNumber(el.delta.value, 'δ', problems, el.delta);
+  }
+  el.deltaLabel.hidden = !(NOTION_BASED.has(state.mechanism) && el.notion.value === 'approx');
+  el.priorLabel.hidden = el.priorMode.value !== 'custom';
+  // The prior and γ are read whatever the mechanism: the comparison chart always draws the local sampler
+  // with them. They block the page only when the chosen mechanism needs them.
+  const priorProblems = [];
+  settings.gamma = readNumber(el.gamma.value, 'γ', priorProblems, el.gamma);
+  if (el.priorMode.value === 'custom') {
+    const fields = el.prior.value.split(/[,;\s]+/).filter((t) => t !== '');
+    if (fields.length === 0) {
+      priorProblems.push('Prior: enter one count or probability per category, separated by commas.');
+      el.prior.setAttribute('aria-invalid', 'true');
+    } else {
+      const values = fields.map((t, i) => readNumber(t, `Prior entry ${i + 1}`, priorProblems, null));
+      el.prior.setAttribute('aria-invalid', String(values.includes(null)));
+      settings.prior = values;
+    }
+  } else {
+    el.prior.setAttribute('aria-invalid', 'false');
+  }
+  if (priorProblems.length) {
+    if (PRIOR_BASED.has(state.mechanism)) problems.push(...priorProblems);
+    settings.prior = 'invalid';
+    settings.gamma = null;
+  }
+  return { problems, settings };
+}
+
+function settingsChanged() {
+  clearTimeout(settingsTimer);
+  const { problems, settings } = validateSettings();
+  showError(el.optionsError, problems.length ? 'Please fix the mechanism options:' : '', problems);
+  state.settings = problems.length ? null : settings;
+  if (problems.length) clearTableResults();
+  markStale();
+  requestUpdate();
+}
+
+let settingsTimer = 0;
+function scheduleSettingsChange() {
+  clearTimeout(settingsTimer);
+  settingsTimer = setTimeout(settingsChanged, 200);
+  markStale();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +432,7 @@ function markStale() {
 }
 
 function updateControls() {
-  const usable = !state.fatal && state.valid !== null && state.computed;
+  const usable = !state.fatal && state.valid !== null && state.settings !== null && state.computed;
   el.draw.disabled = !usable;
   document.querySelectorAll('.chart-card').forEach((card) => card.classList.toggle('stale', !state.computed));
 }
@@ -280,41 +442,108 @@ function updateControls() {
 function showResult(request, result) {
   const { names } = request;
   showError(el.libraryError, '', []);
+  if (state.settings) showError(el.optionsError, '', []);
   state.computed = true;
   updateControls();
 
-  updateBarChart(barChart, { names, p: result.p, q: result.q, epsilon: result.epsilon });
-  updateDivergenceChart(divergenceChart, result);
+  updateBarChart(barChart, {
+    names,
+    p: result.p,
+    q: result.q,
+    epsilon: result.epsilon,
+    mechanism: result.mechanism,
+    guarantee: result.guarantee,
+    label: MECHANISMS[result.mechanism]?.short ?? result.mechanism,
+  });
+  updateDivergenceChart(divergenceChart, result, (m) => MECHANISMS[m]?.name ?? m);
 
   el.body.querySelectorAll('tr').forEach((tr, i) => {
     tr.querySelector('td.p').textContent = formatProbability(result.p[i]);
     tr.querySelector('td.q').textContent = formatProbability(result.q[i]);
   });
 
-  const eps = formatEpsilon(result.guarantee.epsilon);
-  el.guarantee.replaceChildren(
-    'Pure ε-local differential privacy (ε = ',
-    strong(eps),
-    '): for any two histograms P and P′ and every category x, the probability of releasing x differs by at most a factor e',
-    sup('ε'),
-    ` = e`,
-    sup(eps),
-    '.',
-  );
-  el.barsSummary.textContent =
-    result.normaliser > 0
-      ? `Here k = ${result.k} and the normaliser r_P = ${formatNumber(result.normaliser)}.`
-      : `Here k = ${result.k}; P is sparse (r_P → 0): Q* keeps the floor on every category outside P's support.`;
+  showGuarantee(result.guarantee);
+  el.guarantee.dataset.notion = result.guarantee.notion;
+  el.guarantee.dataset.mechanism = result.mechanism;
+  const short = MECHANISMS[result.mechanism]?.short ?? result.mechanism;
+  if (result.normaliser === null) el.barsSummary.textContent = `Here k = ${result.k}; Q(·|P) of ${short}.`;
+  else if (result.normaliser > 0)
+    el.barsSummary.textContent = `Here k = ${result.k}; ${short} uses the normaliser r_P = ${formatNumber(result.normaliser)}.`;
+  else el.barsSummary.textContent = `Here k = ${result.k}; P is sparse (r_P → 0): Q keeps the floor on every category outside P's support.`;
   const fl = F_LABEL[result.f];
-  el.divSummary.textContent = `At ε = ${eps}: your ${fl} = ${formatNumber(result.current.user)}, worst case ${formatNumber(
-    result.current.worst,
-  )}.`;
+  const budget = result.guarantee.notion === 'gaussian-ldp' ? `μ = ${formatEpsilon(result.guarantee.mu)}` : `ε = ${formatEpsilon(result.epsilon)}`;
+  const worst = result.current.worst === null ? result.current.worstNote : formatNumber(result.current.worst);
+  el.divSummary.textContent = `Chosen: ${short} at ${budget}: your ${fl} = ${formatNumber(result.current.user)}, worst case ${worst}.`;
+  showCompareNotes(result);
 
   el.version.textContent = result.version;
   if (el.status.dataset.state !== 'ready') {
     el.status.dataset.state = 'ready';
     el.status.textContent = `Ready: privsample ${result.version} (WebAssembly) runs in a Web Worker in this page.`;
   }
+}
+
+/** The guarantee line, from sampler.guarantee (the library says which notion holds, with its parameters). */
+function showGuarantee(g) {
+  const e = g.epsilon === undefined ? '' : formatEpsilon(g.epsilon);
+  if (g.notion === 'pure-ldp') {
+    el.guarantee.replaceChildren(
+      'Pure ε-local differential privacy (ε = ',
+      strong(e),
+      '): for any two histograms P and P′ and every category x, the probability of releasing x differs by at most a factor e',
+      sup('ε'),
+      ' = e',
+      sup(e),
+      '.',
+    );
+  } else if (g.notion === 'approx-ldp') {
+    el.guarantee.replaceChildren(
+      '(ε, δ)-local differential privacy (ε = ',
+      strong(e),
+      ', δ = ',
+      strong(String(g.delta)),
+      '): for any two histograms P and P′ and any set A of categories, Pr[A | P] ≤ e',
+      sup('ε'),
+      '·Pr[A | P′] + δ.',
+    );
+  } else if (g.notion === 'gaussian-ldp') {
+    el.guarantee.replaceChildren(
+      'μ-Gaussian local differential privacy (μ = ',
+      strong(formatEpsilon(g.mu)),
+      '): telling any two histograms apart from the sample is at least as hard as telling N(0, 1) from N(μ, 1) apart.',
+    );
+  } else if (g.notion === 'record-dp') {
+    el.guarantee.replaceChildren(
+      'ε-DP for each of your n = ',
+      strong(String(g.records)),
+      ' records (ε = ',
+      strong(e),
+      '): changing any one record changes the probability of every released category by at most a factor e',
+      sup('ε'),
+      '. This protects single records, not the whole histogram (it is not local DP).',
+    );
+  } else {
+    el.guarantee.textContent = `Guarantee: ${JSON.stringify(g)}`;
+  }
+}
+
+/** Notes under the comparison chart: mechanisms left out and worst cases that do not cover this P. */
+function showCompareNotes(result) {
+  const notes = [];
+  for (const s of result.curve.series) {
+    const name = MECHANISMS[s.mechanism]?.short ?? s.mechanism;
+    if (s.skipped) notes.push(`${name} is not shown: ${s.skipped}.`);
+    else if (s.worst === null) notes.push(`${name}: worst case has no closed form (only your curve is drawn).`);
+    else if (s.outsideNeighbourhood)
+      notes.push(`${name}: your P is not within a factor γ of the prior, so its worst case (dashed) does not cover your P.`);
+  }
+  if (result.guarantee.notion === 'gaussian-ldp')
+    notes.push('The chart uses ε: the Gaussian (μ) variant is drawn in its pure-ε form, without a current-value marker.');
+  else if (result.guarantee.notion === 'approx-ldp') notes.push('The chart draws the linear samplers in their pure-ε form (δ = 0).');
+  if (RECORD_LEVEL.has(result.mechanism) || result.curve.series.some((s) => s.mechanism === 'roo' && !s.skipped))
+    notes.push('ROO curves are record-level ε-DP (n = sum of your counts), a weaker promise than LDP.');
+  el.compareNote.textContent = notes.map((n) => n.charAt(0).toUpperCase() + n.slice(1)).join(' ');
+  el.compareNote.hidden = notes.length === 0;
 }
 
 function strong(text) {
@@ -332,12 +561,27 @@ function sup(text) {
 /** The library's own error (RangeError / TypeError), shown as it is, with the row it refers to. */
 function showLibraryError(error, request) {
   const lines = [`${error.name}: ${error.message}`];
-  const index = /hist\[(\d+)\]/.exec(error.message);
-  if (index) {
-    const i = Number(index[1]);
-    if (i < request.names.length) lines.push(`hist[${i}] is row ${i + 1} (“${request.names[i]}”).`);
+  // Errors about the mechanism's options go next to the options, the others next to the table.
+  const aboutOptions = /^(prior|gamma|delta|mu|records|the prior|k = \d+ but the prior)\b/.test(error.message);
+  if (aboutOptions) {
+    const index = /prior\[(\d+)\]/.exec(error.message);
+    if (index && Number(index[1]) < request.names.length) {
+      const i = Number(index[1]);
+      lines.push(`prior[${i}] is the prior's entry ${i + 1}, for “${request.names[i]}”.`);
+    }
+    showError(el.optionsError, 'The privsample library rejected the mechanism options:', lines);
+    showError(el.libraryError, '', []);
+  } else {
+    const index = /hist\[(\d+)\]/.exec(error.message);
+    if (index) {
+      const i = Number(index[1]);
+      if (i < request.names.length) lines.push(`hist[${i}] is row ${i + 1} (“${request.names[i]}”).`);
+    }
+    if (RECORD_LEVEL.has(request.mechanism ?? state.mechanism))
+      lines.push('This mechanism treats your counts as n records: every count must be a whole number (n is their sum).');
+    showError(el.libraryError, 'The privsample library rejected this input:', lines);
+    showError(el.optionsError, '', []);
   }
-  showError(el.libraryError, 'The privsample library rejected this input:', lines);
   clearTableResults();
   state.computed = false;
   updateControls();
@@ -390,24 +634,30 @@ function showError(container, title, lines) {
 // One private sample.
 async function drawSample() {
   if (!state.valid || !state.computed) return;
+  if (!state.settings) return;
   const { names, hist } = state.valid;
   const epsilon = state.epsilon;
+  const mechanism = state.mechanism;
+  const symbol = budgetSymbol();
   el.draw.disabled = true;
   try {
-    const { index } = await call('sample', { hist, epsilon });
+    const { index } = await call('sample', { hist, epsilon, mechanism, settings: state.settings });
     state.draws.push(epsilon);
     el.samplePlaceholder.hidden = true;
     el.sampleResult.parentElement.hidden = false;
     el.sampleResult.textContent = names[index];
     el.sampleResult.dataset.index = String(index);
-    el.sampleEpsilon.textContent = `(draw #${state.draws.length}, spent ε = ${formatEpsilon(epsilon)})`;
+    el.sampleResult.dataset.mechanism = mechanism;
+    el.sampleEpsilon.textContent = `(draw #${state.draws.length}, ${MECHANISMS[mechanism]?.short ?? mechanism}, spent ${symbol} = ${formatEpsilon(
+      epsilon,
+    )})`;
     const recent = state.draws.slice(-8).map(formatEpsilon).join(', ');
     el.spendCount.textContent =
       state.draws.length === 1
         ? 'You have drawn 1 sample in this page.'
         : `You have drawn ${state.draws.length} samples in this page (ε ${state.draws.length > 8 ? '…, ' : ''}${recent}): their budgets add up.`;
   } catch (error) {
-    showLibraryError(error, { names });
+    showLibraryError(error, { names, mechanism });
   } finally {
     updateControls();
   }
@@ -489,6 +739,13 @@ el.reset.addEventListener('click', () => {
   tableChanged();
 });
 el.draw.addEventListener('click', drawSample);
+el.mechanism.addEventListener('change', onMechanismChange);
+el.notion.addEventListener('change', () => {
+  onEpsilonInput();
+  settingsChanged();
+});
+el.priorMode.addEventListener('change', settingsChanged);
+for (const input of [el.delta, el.gamma, el.prior]) input.addEventListener('input', scheduleSettingsChange);
 el.csvApply.addEventListener('click', applyCsv);
 el.csvExample.addEventListener('click', loadExampleCsv);
 el.csvFile.addEventListener('change', openCsvFile);
@@ -497,5 +754,6 @@ el.csvInput.addEventListener('keydown', (event) => {
 });
 
 renderTable();
-onEpsilonInput();
+state.settings = validateSettings().settings;
+onMechanismChange();
 tableChanged();

@@ -1,73 +1,173 @@
 // The demo's Web Worker: every number the page shows is computed here, by the public privsample API.
 // The page posts requests { id, type, ... } and gets back { id, ok: true, result } or { id, ok: false, error }.
-//   type 'update': { hist, epsilon, f } → Q*(·|P) at ε, P normalised, and the divergence-versus-ε curve
-//   type 'sample': { hist, epsilon }    → one private category index (CSPRNG inside the module)
+//   type 'update': { hist, epsilon, f, mechanism, settings } → Q(·|P) of the chosen mechanism at ε, P normalised,
+//                  its guarantee, and the divergence-versus-ε curves of several mechanisms side by side
+//   type 'sample': { hist, epsilon, mechanism, settings }    → one private category index (CSPRNG inside the module)
+// settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
 import { init } from 'privsample';
 
-const MECHANISM = 'minimax';
-const GRID_POINTS = 60;
+const GRID_POINTS = 31; // 10 per decade
 const GRID_MIN_LOG10 = -2; // ε = 0.01
 const GRID_MAX_LOG10 = 1; //  ε = 10
 
-// ~60 log-spaced privacy budgets from 0.01 to 10 (the x values of the curve; no mechanism maths).
+// Log-spaced privacy budgets from 0.01 to 10 (the x values of the curves; no mechanism maths).
 const EPSILON_GRID = Array.from({ length: GRID_POINTS }, (_, i) =>
   Number((10 ** (GRID_MIN_LOG10 + ((GRID_MAX_LOG10 - GRID_MIN_LOG10) * i) / (GRID_POINTS - 1))).toPrecision(6)),
 );
 
+/** The mechanisms always drawn in the comparison chart (the chosen one is added when it is not among them). */
+const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
+const RECORD_LEVEL = new Set(['roo', 'ds-roo', 'laplace-projection']);
+const PRIOR_BASED = new Set(['local', 'local-linear']);
+const NOTION_BASED = new Set(['linear', 'local-linear']);
+
 const ready = init();
-let curveCache = { key: '', curve: null };
+const seriesCache = new Map(); // key → one mechanism's curves (they do not depend on the current ε)
 
 function errorInfo(error) {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
 
+function total(values) {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
 // P as probabilities for the bar chart (the input, shown side by side with the output; the library
 // normalises internally the same way). Only called after the library accepted the histogram.
 function normalise(hist) {
-  let total = 0;
-  for (const c of hist) total += c;
-  return hist.map((c) => c / total);
+  const t = total(hist);
+  return hist.map((c) => c / t);
 }
 
-// The divergence curve depends on the histogram and f only, not on the current ε: cache it.
-function divergenceCurve(ps, hist, f) {
-  const key = `${f}|${hist.join(',')}`;
-  if (curveCache.key === key) return curveCache.curve;
-  const k = hist.length;
-  const worst = [];
-  const user = [];
-  for (const epsilon of EPSILON_GRID) {
-    const s = ps.sampler(MECHANISM, { epsilon });
-    worst.push(s.worstCaseRisk(f, k));
-    user.push(ps.divergence(f, hist, s.distribution(hist)));
+/**
+ * The public prior P0 as the library wants it (a pmf): 'uniform', or the user's counts / probabilities
+ * rescaled to sum 1. Every value check (length, zeros, negatives) is left to the library, which names the entry.
+ */
+function priorOf(settings, k) {
+  if (settings.prior === 'invalid') throw new RangeError('its public prior or γ is not valid (pick a local sampler to see why)');
+  if (settings.prior === 'uniform' || settings.prior == null) return Array.from({ length: k }, () => 1 / k);
+  const values = settings.prior;
+  const t = total(values);
+  if (!(t > 0) || !Number.isFinite(t)) {
+    throw new RangeError(`the prior sums to ${t}: enter positive counts or probabilities, one per category`);
   }
-  const curve = { epsilon: EPSILON_GRID, worst, user };
-  curveCache = { key, curve };
-  return curve;
+  return values.map((v) => v / t);
 }
 
-function update(ps, { hist, epsilon, f }) {
-  const s = ps.sampler(MECHANISM, { epsilon });
+/**
+ * The options of `mechanism` at budget `budget` (ε, or μ for the Gaussian notion).
+ * pureOnly: the comparison chart's ε axis, where every mechanism is shown in its ε form.
+ */
+function optionsFor(mechanism, budget, hist, settings, pureOnly = false) {
+  const k = hist.length;
+  let options;
+  if (RECORD_LEVEL.has(mechanism)) {
+    // records = n, the number of the user's records. A non-integer total is rounded only so that the
+    // library's own check of the counts ("hist[i] = 1.5: … must be integers") is the one the user sees.
+    options = { epsilon: budget, records: Math.max(1, Math.round(total(hist))) };
+  } else if (NOTION_BASED.has(mechanism) && !pureOnly && settings.notion === 'gaussian') {
+    options = { mu: budget };
+  } else if (NOTION_BASED.has(mechanism) && !pureOnly && settings.notion === 'approx') {
+    options = { epsilon: budget, delta: settings.delta };
+  } else {
+    options = { epsilon: budget };
+  }
+  if (PRIOR_BASED.has(mechanism)) {
+    options.prior = priorOf(settings, k);
+    options.gamma = settings.gamma;
+  }
+  return options;
+}
+
+/** Why a mechanism cannot be drawn for this histogram, in words; null when it can. */
+function whyNotApplicable(mechanism, hist) {
+  if (RECORD_LEVEL.has(mechanism) && !hist.every((c) => Number.isInteger(c))) {
+    return 'needs whole-number counts (your n records)';
+  }
+  return null;
+}
+
+/** True when every P(x)/P0(x) is within [1/γ, γ]: the set N_γ(P0) the local samplers' worst case is about. */
+function insideNeighbourhood(p, prior, gamma) {
+  return p.every((px, i) => px / prior[i] >= 1 / gamma && px / prior[i] <= gamma);
+}
+
+/** The worst-case and the user's own D_f curves of one mechanism over the ε grid (cached). */
+function seriesOf(ps, mechanism, hist, f, settings) {
+  let prior = null;
+  try {
+    if (PRIOR_BASED.has(mechanism)) prior = priorOf(settings, hist.length);
+  } catch (error) {
+    return { mechanism, worst: [], user: [], worstNote: null, skipped: errorInfo(error).message };
+  }
+  const key = JSON.stringify([mechanism, f, hist, prior, PRIOR_BASED.has(mechanism) ? settings.gamma : null]);
+  const cached = seriesCache.get(key);
+  if (cached) return cached;
+  const series = { mechanism, worst: [], user: [], worstNote: null, skipped: whyNotApplicable(mechanism, hist) };
+  if (!series.skipped) {
+    try {
+      for (const epsilon of EPSILON_GRID) {
+        const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings, true));
+        series.user.push(ps.divergence(f, hist, s.distribution(hist)));
+        if (series.worst) {
+          try {
+            series.worst.push(s.worstCaseRisk(f, hist.length));
+          } catch (error) {
+            if (!(error instanceof RangeError)) throw error;
+            series.worst = null; // laplace-projection: no closed form
+            series.worstNote = 'no closed form';
+          }
+        }
+      }
+      if (prior) series.outsideNeighbourhood = !insideNeighbourhood(normalise(hist), prior, settings.gamma);
+    } catch (error) {
+      series.worst = [];
+      series.user = [];
+      series.skipped = `${errorInfo(error).name}: ${errorInfo(error).message}`;
+    }
+  }
+  if (seriesCache.size > 64) seriesCache.clear();
+  seriesCache.set(key, series);
+  return series;
+}
+
+function comparison(ps, hist, f, chosen, settings) {
+  const mechanisms = COMPARED.includes(chosen) ? COMPARED : [...COMPARED, chosen];
+  return { epsilon: EPSILON_GRID, series: mechanisms.map((m) => seriesOf(ps, m, hist, f, settings)) };
+}
+
+function update(ps, { hist, epsilon, f, mechanism, settings }) {
+  const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings));
   const q = s.distribution(hist); // validates hist: RangeError / TypeError with the library's message
-  const curve = divergenceCurve(ps, hist, f);
+  const current = { epsilon, mechanism, user: ps.divergence(f, hist, q), worst: null, worstNote: null };
+  try {
+    current.worst = s.worstCaseRisk(f, hist.length);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    current.worstNote = 'no closed form';
+  }
   return {
     epsilon,
     f,
     k: hist.length,
+    mechanism,
+    records: RECORD_LEVEL.has(mechanism) ? s.options.records : null,
     p: normalise(hist),
     q: Array.from(q),
     normaliser: s.normaliser(hist),
     guarantee: { ...s.guarantee },
-    current: { epsilon, worst: s.worstCaseRisk(f, hist.length), user: ps.divergence(f, hist, q) },
-    curve,
+    current,
+    curve: comparison(ps, hist, f, mechanism, settings),
     version: ps.version,
   };
 }
 
-function sample(ps, { hist, epsilon }) {
-  const s = ps.sampler(MECHANISM, { epsilon });
-  return { index: s.sample(hist), epsilon, guarantee: { ...s.guarantee } };
+function sample(ps, { hist, epsilon, mechanism, settings }) {
+  const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings));
+  return { index: s.sample(hist), epsilon, mechanism, guarantee: { ...s.guarantee } };
 }
 
 self.addEventListener('message', async (event) => {

@@ -4,7 +4,9 @@
 // drives the page like a person (table, CSV paste, ε slider by keyboard, f select, sample button), reads
 // the numbers each chart shows from the data-chart attribute of its canvas, and checks that no request
 // leaves 127.0.0.1, that nothing is logged as an error and that the Content-Security-Policy holds.
-// A full-page screenshot is saved to test-output/e2e/demo.png.
+// It also switches mechanisms (minimax → local with a public prior → ROO → …) and checks the guarantee line,
+// the bars and the multi-mechanism comparison chart. Full-page screenshots are saved to test-output/e2e/demo.png
+// and test-output/e2e/compare.png.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -137,44 +139,89 @@ async function waitForChart(testid, what, predicate) {
 const sameArray = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
-/** The properties every displayed Q*(·|P) must have: a pmf inside the ε-LDP box, P a pmf matching the counts. */
-function checkBars(state, names, counts, epsilon) {
+/**
+ * The properties every displayed Q(·|P) must have: a pmf, P a pmf matching the counts; for a pure-LDP
+ * mechanism (the default minimax) inside the ε-LDP box.
+ */
+function checkBars(state, names, counts, epsilon, mechanism = 'minimax', prior = null) {
   assert.deepEqual(state.labels, names, 'bar chart categories');
   assert.equal(state.epsilon, epsilon, 'bar chart ε');
+  assert.equal(state.mechanism, mechanism, 'bar chart mechanism');
   assert.equal(state.p.length, names.length);
   assert.equal(state.q.length, names.length);
   const total = sum(counts);
   state.p.forEach((p, i) => assert.ok(Math.abs(p - counts[i] / total) < 1e-12, `P[${i}] = ${p}, expected ${counts[i]}/${total}`));
-  assert.ok(Math.abs(sum(state.q) - 1) < 1e-9, `Q* sums to ${sum(state.q)}`);
-  const max = Math.max(...state.q);
-  const min = Math.min(...state.q);
+  assert.ok(Math.abs(sum(state.q) - 1) < 1e-9, `Q sums to ${sum(state.q)}`);
+  if (state.guarantee.notion !== 'pure-ldp') return;
+  assert.equal(state.guarantee.epsilon, epsilon, 'guarantee ε');
+  // Every output probability lies in a box [c·P0(x), e^ε·c·P0(x)] around the reference (uniform, or the
+  // local samplers' public prior): so Q(x)/P0(x) varies by at most e^ε.
+  const reference = prior ? prior.map((v) => v / sum(prior)) : state.q.map(() => 1);
+  const ratios = state.q.map((q, i) => q / reference[i]);
+  const max = Math.max(...ratios);
+  const min = Math.min(...ratios);
   assert.ok(min > 0, 'Q* is positive everywhere');
-  assert.ok(max / min <= Math.exp(epsilon) * (1 + 1e-9), `Q* ratio ${max / min} exceeds e^ε = ${Math.exp(epsilon)}`);
+  assert.ok(max / min <= Math.exp(epsilon) * (1 + 1e-9), `Q ratio ${max / min} exceeds e^ε = ${Math.exp(epsilon)} (${state.mechanism}: ${state.q})`);
 }
 
-/** The divergence curve: ~60 log-spaced ε in [0.01, 10]; the user's D_f never above the worst case. */
-function checkCurve(state, f, k, epsilon) {
+const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
+
+/** One mechanism's curves in the comparison chart. */
+function seriesOf(state, mechanism) {
+  const s = state.series.find((x) => x.mechanism === mechanism);
+  assert.ok(s, `the comparison chart has ${mechanism}`);
+  return s;
+}
+
+/**
+ * The comparison chart: 25–40 log-spaced ε in [0.01, 10]; minimax, linear, mollifier, local, ROO (and the
+ * chosen mechanism) each with a worst-case and a user curve; skipped ones say why. For the whole-histogram
+ * worst cases (minimax, linear, mollifier) the user's D_f is never above the worst case, and minimax's worst
+ * case is the smallest of the three (it is minimax-optimal).
+ */
+function checkCurve(state, f, k, epsilon, { mechanism = 'minimax', skipped = [] } = {}) {
   assert.equal(state.f, f, 'divergence f');
   assert.equal(state.k, k, 'divergence k');
+  assert.equal(state.mechanism, mechanism, 'chosen mechanism');
   const eps = state.epsilon;
-  assert.ok(eps.length >= 50 && eps.length <= 70, `${eps.length} ε values`);
+  assert.ok(eps.length >= 25 && eps.length <= 40, `${eps.length} ε values`);
   assert.ok(Math.abs(eps[0] - 0.01) < 1e-9 && Math.abs(eps[eps.length - 1] - 10) < 1e-9, `ε from ${eps[0]} to ${eps.at(-1)}`);
   for (let i = 1; i < eps.length; i += 1) {
     const ratio = eps[i] / eps[i - 1];
     assert.ok(Math.abs(ratio - eps[1] / eps[0]) < 1e-4, `ε grid is log-spaced at ${i}`);
   }
-  assert.equal(state.worst.length, eps.length);
-  assert.equal(state.user.length, eps.length);
-  for (let i = 0; i < eps.length; i += 1) {
-    assert.ok(Number.isFinite(state.worst[i]) && state.worst[i] >= 0, `worst[${i}] = ${state.worst[i]}`);
-    assert.ok(Number.isFinite(state.user[i]) && state.user[i] >= 0, `user[${i}] = ${state.user[i]}`);
-    assert.ok(state.user[i] <= state.worst[i] * (1 + 1e-9) + 1e-12, `at ε = ${eps[i]}: yours ${state.user[i]} > worst ${state.worst[i]}`);
-    if (i > 0) assert.ok(state.worst[i] <= state.worst[i - 1] * (1 + 1e-9), `worst case not decreasing at ε = ${eps[i]}`);
-    if (f !== 'kl') assert.ok(state.worst[i] <= 1 + 1e-12, `${f} is at most 1`);
+  const expected = COMPARED.includes(mechanism) ? COMPARED : [...COMPARED, mechanism];
+  assert.deepEqual(state.series.map((s) => s.mechanism), expected, 'mechanisms in the comparison chart');
+  for (const s of state.series) {
+    if (skipped.includes(s.mechanism)) {
+      assert.ok(typeof s.skipped === 'string' && s.skipped.length > 0, `${s.mechanism} is skipped with a reason`);
+      assert.ok(state.legend.some((l) => l.includes('not applicable')), 'the legend says a mechanism is not applicable');
+      continue;
+    }
+    assert.equal(s.skipped, null, `${s.mechanism} is drawn (${s.skipped})`);
+    assert.equal(s.user.length, eps.length, `${s.mechanism}: user curve length`);
+    if (s.worst) assert.equal(s.worst.length, eps.length, `${s.mechanism}: worst curve length`);
+    for (let i = 0; i < eps.length; i += 1) {
+      assert.ok(Number.isFinite(s.user[i]) && s.user[i] >= 0, `${s.mechanism} user[${i}] = ${s.user[i]}`);
+      if (!s.worst) continue;
+      assert.ok(Number.isFinite(s.worst[i]) && s.worst[i] >= 0, `${s.mechanism} worst[${i}] = ${s.worst[i]}`);
+      if (i > 0) assert.ok(s.worst[i] <= s.worst[i - 1] * (1 + 1e-9) + 1e-12, `${s.mechanism}: worst case not decreasing at ε = ${eps[i]}`);
+      if (f !== 'kl') assert.ok(s.worst[i] <= 1 + 1e-12, `${f} is at most 1`);
+      if (['minimax', 'linear', 'mollifier'].includes(s.mechanism) || (s.mechanism === 'local' && !s.outsideNeighbourhood)) {
+        assert.ok(s.user[i] <= s.worst[i] * (1 + 1e-9) + 1e-12, `${s.mechanism} at ε = ${eps[i]}: yours ${s.user[i]} > worst ${s.worst[i]}`);
+      }
+    }
+    if (s.worst) assert.ok(s.worst[0] > s.worst.at(-1), `${s.mechanism}: more budget, less divergence`);
   }
-  assert.ok(state.worst[0] > state.worst.at(-1), 'more budget, less divergence');
+  const minimax = seriesOf(state, 'minimax');
+  for (const other of ['linear', 'mollifier']) {
+    seriesOf(state, other).worst.forEach((w, i) => assert.ok(minimax.worst[i] <= w * (1 + 1e-9) + 1e-12, `minimax worst ≤ ${other} worst at ${i}`));
+  }
   assert.equal(state.current.epsilon, epsilon, 'current ε marker');
-  assert.ok(state.current.user <= state.current.worst * (1 + 1e-9) + 1e-12, 'current: yours ≤ worst case');
+  assert.equal(state.current.mechanism, mechanism, 'current marker mechanism');
+  if (['minimax', 'linear', 'mollifier'].includes(mechanism)) {
+    assert.ok(state.current.user <= state.current.worst * (1 + 1e-9) + 1e-12, 'current: yours ≤ worst case');
+  }
 }
 
 async function tableNames() {
@@ -370,7 +417,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.ok(Math.max(...bars2.q) - Math.min(...bars2.q) < 0.01, 'at ε = 0.01, Q* is nearly uniform');
     const curve2 = await chart('divergence-chart');
     checkCurve(curve2, 'kl', names.length, 0.01);
-    assert.deepEqual(curve2.worst, curve1.worst, 'the curve itself does not depend on the current ε');
+    assert.deepEqual(curve2.series, curve1.series, 'the curves themselves do not depend on the current ε');
     assert.ok(curve2.current.worst > curve1.current.worst, 'less budget, larger worst case');
     assert.notEqual(await canvasImage('divergence-chart'), image1, 'the ε marker moved');
     assert.notEqual(await canvasImage('bar-chart'), barImage1, 'the bars changed');
@@ -401,12 +448,16 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
       curves[f] = await waitForChart('divergence-chart', `the ${f} curve`, (s) => s.f === f);
       checkCurve(curves[f], f, k, epsilon);
     }
-    assert.notDeepEqual(curves.tv.worst, kl.worst);
-    assert.notDeepEqual(curves.hellinger.worst, curves.tv.worst);
-    // Le Cam: H² ≤ TV for the papers' H² = ½Σ(√p−√q)².
-    curves.tv.user.forEach((tv, i) => assert.ok(curves.hellinger.user[i] <= tv + 1e-12, `H² ≤ TV at ${i}`));
+    assert.notDeepEqual(curves.tv.series, kl.series);
+    assert.notDeepEqual(curves.hellinger.series, curves.tv.series);
+    // Le Cam: H² ≤ TV for the papers' H² = ½Σ(√p−√q)², for every mechanism drawn.
+    for (const s of curves.tv.series) {
+      if (s.skipped) continue;
+      const h = seriesOf(curves.hellinger, s.mechanism);
+      s.user.forEach((tv, i) => assert.ok(h.user[i] <= tv + 1e-12, `${s.mechanism}: H² ≤ TV at ${i}`));
+    }
     assert.notEqual(await canvasImage('divergence-chart'), imageKl, 'the divergence chart was redrawn');
-    assert.match(await page.getByTestId('div-summary').textContent(), /your H² = [0-9.e-]+, worst case [0-9.e-]+/);
+    assert.match(await page.getByTestId('div-summary').textContent(), /Chosen: the minimax sampler at ε = [0-9.]+: your H² = [0-9.e-]+, worst case [0-9.e-]+/);
     await page.getByTestId('divergence-select').selectOption('kl');
     await waitFor('the KL curve again', async () => (await chart('divergence-chart')).f === 'kl');
   });
@@ -444,7 +495,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
       assert.ok(names.includes(name), `released “${name}” is one of ${names.join(', ')}`);
       assert.equal(names[Number(await result.getAttribute('data-index'))], name);
     }
-    assert.match(await page.getByTestId('spend-note').textContent(), /Each draw spends ε again/);
+    assert.match(await page.getByTestId('spend-note').textContent(), /Each draw spends the budget again/);
     assert.match(await page.getByTestId('spend-count').textContent(), /You have drawn 5 samples/);
   });
 
@@ -496,6 +547,153 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await page.mouse.move(0, 0);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'demo.png'), fullPage: true });
+  });
+
+  step('mechanism picker: minimax → local with a public prior → ROO → linear notions; errors are shown, the page keeps working', async () => {
+    // Starts from the screenshot step: the default histogram at ε = 1, minimax.
+    const guarantee = page.getByTestId('guarantee');
+    const optionsError = page.getByTestId('options-error');
+    const minimaxBars = await chart('bar-chart');
+    const minimaxCurve = await chart('divergence-chart');
+    checkCurve(minimaxCurve, 'kl', 6, 1);
+    const minimaxGuarantee = await guarantee.textContent();
+    const minimaxImage = await canvasImage('divergence-chart');
+    assert.match(await page.getByTestId('mechanism-explain').textContent(), /Minimax-optimal clip sampler/);
+    assert.equal(await page.getByTestId('prior-row').isHidden(), true, 'no prior for minimax');
+    assert.equal(await page.getByTestId('notion-row').isHidden(), true, 'no notion choice for minimax');
+
+    // Local clip sampler, uniform prior (the default), γ = 2.
+    await page.getByTestId('mechanism-select').selectOption('local');
+    assert.equal(await page.getByTestId('prior-row').isVisible(), true);
+    assert.match(await page.getByTestId('mechanism-explain').textContent(), /public prior P0/);
+    const localUniform = await waitForChart('bar-chart', 'the local sampler', (st) => st.mechanism === 'local');
+    checkBars(localUniform, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'local');
+    assert.notDeepEqual(localUniform.q, minimaxBars.q, 'local Q differs from minimax Q');
+    assert.match(await guarantee.textContent(), /Pure ε-local differential privacy \(ε = 1\)/);
+    assert.equal(await guarantee.getAttribute('data-mechanism'), 'local');
+    const localCurve = await waitForChart('divergence-chart', 'the local sampler chosen', (st) => st.mechanism === 'local');
+    checkCurve(localCurve, 'kl', 6, 1, { mechanism: 'local' });
+    assert.deepEqual(seriesOf(localCurve, 'minimax'), seriesOf(minimaxCurve, 'minimax'), 'the other curves are unchanged');
+
+    // A non-uniform public prior.
+    await page.getByTestId('prior-mode').selectOption('custom');
+    await page.getByTestId('prior-input').fill('8, 6, 4, 3, 2, 1');
+    const localPrior = await waitForChart('bar-chart', 'the local sampler with the prior', (st) => st.mechanism === 'local' && !sameArray(st.q, localUniform.q));
+    checkBars(localPrior, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'local', [8, 6, 4, 3, 2, 1]);
+    const priorCurve = await waitForChart('divergence-chart', 'the prior in the comparison', (st) =>
+      !sameArray(seriesOf(st, 'local').user, seriesOf(localCurve, 'local').user),
+    );
+    checkCurve(priorCurve, 'kl', 6, 1, { mechanism: 'local' });
+    assert.ok(
+      seriesOf(priorCurve, 'local').user[15] < seriesOf(localCurve, 'local').user[15],
+      'a prior that looks like P brings Q closer to P',
+    );
+    // P has a zero (Scooter): it is outside N_γ(P0), and the page says the dashed worst case does not cover it.
+    assert.equal(seriesOf(priorCurve, 'local').outsideNeighbourhood, true);
+    assert.match(await page.getByTestId('compare-note').textContent(), /not within a factor γ of the prior/);
+
+    // Invalid priors: a zero, the wrong length, a word, γ ≤ 1. The error is shown, the page keeps working.
+    await page.getByTestId('prior-input').fill('8, 6, 4, 3, 2, 0');
+    await optionsError.waitFor({ state: 'visible' });
+    assert.match(await optionsError.textContent(), /RangeError: prior\[5\] = 0: probabilities must be finite and > 0/);
+    assert.match(await optionsError.textContent(), /for “Scooter”/);
+    await waitFor('the draw button disabled', async () => page.getByTestId('draw-sample').isDisabled());
+    await page.getByTestId('prior-input').fill('1, 2, 3');
+    await waitFor('the wrong-length error', async () => /k = 6 but the prior has 3 categories/.test(await optionsError.textContent()));
+    await page.getByTestId('prior-input').fill('1, 2, x, 4, 5, 6');
+    await waitFor('the word error', async () => /Prior entry 3: the value “x” is not a number/.test(await optionsError.textContent()));
+    assert.equal(await page.getByTestId('prior-input').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
+    // Another mechanism still works while the prior is invalid; the comparison chart skips the local sampler.
+    await page.getByTestId('mechanism-select').selectOption('minimax');
+    await optionsError.waitFor({ state: 'hidden' });
+    const skippedLocal = await waitForChart('divergence-chart', 'minimax with a bad prior', (st) => st.mechanism === 'minimax' && Boolean(seriesOf(st, 'local').skipped));
+    checkCurve(skippedLocal, 'kl', 6, 1, { skipped: ['local'] });
+    assert.match(await page.getByTestId('compare-note').textContent(), /The local clip sampler is not shown: its public prior or γ is not valid/);
+    assert.equal(await page.getByTestId('draw-sample').isEnabled(), true);
+    await page.getByTestId('mechanism-select').selectOption('local');
+    await optionsError.waitFor({ state: 'visible' });
+    await page.getByTestId('prior-input').fill('8, 6, 4, 3, 2, 1');
+    await page.getByTestId('gamma-input').fill('1');
+    await waitFor('the γ error', async () => /RangeError: gamma = 1: must be a finite number in \(1,/.test(await optionsError.textContent()));
+    await page.getByTestId('gamma-input').fill('2');
+    await optionsError.waitFor({ state: 'hidden' });
+    const fixed = await waitForChart('bar-chart', 'the fixed prior', (st) => st.mechanism === 'local' && sameArray(st.q, localPrior.q));
+    checkBars(fixed, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'local', [8, 6, 4, 3, 2, 1]);
+    await waitFor('the draw button enabled', async () => page.getByTestId('draw-sample').isEnabled());
+    await page.getByTestId('draw-sample').click();
+    await waitFor('a local sample', async () => (await page.getByTestId('sample-result').getAttribute('data-mechanism')) === 'local');
+    assert.ok(DEFAULT_NAMES.includes(await page.getByTestId('sample-result').textContent()));
+
+    // Reveal-or-Obscure: record-level DP of the n = 22 records.
+    await page.getByTestId('mechanism-select').selectOption('roo');
+    assert.equal(await page.getByTestId('prior-row').isHidden(), true);
+    const roo = await waitForChart('bar-chart', 'ROO', (st) => st.mechanism === 'roo');
+    checkBars(roo, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'roo');
+    assert.deepEqual(roo.guarantee, { notion: 'record-dp', epsilon: 1, records: 22 });
+    assert.notDeepEqual(roo.q, localPrior.q);
+    const rooText = await guarantee.textContent();
+    assert.match(rooText, /ε-DP for each of your n = 22 records \(ε = 1\).*not local DP/s);
+    assert.notEqual(rooText, minimaxGuarantee, 'the guarantee text changed');
+    const rooCurve = await waitForChart('divergence-chart', 'ROO chosen', (st) => st.mechanism === 'roo');
+    checkCurve(rooCurve, 'kl', 6, 1, { mechanism: 'roo' });
+    assert.notEqual(await canvasImage('divergence-chart'), minimaxImage, 'the comparison chart was redrawn');
+    await page.getByTestId('draw-sample').click();
+    await waitFor('a ROO sample', async () => (await page.getByTestId('sample-result').getAttribute('data-mechanism')) === 'roo');
+    // Counts that are not whole numbers: ROO cannot run, the page says why.
+    await page.getByTestId('row-count').nth(0).fill('9.5');
+    await page.getByTestId('library-error').waitFor({ state: 'visible' });
+    const rooError = await page.getByTestId('library-error').textContent();
+    assert.match(rooError, /RangeError: hist\[0\] = 9\.5: ROO needs counts of records, which must be integers/);
+    assert.match(rooError, /every count must be a whole number/);
+    assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
+    await page.getByTestId('mechanism-select').selectOption('minimax'); // ROO is skipped in the comparison
+    await page.getByTestId('library-error').waitFor({ state: 'hidden' });
+    const noRoo = await waitForChart('divergence-chart', 'ROO skipped', (st) => st.mechanism === 'minimax' && Boolean(seriesOf(st, 'roo').skipped));
+    checkCurve(noRoo, 'kl', 6, 1, { skipped: ['roo'] });
+    assert.match(seriesOf(noRoo, 'roo').skipped, /whole-number counts/);
+    assert.match(await page.getByTestId('compare-note').textContent(), /Reveal-or-Obscure is not shown: needs whole-number counts/);
+    await page.getByTestId('row-count').nth(0).fill('9');
+    await waitForChart('divergence-chart', 'ROO back', (st) => !seriesOf(st, 'roo').skipped);
+
+    // The linear sampler's notions: (ε, δ) with a δ input, and μ-Gaussian (the slider sets μ).
+    await page.getByTestId('mechanism-select').selectOption('linear');
+    assert.equal(await page.getByTestId('notion-row').isVisible(), true);
+    const linearPure = await waitForChart('bar-chart', 'linear', (st) => st.mechanism === 'linear' && st.guarantee.notion === 'pure-ldp');
+    checkBars(linearPure, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'linear');
+    await page.getByTestId('notion-select').selectOption('approx');
+    await page.getByTestId('delta-input').fill('0.001');
+    const approx = await waitForChart('bar-chart', '(ε, δ)-linear', (st) => st.guarantee.notion === 'approx-ldp' && st.guarantee.delta === 0.001);
+    checkBars(approx, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'linear');
+    assert.match(await guarantee.textContent(), /\(ε, δ\)-local differential privacy \(ε = 1, δ = 0\.001\)/);
+    await page.getByTestId('delta-input').fill('1');
+    await waitFor('the δ error', async () => /RangeError: delta = 1: must be a finite number in \[0, 1\)/.test(await optionsError.textContent()));
+    await page.getByTestId('delta-input').fill('0.001');
+    await optionsError.waitFor({ state: 'hidden' });
+    await page.getByTestId('notion-select').selectOption('gaussian');
+    const gaussian = await waitForChart('bar-chart', 'Gaussian linear', (st) => st.guarantee.notion === 'gaussian-ldp');
+    assert.deepEqual(gaussian.guarantee, { notion: 'gaussian-ldp', mu: 1 });
+    assert.match(await guarantee.textContent(), /μ-Gaussian local differential privacy \(μ = 1\)/);
+    assert.equal((await page.getByTestId('epsilon-value').textContent()).trim(), 'μ = 1');
+    await page.getByTestId('notion-select').selectOption('pure');
+    await waitForChart('bar-chart', 'linear pure again', (st) => st.guarantee.notion === 'pure-ldp');
+    assert.equal(await epsilonShown(), 1);
+
+    // Laplace + projection: no closed-form worst case; the page says so instead of failing.
+    await page.getByTestId('mechanism-select').selectOption('laplace-projection');
+    const laplace = await waitForChart('divergence-chart', 'Laplace chosen', (st) => st.mechanism === 'laplace-projection');
+    checkCurve(laplace, 'kl', 6, 1, { mechanism: 'laplace-projection' });
+    assert.equal(seriesOf(laplace, 'laplace-projection').worst, null);
+    assert.match(await page.getByTestId('div-summary').textContent(), /worst case no closed form/);
+    assert.match(await guarantee.textContent(), /n = 22 records/);
+
+    // The screenshot: the local sampler with the public prior, all curves.
+    await page.getByTestId('mechanism-select').selectOption('local');
+    const final = await waitForChart('divergence-chart', 'local for the screenshot', (st) => st.mechanism === 'local');
+    checkCurve(final, 'kl', 6, 1, { mechanism: 'local' });
+    await page.mouse.move(0, 0);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'compare.png'), fullPage: true });
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
