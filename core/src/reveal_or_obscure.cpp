@@ -198,10 +198,10 @@ double roo_obscure_probability(double epsilon, std::size_t records, std::size_t 
   return roo_q(decay(eps), n, k);
 }
 
-std::vector<double> dsroo_obscure_table(double epsilon, std::size_t records, std::size_t k) {
-  const double eps = effective_epsilon(validated_epsilon(epsilon));
-  const std::uint64_t n = checked_records(records);
-  check_category_count(k, "k");
+namespace {
+
+// M = ⌊n/k⌋, the last index of a DS-ROO table, when the table fits in kMaxDsRooTableLength entries.
+std::uint64_t checked_table_top(std::uint64_t n, std::size_t k) {
   const std::uint64_t M = n / k;
   if (M + 1 > kMaxDsRooTableLength) {
     throw std::invalid_argument("records / k = " + std::to_string(n) + " / " + std::to_string(k) +
@@ -209,6 +209,16 @@ std::vector<double> dsroo_obscure_table(double epsilon, std::size_t records, std
                                 std::to_string(kMaxDsRooTableLength) +
                                 "); use dsroo_obscure_probability for single entries");
   }
+  return M;
+}
+
+}  // namespace
+
+std::vector<double> dsroo_obscure_table(double epsilon, std::size_t records, std::size_t k) {
+  const double eps = effective_epsilon(validated_epsilon(epsilon));
+  const std::uint64_t n = checked_records(records);
+  check_category_count(k, "k");
+  const std::uint64_t M = checked_table_top(n, k);
   std::vector<double> table(M + 1, 0.0);
   dsroo_run(decay(eps), n, k, [&](std::uint64_t j, double q) { table[j] = q; });
   return table;
@@ -230,12 +240,7 @@ std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t r
   const double eps = effective_epsilon(validated_epsilon(epsilon));
   const std::uint64_t n = checked_records(records);
   check_category_count(k, "k");
-  const std::uint64_t M = n / k;
-  if (M + 1 > kMaxDsRooTableLength) {
-    throw std::invalid_argument("records / k = " + std::to_string(n) + " / " + std::to_string(k) +
-                                ": the DS-ROO table would have " + std::to_string(M + 1) + " entries (at most " +
-                                std::to_string(kMaxDsRooTableLength) + ")");
-  }
+  const std::uint64_t M = checked_table_top(n, k);
   const double nd = static_cast<double>(n);
   const double kd = static_cast<double>(k);
   const double s = std::exp(eps);
