@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "privsample/functional_ldp.hpp"
+#include "privsample/histogram.hpp"
 
 namespace privsample {
 namespace {
@@ -146,6 +148,35 @@ std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::sp
   const DiscreteSampler sampler(distribution(mechanism, hist));
   for (auto& draw : draws) draw = static_cast<std::uint32_t>(sampler.draw(bits));
   return draws;
+}
+
+std::vector<std::vector<double>> point_mass_inputs(const FiniteMechanism& mechanism, std::size_t k) {
+  check_category_count(k, "k");
+  const Guarantee g = guarantee(mechanism);
+  const double mass = g.notion == PrivacyNotion::record_dp ? g.records : 1.0;
+  std::vector<std::vector<double>> inputs(k, std::vector<double>(k, 0.0));
+  for (std::size_t x = 0; x < k; ++x) inputs[x][x] = mass;
+  return inputs;
+}
+
+ChannelMatrix channel_matrix(const FiniteMechanism& mechanism, std::span<const std::vector<double>> inputs) {
+  if (inputs.empty()) throw std::invalid_argument("inputs is empty: the channel needs at least one input histogram");
+  const std::size_t k = inputs.front().size();
+  if (k == 0 || inputs.size() > kMaxChannelEntries / k) {
+    throw std::invalid_argument("inputs: " + std::to_string(inputs.size()) + " histograms of " + std::to_string(k) +
+                                " categories; the channel may have at most " + std::to_string(kMaxChannelEntries) +
+                                " entries");
+  }
+  ChannelMatrix w(static_cast<Eigen::Index>(inputs.size()), static_cast<Eigen::Index>(k));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].size() != k) {
+      throw std::invalid_argument("inputs[" + std::to_string(i) + "] has " + std::to_string(inputs[i].size()) +
+                                  " categories but inputs[0] has " + std::to_string(k));
+    }
+    const std::vector<double> row = distribution(mechanism, inputs[i]);
+    for (std::size_t y = 0; y < k; ++y) w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(y)) = row[y];
+  }
+  return w;
 }
 
 }  // namespace privsample

@@ -1,0 +1,74 @@
+#pragma once
+// Privacy accountant for finite mechanisms: the channel view W of a mechanism and what it guarantees in
+// every notion — the LDP curve, (ε,δ)-LIP for a prior, mutual information, capacity (CI-LMIDP).
+// Spec: shared/spec/local-mi-privacy.md §1 (definitions), §3.3 (finite channels), §5.2 (the panel).
+// Information quantities are in bits (log base 2).
+#include <Eigen/Dense>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace privsample {
+
+// W(i, y) = Pr(output y | input i): one row per input (a histogram), one column per output; rows sum to 1.
+using ChannelMatrix = Eigen::MatrixXd;
+
+// Largest rows·columns accepted (the LDP curve costs O(rows²·columns) per ε').
+inline constexpr std::size_t kMaxChannelEntries = 1'000'000;
+
+// Entries finite and >= 0, every row sums to 1 within 1e-9 (then renormalised), rows·cols <= kMaxChannelEntries,
+// at least one row and one column; std::invalid_argument naming the row/column and value otherwise.
+[[nodiscard]] ChannelMatrix validated_channel(ChannelMatrix w);
+
+// Pure LDP ε* = max over y and rows i, j of ln(W(i,y)/W(j,y)); +∞ when a column mixes zero and non-zero
+// entries; 0 for a single row. (spec §1.4)
+[[nodiscard]] double pure_ldp_epsilon(const ChannelMatrix& w);
+
+// The optimal LDP curve δ(ε') = max over ordered pairs i ≠ j of Σ_y max(0, W(i,y) − e^{ε'} W(j,y)), for each
+// ε' >= 0 of `epsilons` (exact for a finite channel; spec §1.4). 0 for a single row.
+[[nodiscard]] std::vector<double> ldp_curve(const ChannelMatrix& w, std::span<const double> epsilons);
+
+// H(prior) and I(X;Y) in bits for a prior over the rows (validated: finite, >= 0, sums to 1 within 1e-6).
+[[nodiscard]] double entropy_bits(std::span<const double> prior);
+[[nodiscard]] double mutual_information_bits(const ChannelMatrix& w, std::span<const double> prior);
+
+// Capacity sup_prior I(X;Y) (= CI-LMIDP over all priors on the rows) by Blahut–Arimoto, with certified
+// bounds lower = Σ π_x D_x <= C <= upper = max_x D_x (spec §3.3); stops when upper − lower <= tolerance.
+struct CapacityBounds {
+  double lower = 0.0;
+  double upper = 0.0;
+  std::vector<double> prior;  // the last Blahut–Arimoto prior (capacity-achieving up to the gap)
+  int iterations = 0;
+};
+[[nodiscard]] CapacityBounds channel_capacity(const ChannelMatrix& w, double tolerance = 1e-9,
+                                              int max_iterations = 200000);
+
+// LIP for a prior (x ranges over the support of the prior only, spec §1.5):
+// pure ε_LIP = max over x in supp, y with P_Y(y) > 0 of |ln(W(x,y)/P_Y(y))|;
+// δ_LIP(ε') = max over x in supp of max{H_{e^ε'}(P_Y‖W_x), e^{−ε'}·H_{e^ε'}(W_x‖P_Y)}   (eq. 4).
+[[nodiscard]] double pure_lip_epsilon(const ChannelMatrix& w, std::span<const double> prior);
+[[nodiscard]] std::vector<double> lip_curve(const ChannelMatrix& w, std::span<const double> prior,
+                                            std::span<const double> epsilons);
+
+// Everything the accountant panel shows for one channel (and optionally one prior over its rows).
+struct AccountantReport {
+  double pure_ldp_epsilon = 0.0;          // +∞ when unbounded
+  std::vector<double> epsilons;           // the ε' grid of the curves: as given, or by default 101 points
+                                          // from 0 to 1.25·ε* (0 … 10 when ε* = ∞)
+  std::vector<double> ldp_curve;          // δ_LDP(ε')
+  CapacityBounds capacity;                // CI-LMIDP over all priors on the rows, bits
+  double capacity_bound_from_pure_ldp = 0.0;  // log2(e)·ε·tanh(ε/2) (Thm 1(b) for pure ε; +∞ if ε* = ∞)
+  // Thm 1(b) on the exact curve; std::nullopt when rows²·cols > 4e6 (a few hundred quadrature points of it).
+  std::optional<double> capacity_bound_from_ldp_curve;
+  // With a prior (std::nullopt / empty without one):
+  std::optional<double> prior_entropy;       // H(X), bits
+  std::optional<double> mutual_information;  // I(X;Y) = CD-LMIDP for this prior, bits
+  std::optional<double> pure_lip_epsilon;
+  std::vector<double> lip_curve;             // δ_LIP(ε')
+  std::optional<double> mutual_information_bound_from_lip_curve;  // Thm 2(b) on the exact LIP curve (as above)
+};
+[[nodiscard]] AccountantReport accountant_report(const ChannelMatrix& w, std::optional<std::span<const double>> prior,
+                                                 std::span<const double> epsilons);
+
+}  // namespace privsample
