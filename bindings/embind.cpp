@@ -13,6 +13,7 @@
 
 #include "privsample/divergence.hpp"
 #include "privsample/histogram.hpp"
+#include "privsample/lmidp.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
 #include "privsample/randomness.hpp"
@@ -164,6 +165,59 @@ void check_mechanism(std::string name, val options) {
   guarded([&] { (void)mechanism(name, options); });
 }
 
+// Optional numbers become null in JS.
+val number_or_null(const std::optional<double>& value) { return value ? val(*value) : val::null(); }
+
+// inputs: an array of histograms, or null for the point masses of k categories.
+val accountant_of(std::string name, val options, val inputs, double k, val prior, val epsilons) {
+  return guarded([&] {
+    const FiniteMechanism m = mechanism(name, options);
+    std::vector<std::vector<double>> rows;
+    if (inputs.isNull() || inputs.isUndefined()) {
+      rows = point_mass_inputs(m, validated_count(k, "k", 1, kMaxCategories));
+    } else {
+      const auto length = inputs["length"].as<std::size_t>();
+      for (std::size_t i = 0; i < length; ++i) rows.push_back(numbers(inputs[i]));
+    }
+    const std::vector<double> grid = numbers(epsilons);
+    std::optional<std::vector<double>> prior_values;
+    if (!prior.isNull() && !prior.isUndefined()) prior_values = numbers(prior);
+    const AccountantReport report = accountant_report(
+        channel_matrix(m, rows),
+        prior_values ? std::optional<std::span<const double>>(*prior_values) : std::nullopt, grid);
+    val out = val::object();
+    out.set("epsilons", copy_out(report.epsilons));
+    out.set("pureLdpEpsilon", report.pure_ldp_epsilon);
+    out.set("ldpCurve", copy_out(report.ldp_curve));
+    out.set("capacityLower", report.capacity.lower);
+    out.set("capacityUpper", report.capacity.upper);
+    out.set("capacityPrior", copy_out(report.capacity.prior));
+    out.set("capacityBoundFromPureLdp", report.capacity_bound_from_pure_ldp);
+    out.set("capacityBoundFromLdpCurve", number_or_null(report.capacity_bound_from_ldp_curve));
+    out.set("priorEntropy", number_or_null(report.prior_entropy));
+    out.set("mutualInformation", number_or_null(report.mutual_information));
+    out.set("pureLipEpsilon", number_or_null(report.pure_lip_epsilon));
+    out.set("lipCurve", report.lip_curve.empty() ? val::null() : copy_out(report.lip_curve));
+    out.set("mutualInformationBoundFromLipCurve", number_or_null(report.mutual_information_bound_from_lip_curve));
+    return out;
+  });
+}
+
+// The conversions of the LMIDP paper, one number each (lmidp.hpp).
+double ldp_delta_from_capacity_of(double mu, double epsilon) {
+  return guarded([&] { return ldp_delta_from_capacity(mu, epsilon); });
+}
+double ldp_delta_floor_of(double mu) { return guarded([&] { return ldp_delta_floor_from_capacity(mu); }); }
+double lip_delta_of(double mu, double p_min, double epsilon) {
+  return guarded([&] { return lip_delta_from_mutual_information(mu, p_min, epsilon); });
+}
+double lip_delta_as_printed_of(double mu, double epsilon) {
+  return guarded([&] { return lip_delta_from_mutual_information_as_printed(mu, epsilon); });
+}
+double gaussian_sigma2_of(double mu, double d, double bound) {
+  return guarded([&] { return gaussian_sigma2_for_capacity(mu, validated_count(d, "d", 1, 1'000'000), bound); });
+}
+
 double max_categories() { return static_cast<double>(kMaxCategories); }
 double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
@@ -179,6 +233,12 @@ EMSCRIPTEN_BINDINGS(privsample) {
   emscripten::function("sampleMany", &sample_n);
   emscripten::function("worstCaseRisk", &risk_of);
   emscripten::function("divergence", &divergence_of);
+  emscripten::function("accountant", &accountant_of);
+  emscripten::function("ldpDeltaFromCapacity", &ldp_delta_from_capacity_of);
+  emscripten::function("ldpDeltaFloorFromCapacity", &ldp_delta_floor_of);
+  emscripten::function("lipDeltaFromMutualInformation", &lip_delta_of);
+  emscripten::function("lipDeltaFromMutualInformationAsPrinted", &lip_delta_as_printed_of);
+  emscripten::function("gaussianSigma2ForCapacity", &gaussian_sigma2_of);
   emscripten::function("maxCategories", &max_categories);
   emscripten::function("maxDrawsPerCall", &max_draws_per_call);
 }

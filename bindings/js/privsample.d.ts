@@ -125,6 +125,69 @@ export interface Sampler {
   worstCaseRisk(f: DivergenceName, k: number): number;
 }
 
+export interface AccountantOptions {
+  /** Number of categories; the inputs default to its k point masses (for 'roo'-type mechanisms, n records on one letter). */
+  k?: number;
+  /** The input histograms (channel rows) to compare instead of the point masses; all of the same length. */
+  inputs?: readonly Histogram[];
+  /**
+   * A prior over the inputs (one entry per input; sums to 1): who holds which input. Needed for the
+   * context-dependent notions (LIP, I(X;Y)). Inputs outside its support are ignored by LIP.
+   */
+  prior?: Histogram;
+  /** The ε' grid of the curves (>= 0); default: 0 … a little past the pure LDP ε (or 10), 101 points. */
+  epsilons?: Histogram;
+}
+
+/**
+ * What a sampler guarantees in every notion, computed from its channel W(y | input) over the inputs
+ * (Ngo, Östman, Graell i Amat, "Local Mutual-Information Differential Privacy"; information in bits).
+ */
+export interface AccountantReport {
+  readonly guarantee: Guarantee;
+  /** The ε' grid of both curves. */
+  readonly epsilons: Float64Array;
+  /** LDP between any two inputs: pure ε (Infinity if unbounded) and the exact curve δ(ε'). */
+  readonly ldp: { readonly pureEpsilon: number; readonly delta: Float64Array };
+  /**
+   * CI-LMIDP: the capacity sup over priors of I(X;Y), certified lower <= C <= upper (Blahut–Arimoto), with the
+   * capacity-achieving prior, and the two bounds of Theorem 1(b): from the pure ε, log2(e)·ε·tanh(ε/2), and
+   * from the whole LDP curve. The bounds show how loose LDP → MI conversions are.
+   */
+  readonly capacity: {
+    readonly lower: number;
+    readonly upper: number;
+    readonly prior: Float64Array;
+    readonly boundFromPureLdp: number;
+    /** null when the channel is too large to integrate its curve (inputs²·k > 4·10^6). */
+    readonly boundFromLdpCurve: number | null;
+  };
+  /** With a prior: H(X), I(X;Y) (CD-LMIDP: what an observer learns about you, in bits), LIP, Theorem 2(b). */
+  readonly prior: null | {
+    readonly entropy: number;
+    readonly mutualInformation: number;
+    readonly lip: { readonly pureEpsilon: number; readonly delta: Float64Array };
+    readonly mutualInformationBoundFromLipCurve: number | null;
+  };
+}
+
+/** The conversions of the LMIDP paper (bits, ε in nats). */
+export interface Lmidp {
+  /** Theorem 1(a): the tight δ at ε of every μ-bit CI-LMIDP mechanism. */
+  ldpDeltaFromCapacity(mu: number, epsilon: number): number;
+  /** The limit of Theorem 1(a) as ε → ∞: a μ-bit mechanism can still out this fraction of a group. */
+  ldpDeltaFloorFromCapacity(mu: number): number;
+  /**
+   * Theorem 2(a) CORRECTED: the LIP δ at ε of a μ-bit CD-LMIDP mechanism whose prior's smallest mass is pMin.
+   * The paper's statement (without pMin) is false: a Gaussian mechanism exceeds it (see AsPrinted).
+   */
+  lipDeltaFromMutualInformation(mu: number, pMin: number, epsilon: number): number;
+  /** Theorem 2(a) exactly as printed in the paper. NOT a valid bound; for showing the erratum only. */
+  lipDeltaFromMutualInformationAsPrinted(mu: number, epsilon: number): number;
+  /** Theorem 3 / Fig. 1: the Gaussian noise variance σ² whose peak-constrained capacity is mu (d dims, |x_i| <= bound). */
+  gaussianSigma2ForCapacity(mu: number, d: number, bound: number): number;
+}
+
 export interface Privsample {
   /** Version of the package. */
   readonly version: string;
@@ -134,6 +197,13 @@ export interface Privsample {
   readonly mechanisms: readonly MechanismName[];
   /** Throws RangeError for an unknown mechanism or a bad option, TypeError for a wrong type. */
   sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
+  /**
+   * The privacy accountant: the sampler's guarantee in every notion (LDP curve, capacity, and with a prior
+   * I(X;Y) and LIP). Cost O(inputs²·k) per ε' point; meant for k up to a few hundred.
+   */
+  accountant(sampler: Sampler, options?: AccountantOptions): AccountantReport;
+  /** The LMIDP paper's conversions between notions. */
+  readonly lmidp: Lmidp;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
 }

@@ -89,6 +89,7 @@ function publicOptions(options) {
 
 function makeApi(wasm) {
   const mechanisms = Object.freeze(wasm.mechanismNames());
+  const samplerOptions = new WeakMap();
 
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
@@ -98,7 +99,7 @@ function makeApi(wasm) {
     const opts = mechanismOptions(options);
     wasm.checkMechanism(mechanism, opts);
 
-    return Object.freeze({
+    const made = Object.freeze({
       mechanism,
       options: publicOptions(opts),
       guarantee: Object.freeze(wasm.guarantee(mechanism, opts)),
@@ -116,7 +117,59 @@ function makeApi(wasm) {
       },
       worstCaseRisk: (f, k) => wasm.worstCaseRisk(mechanism, opts, text(f, 'f'), number(k, 'k')),
     });
+    samplerOptions.set(made, opts);
+    return made;
   }
+
+  // The accountant needs the sampler's validated options; a WeakMap keeps them off the public object.
+  function accountant(s, options) {
+    const opts = samplerOptions.get(s);
+    if (!opts) throw new TypeError(`sampler must be an object returned by ps.sampler(), got ${describe(s)}`);
+    const { k, inputs, prior, epsilons, ...rest } = plainObject(options, 'options');
+    const unknown = Object.keys(rest);
+    if (unknown.length) {
+      throw new RangeError(`option '${unknown[0]}' is not supported by accountant (supported: k, inputs, prior, epsilons)`);
+    }
+    let rows = null;
+    if (inputs !== undefined) {
+      if (!Array.isArray(inputs)) throw new TypeError(`options.inputs must be an array of histograms, got ${describe(inputs)}`);
+      rows = inputs.map((h, i) => histogram(h, `options.inputs[${i}]`));
+    }
+    const categories = k !== undefined ? number(k, 'options.k') : rows ? rows[0]?.length ?? 0 : opts.prior ? opts.prior.length : undefined;
+    if (categories === undefined) throw new TypeError('options.k (the number of categories) is required when no inputs are given');
+    const grid = epsilons === undefined ? new Float64Array(0) : histogram(epsilons, 'options.epsilons');
+    const r = wasm.accountant(s.mechanism, opts, rows, categories, prior === undefined ? null : histogram(prior, 'options.prior'), grid);
+    const freeze = (o) => Object.freeze(o);
+    return freeze({
+      guarantee: s.guarantee,
+      epsilons: r.epsilons,
+      ldp: freeze({ pureEpsilon: r.pureLdpEpsilon, delta: r.ldpCurve }),
+      capacity: freeze({
+        lower: r.capacityLower,
+        upper: r.capacityUpper,
+        prior: r.capacityPrior,
+        boundFromPureLdp: r.capacityBoundFromPureLdp,
+        boundFromLdpCurve: r.capacityBoundFromLdpCurve,
+      }),
+      prior: r.mutualInformation === null ? null : freeze({
+        entropy: r.priorEntropy,
+        mutualInformation: r.mutualInformation,
+        lip: freeze({ pureEpsilon: r.pureLipEpsilon, delta: r.lipCurve }),
+        mutualInformationBoundFromLipCurve: r.mutualInformationBoundFromLipCurve,
+      }),
+    });
+  }
+
+  const lmidp = Object.freeze({
+    ldpDeltaFromCapacity: (mu, epsilon) => wasm.ldpDeltaFromCapacity(number(mu, 'mu'), number(epsilon, 'epsilon')),
+    ldpDeltaFloorFromCapacity: (mu) => wasm.ldpDeltaFloorFromCapacity(number(mu, 'mu')),
+    lipDeltaFromMutualInformation: (mu, pMin, epsilon) =>
+      wasm.lipDeltaFromMutualInformation(number(mu, 'mu'), number(pMin, 'pMin'), number(epsilon, 'epsilon')),
+    lipDeltaFromMutualInformationAsPrinted: (mu, epsilon) =>
+      wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon')),
+    gaussianSigma2ForCapacity: (mu, d, bound) =>
+      wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound')),
+  });
 
   function divergence(f, p, q) {
     text(f, 'f');
@@ -133,6 +186,8 @@ function makeApi(wasm) {
     maxCategories: wasm.maxCategories(),
     mechanisms,
     sampler,
+    accountant,
+    lmidp,
     divergence,
   });
 }

@@ -22,7 +22,11 @@ async function privatize(hist: Histogram): Promise<number> {
   const gdp = gaussian.guarantee;
   const mu: number = gdp.notion === 'gaussian-ldp' ? gdp.mu : 0;
   void [r, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, mu];
-  void [ps.version, ps.maxCategories, ps.mechanisms];
+  const report = ps.accountant(local, { prior: [0.5, 0.5] });
+  const bits: number = report.prior ? report.prior.mutualInformation : report.capacity.upper;
+  const curve: Float64Array = report.ldp.delta;
+  const floor: number = ps.lmidp.ldpDeltaFloorFromCapacity(0.1);
+  void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor];
   return s.sample(new Uint32Array([3, 1, 4]));
 }
 
@@ -43,6 +47,8 @@ async function misuse(): Promise<void> {
   s.worstCaseRisk('js', 3);
   // @ts-expect-error histograms are numbers
   s.distribution(['a', 'b']);
+  // @ts-expect-error the accountant takes a sampler, not a name
+  ps.accountant('minimax', { k: 3 });
   // @ts-expect-error the guarantee is read-only
   s.guarantee.epsilon = 5;
 }
