@@ -279,3 +279,90 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
     }.` : ''}`,
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The accountant's chart: δ(ε′) of LDP and of LIP (exact, from the channel) and the curves the LMIDP paper's
+// conversions imply from the information figures alone (Theorem 1(a) from the capacity, corrected Theorem 2(a)
+// from I(X;Y)). Log y axis; δ = 0 (beyond the pure ε) is not drawn.
+const DELTA_FLOOR = 1e-6;
+const ACCOUNTANT_COLORS = { ldp: '#2274a5', lip: '#e07a1f' };
+
+export function createAccountantChart(canvas) {
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets: [] },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      parsing: false,
+      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      scales: {
+        x: {
+          type: 'linear',
+          min: 0,
+          title: { display: true, text: 'ε′ (nats)' },
+          grid: { color: COLORS.grid },
+          ticks: { maxRotation: 0 },
+        },
+        y: {
+          type: 'logarithmic',
+          min: DELTA_FLOOR,
+          max: 1,
+          title: { display: true, text: 'δ(ε′) (log scale)' },
+          grid: { color: COLORS.grid },
+          ticks: { callback: (value) => (Number.isInteger(Math.log10(Number(value))) ? `1e${Math.log10(Number(value))}` : '') },
+        },
+      },
+      plugins: {
+        legend: {
+          position: 'top',
+          labels: { usePointStyle: true, pointStyleWidth: 30, boxHeight: 10, padding: 10, font: { size: 11.5 } },
+        },
+        tooltip: {
+          callbacks: {
+            title: (items) => (items.length ? `ε′ = ${formatEpsilon(items[0].parsed.x)}` : ''),
+            label: (item) => `${item.dataset.label}: δ = ${formatNumber(item.parsed.y)}`,
+          },
+        },
+      },
+    },
+  });
+}
+
+/** acc: the worker's accountant result, or null to clear the chart. */
+export function updateAccountantChart(chart, acc) {
+  const datasets = [];
+  if (acc && !acc.error) {
+    // null: not computed at this ε′ (the conversion curves use every other point) → left out;
+    // δ ≈ 0 (beyond the pure ε) → a gap, as a log axis cannot show 0.
+    const points = (ys) =>
+      acc.epsilons.flatMap((x, i) => (ys[i] === null ? [] : [{ x, y: ys[i] > DELTA_FLOOR / 10 ? ys[i] : null }]));
+    const add = (label, ys, color, dash, width) =>
+      datasets.push({
+        label,
+        data: points(ys),
+        borderColor: color,
+        backgroundColor: color,
+        borderDash: dash,
+        borderWidth: width,
+        pointRadius: 0,
+        pointHoverRadius: 0,
+        tension: 0,
+        spanGaps: false,
+        pointStyle: lineSwatch(color, dash, width),
+      });
+    add('LDP δ(ε′)', acc.ldp.delta, ACCOUNTANT_COLORS.ldp, [], 3);
+    add('LIP δ(ε′), this prior', acc.lip.delta, ACCOUNTANT_COLORS.lip, [], 3);
+    add('from capacity (Thm 1a)', acc.ldpFromCapacity, ACCOUNTANT_COLORS.ldp, [6, 4], 1.8);
+    add('from I(X;Y) (Thm 2a, corrected)', acc.lipFromMutualInformation, ACCOUNTANT_COLORS.lip, [6, 4], 1.8);
+    chart.options.scales.x.max = acc.epsilons[acc.epsilons.length - 1];
+  }
+  chart.data.datasets = datasets;
+  chart.update('none');
+  chart.canvas.dataset.chart = JSON.stringify(
+    acc && !acc.error
+      ? { epsilons: acc.epsilons, ldp: acc.ldp.delta, lip: acc.lip.delta, legend: datasets.map((d) => d.label) }
+      : { error: acc?.error ?? null },
+  );
+}

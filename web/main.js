@@ -1,7 +1,14 @@
 // The privsample demo page: the histogram editor, the ε slider, the sample button and the two charts.
 // Page code only collects input and formats results; every number comes from the privsample API,
 // called in a Web Worker (worker.js) so the page never freezes.
-import { createBarChart, createDivergenceChart, updateBarChart, updateDivergenceChart } from './charts.js';
+import {
+  createAccountantChart,
+  createBarChart,
+  createDivergenceChart,
+  updateAccountantChart,
+  updateBarChart,
+  updateDivergenceChart,
+} from './charts.js';
 import { MAX_CATEGORIES, parseCount, parseHistogramCsv } from './csv.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
 
@@ -114,6 +121,21 @@ const el = {
   epsilonLabel: $('epsilon-label'),
   barsMechanism: $('bars-mechanism'),
   compareNote: $('compare-note'),
+  accountant: $('accountant-list'),
+  accountantCard: document.querySelector('.accountant'),
+  accountantPrior: $('accountant-prior'),
+  accountantError: $('accountant-error'),
+  accountantMechanism: $('accountant-mechanism'),
+  accountantInputs: $('accountant-inputs'),
+  accLdp: $('acc-ldp'),
+  accLdpExplain: $('acc-ldp-explain'),
+  accMi: $('acc-mi'),
+  accMiExplain: $('acc-mi-explain'),
+  accCapacity: $('acc-capacity'),
+  accLip: $('acc-lip'),
+  accBounds: $('acc-bounds'),
+  accBoundsExplain: $('acc-bounds-explain'),
+  accErratum: $('acc-erratum'),
 };
 
 const state = {
@@ -122,6 +144,7 @@ const state = {
   f: el.f.value || 'kl',
   valid: null, // { names, hist } of the last histogram that passed the page's checks, or null
   mechanism: el.mechanism.value || 'minimax',
+  accountantPrior: el.accountantPrior.value || 'own',
   settings: null, // { notion, delta, prior, gamma } when the mechanism's inputs pass the page's checks, else null
   computed: false, // the charts show the current input
   draws: [],
@@ -175,6 +198,7 @@ function requestUpdate() {
     f: state.f,
     mechanism: state.mechanism,
     settings: state.settings,
+    accountantPrior: state.accountantPrior,
   };
   pumpUpdates();
 }
@@ -185,7 +209,14 @@ function pumpUpdates() {
   const request = updatePending;
   updatePending = null;
   updateInFlight = true;
-  call('update', { hist: request.hist, epsilon: request.epsilon, f: request.f, mechanism: request.mechanism, settings: request.settings })
+  call('update', {
+    hist: request.hist,
+    epsilon: request.epsilon,
+    f: request.f,
+    mechanism: request.mechanism,
+    settings: request.settings,
+    accountantPrior: request.accountantPrior,
+  })
     .then(
       (result) => {
         if (request.generation === updateGeneration) showResult(request, result);
@@ -235,6 +266,10 @@ function onMechanismChange() {
   el.notionRow.hidden = !NOTION_BASED.has(state.mechanism);
   el.priorRow.hidden = !PRIOR_BASED.has(state.mechanism);
   el.barsMechanism.textContent = info ? info.short : state.mechanism;
+  el.accountantMechanism.textContent = info ? info.short : state.mechanism;
+  el.accountantPrior.querySelector('option[value="public"]').textContent = PRIOR_BASED.has(state.mechanism)
+    ? 'the public prior P0'
+    : 'a public prior (uniform)';
   onEpsilonInput(); // the slider's symbol (ε or μ) may change; also requests the update
   settingsChanged();
 }
@@ -475,12 +510,100 @@ function showResult(request, result) {
   const worst = result.current.worst === null ? result.current.worstNote : formatNumber(result.current.worst);
   el.divSummary.textContent = `Chosen: ${short} at ${budget}: your ${fl} = ${formatNumber(result.current.user)}, worst case ${worst}.`;
   showCompareNotes(result);
+  showAccountant(result);
 
   el.version.textContent = result.version;
   if (el.status.dataset.state !== 'ready') {
     el.status.dataset.state = 'ready';
     el.status.textContent = `Ready: privsample ${result.version} (WebAssembly) runs in a Web Worker in this page.`;
   }
+}
+
+/** A number of bits for the accountant panel. */
+function bits(value) {
+  return `${formatNumber(value)} bit${value === 1 ? '' : 's'}`;
+}
+
+function epsilonText(value) {
+  return Number.isFinite(value) ? formatNumber(value) : '∞';
+}
+
+/** The accountant panel: every notion of the chosen mechanism (numbers from ps.accountant in the worker). */
+function showAccountant(result) {
+  const acc = result.accountant;
+  el.accountantInputs.textContent = RECORD_LEVEL.has(result.mechanism)
+    ? `all n = ${result.records} records on one of the k = ${result.k} categories`
+    : `k = ${result.k} point masses`;
+  if (!acc || acc.error) {
+    showAccountantError(acc ? acc.error : 'no result');
+    return;
+  }
+  showError(el.accountantError, '', []);
+  el.accountant.hidden = false;
+  const pick = [25, 50, 75].filter((i) => i < acc.epsilons.length);
+  const deltas = pick.map((i) => `δ(${formatEpsilon(acc.epsilons[i])}) = ${formatNumber(acc.ldp.delta[i])}`).join(', ');
+  const pure = Number.isFinite(acc.ldp.pureEpsilon);
+  el.accLdp.textContent = pure ? `pure ε = ${formatEpsilon(acc.ldp.pureEpsilon)}` : 'no pure ε (only (ε′, δ) pairs)';
+  el.accLdp.dataset.value = String(acc.ldp.pureEpsilon);
+  const group = RECORD_LEVEL.has(result.mechanism) ? ` Here between two users whose n = ${result.records} records all fall on one category vs. another (group privacy).` : '';
+  el.accLdpExplain.replaceChildren(
+    'No observer of the sample can tell any two users apart by more than a factor e',
+    sup('ε'),
+    `${pure ? '' : ' (except with probability δ)'}. ${pure ? 'Below the pure ε, with probability δ' : 'At smaller ε′'}: ${deltas}.${group}`,
+  );
+  const share = acc.entropy > 0 ? ` (${((100 * acc.mutualInformation) / acc.entropy).toFixed(1)}%)` : '';
+  el.accMi.textContent = `leaks ${bits(acc.mutualInformation)} of H(X) = ${bits(acc.entropy)}${share}`;
+  const source =
+    acc.priorKind === 'own'
+      ? 'your histogram P'
+      : PRIOR_BASED.has(result.mechanism)
+        ? 'the public prior P0'
+        : 'the uniform prior';
+  el.accMiExplain.textContent = `I(X;Y): if your item X is drawn from ${source}, the released sample Y reveals this much of the H(X) bits it takes to name it.`;
+  const lower = formatNumber(acc.capacity.lower);
+  const upper = formatNumber(acc.capacity.upper);
+  el.accCapacity.textContent = `${lower === upper ? upper : `${lower} – ${upper}`} bits (of log₂ k = ${formatNumber(Math.log2(acc.k))})`;
+  el.accLip.textContent = Number.isFinite(acc.lip.pureEpsilon) ? `ε = ${formatEpsilon(acc.lip.pureEpsilon)}` : 'no pure ε';
+  const curveBound = acc.capacity.boundFromLdpCurve === null ? '' : `, ≤ ${bits(acc.capacity.boundFromLdpCurve)} from its δ curve`;
+  el.accBounds.textContent = `capacity ≤ ${bits(acc.capacity.boundFromPureLdp)} from the pure ε${curveBound}`;
+  const lipBound =
+    acc.mutualInformationBoundFromLipCurve === null
+      ? ''
+      : ` Theorem 2(b), from the LIP curve: I(X;Y) ≤ ${bits(acc.mutualInformationBoundFromLipCurve)} (actual ${bits(acc.mutualInformation)}).`;
+  el.accBoundsExplain.textContent = `What the paper's bounds promise from LDP alone, against the actual capacity ${upper} bits: they are loose.${lipBound}`;
+  el.accErratum.textContent = `Erratum: Theorem 2(a) of the paper, as printed, would bound the LIP δ at ε′ = ${acc.erratum.epsilon} by ${formatNumber(
+    acc.erratum.asPrinted,
+  )} from I(X;Y) alone; that statement is false (a Gaussian mechanism breaks it). The corrected bound, which needs the prior's smallest mass (${formatProbability(
+    acc.pMin,
+  )}), gives ${formatNumber(acc.erratum.corrected)}; it is the dashed orange curve.`;
+  el.accErratum.hidden = false;
+  el.accountant.dataset.report = JSON.stringify(
+    {
+      mechanism: result.mechanism,
+      epsilon: result.epsilon,
+      k: acc.k,
+      priorKind: acc.priorKind,
+      ldpEpsilon: acc.ldp.pureEpsilon,
+      lipEpsilon: acc.lip.pureEpsilon,
+      mutualInformation: acc.mutualInformation,
+      entropy: acc.entropy,
+      capacityLower: acc.capacity.lower,
+      capacityUpper: acc.capacity.upper,
+      boundFromPureLdp: acc.capacity.boundFromPureLdp,
+      boundFromLdpCurve: acc.capacity.boundFromLdpCurve,
+    },
+    (_key, value) => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : value),
+  );
+  updateAccountantChart(accountantChart, acc);
+}
+
+/** The accountant could not run (too many categories, a rejected input): say why, keep the rest of the page. */
+function showAccountantError(message) {
+  showError(el.accountantError, 'The accountant cannot be shown:', [message]);
+  el.accountant.hidden = true;
+  el.accErratum.hidden = true;
+  delete el.accountant.dataset.report;
+  updateAccountantChart(accountantChart, { error: message });
 }
 
 /** The guarantee line, from sampler.guarantee (the library says which notion holds, with its parameters). */
@@ -583,6 +706,7 @@ function showLibraryError(error, request) {
     showError(el.optionsError, '', []);
   }
   clearTableResults();
+  showAccountantError(`the mechanism rejected the input (${error.name}: ${error.message})`);
   state.computed = false;
   updateControls();
   if (el.status.dataset.state !== 'ready' && !state.fatal) {
@@ -715,6 +839,7 @@ function openCsvFile() {
 // Wiring.
 const barChart = createBarChart($('bar-chart'));
 const divergenceChart = createDivergenceChart($('divergence-chart'));
+const accountantChart = createAccountantChart($('accountant-chart'));
 
 el.slider.addEventListener('input', onEpsilonInput);
 el.f.addEventListener('change', () => {
@@ -740,6 +865,11 @@ el.reset.addEventListener('click', () => {
 });
 el.draw.addEventListener('click', drawSample);
 el.mechanism.addEventListener('change', onMechanismChange);
+el.accountantPrior.addEventListener('change', () => {
+  state.accountantPrior = el.accountantPrior.value;
+  markStale();
+  requestUpdate();
+});
 el.notion.addEventListener('change', () => {
   onEpsilonInput();
   settingsChanged();

@@ -2,6 +2,7 @@
 // The page posts requests { id, type, ... } and gets back { id, ok: true, result } or { id, ok: false, error }.
 //   type 'update': { hist, epsilon, f, mechanism, settings } → Q(·|P) of the chosen mechanism at ε, P normalised,
 //                  its guarantee, and the divergence-versus-ε curves of several mechanisms side by side
+//                  and the privacy accountant of the chosen mechanism (every notion; see accountantOf)
 //   type 'sample': { hist, epsilon, mechanism, settings }    → one private category index (CSPRNG inside the module)
 // settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
 import { init } from 'privsample';
@@ -139,7 +140,92 @@ function comparison(ps, hist, f, chosen, settings) {
   return { epsilon: EPSILON_GRID, series: mechanisms.map((m) => seriesOf(ps, m, hist, f, settings)) };
 }
 
-function update(ps, { hist, epsilon, f, mechanism, settings }) {
+/** The accountant's cost grows like k³ (Laplace + projection: a Monte-Carlo channel, much more); beyond these it is not run. */
+const ACCOUNTANT_MAX_K = 60;
+const ACCOUNTANT_MAX_K_MONTE_CARLO = 20;
+const accountantCache = new Map();
+
+/**
+ * The prior of the accountant (who holds which item): 'own' = the user's normalised histogram P; 'public' = the
+ * local samplers' public prior P0, uniform for the others.
+ */
+function accountantPriorOf(kind, hist, settings, mechanism) {
+  if (kind === 'public') return PRIOR_BASED.has(mechanism) ? priorOf(settings, hist.length) : Array.from({ length: hist.length }, () => 1 / hist.length);
+  return normalise(hist);
+}
+
+/**
+ * ps.accountant for the sampler s: its guarantee in every notion over the k point-mass inputs (a user who holds
+ * one item; record-level mechanisms: all n records on one letter), with the chosen prior, plus the LMIDP paper's
+ * conversions (Theorem 1(a): δ implied by the capacity alone; corrected Theorem 2(a): LIP δ implied by I(X;Y)).
+ * Never throws: { error } instead, so the rest of the page is unaffected.
+ */
+function accountantOf(ps, s, mechanism, hist, settings, priorKind) {
+  const k = hist.length;
+  const limit = mechanism === 'laplace-projection' ? ACCOUNTANT_MAX_K_MONTE_CARLO : ACCOUNTANT_MAX_K;
+  if (k > limit) {
+    return {
+      error: `too many categories for the accountant: k = ${k} > ${limit}${
+        mechanism === 'laplace-projection' ? ' for Laplace + projection (its channel is a Monte-Carlo estimate)' : ''
+      }; its cost grows like k³`,
+    };
+  }
+  let prior;
+  try {
+    prior = accountantPriorOf(priorKind, hist, settings, mechanism);
+  } catch (error) {
+    return { error: errorInfo(error).message };
+  }
+  const key = JSON.stringify([mechanism, s.options, k, prior]);
+  const cached = accountantCache.get(key);
+  if (cached) return cached;
+  let out;
+  try {
+    const r = ps.accountant(s, { k, prior });
+    const epsilons = Array.from(r.epsilons);
+    const pMin = Math.min(...prior.filter((x) => x > 0));
+    const every = (i) => i % 2 === 0 || i === epsilons.length - 1; // the conversion curves on every other point
+    const curve = (fn) => epsilons.map((e, i) => (every(i) ? fn(e) : null));
+    const mi = r.prior.mutualInformation;
+    out = {
+      k,
+      priorKind,
+      prior,
+      guarantee: { ...r.guarantee },
+      epsilons,
+      ldp: { pureEpsilon: r.ldp.pureEpsilon, delta: Array.from(r.ldp.delta) },
+      capacity: {
+        lower: r.capacity.lower,
+        upper: r.capacity.upper,
+        boundFromPureLdp: r.capacity.boundFromPureLdp,
+        boundFromLdpCurve: r.capacity.boundFromLdpCurve,
+      },
+      entropy: r.prior.entropy,
+      mutualInformation: mi,
+      lip: { pureEpsilon: r.prior.lip.pureEpsilon, delta: Array.from(r.prior.lip.delta) },
+      mutualInformationBoundFromLipCurve: r.prior.mutualInformationBoundFromLipCurve,
+      // Theorem 1(a): any mechanism leaking at most C bits (C = the certified capacity upper bound) is (ε′, δ)-LDP with
+      ldpFromCapacity: curve((e) => ps.lmidp.ldpDeltaFromCapacity(r.capacity.upper, e)),
+      ldpFloorFromCapacity: ps.lmidp.ldpDeltaFloorFromCapacity(r.capacity.upper),
+      // Theorem 2(a), corrected: the LIP δ(ε′) implied by I(X;Y) and the prior's smallest (positive) mass.
+      lipFromMutualInformation: curve((e) => ps.lmidp.lipDeltaFromMutualInformation(mi, pMin, e)),
+      pMin,
+      erratum: {
+        epsilon: 1,
+        asPrinted: ps.lmidp.lipDeltaFromMutualInformationAsPrinted(mi, 1),
+        corrected: ps.lmidp.lipDeltaFromMutualInformation(mi, pMin, 1),
+      },
+    };
+  } catch (error) {
+    const info = errorInfo(error);
+    out = { error: `${info.name}: ${info.message}` };
+  }
+  if (accountantCache.size > 32) accountantCache.clear();
+  accountantCache.set(key, out);
+  return out;
+}
+
+function update(ps, { hist, epsilon, f, mechanism, settings, accountantPrior = 'own' }) {
   const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings));
   const q = s.distribution(hist); // validates hist: RangeError / TypeError with the library's message
   const current = { epsilon, mechanism, user: ps.divergence(f, hist, q), worst: null, worstNote: null };
@@ -161,6 +247,7 @@ function update(ps, { hist, epsilon, f, mechanism, settings }) {
     guarantee: { ...s.guarantee },
     current,
     curve: comparison(ps, hist, f, mechanism, settings),
+    accountant: accountantOf(ps, s, mechanism, hist, settings, accountantPrior),
     version: ps.version,
   };
 }

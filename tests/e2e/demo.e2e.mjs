@@ -6,7 +6,8 @@
 // leaves 127.0.0.1, that nothing is logged as an error and that the Content-Security-Policy holds.
 // It also switches mechanisms (minimax → local with a public prior → ROO → …) and checks the guarantee line,
 // the bars and the multi-mechanism comparison chart. Full-page screenshots are saved to test-output/e2e/demo.png
-// and test-output/e2e/compare.png.
+// and test-output/e2e/compare.png; the privacy accountant panel is checked for every mechanism
+// (test-output/e2e/accountant.png and accountant-panel.png).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -694,6 +695,138 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await page.mouse.move(0, 0);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'compare.png'), fullPage: true });
+  });
+
+  step('privacy accountant: numbers for every mechanism, they move with ε, they are sane; errors keep the page working', async () => {
+    // Starts from the picker step: the default histogram at ε = 1, the local sampler with the prior 8, 6, 4, 3, 2, 1.
+    const list = page.getByTestId('accountant-list');
+    const accError = page.getByTestId('accountant-error');
+    let seen;
+    const report = (what, predicate) =>
+      waitFor(
+        what,
+        async () => {
+          const raw = await list.getAttribute('data-report');
+          seen = raw ? JSON.parse(raw) : null;
+          return seen && (await list.isVisible()) && predicate(seen) ? seen : null;
+        },
+        () => seen,
+      );
+    const finite = (x) => typeof x === 'number' && Number.isFinite(x);
+    const TOL = 1e-9;
+    const checkSane = (r, k) => {
+      for (const key of ['mutualInformation', 'entropy', 'capacityLower', 'capacityUpper', 'boundFromPureLdp'])
+        assert.ok(finite(r[key]), `${r.mechanism}: ${key} = ${r[key]} is a finite number`);
+      assert.ok(r.mutualInformation >= -TOL, `${r.mechanism}: I(X;Y) = ${r.mutualInformation} >= 0`);
+      assert.ok(r.mutualInformation <= r.capacityUpper + TOL, `${r.mechanism}: I(X;Y) <= capacity upper`);
+      assert.ok(r.mutualInformation <= r.entropy + TOL, `${r.mechanism}: I(X;Y) <= H(X)`);
+      assert.ok(r.capacityLower <= r.capacityUpper + TOL, `${r.mechanism}: capacity lower <= upper`);
+      assert.ok(r.capacityUpper <= Math.log2(k) + TOL, `${r.mechanism}: capacity ${r.capacityUpper} <= log2 k`);
+      // Theorem 1(b): the bound from the pure ε is an upper bound on the capacity.
+      if (finite(r.ldpEpsilon)) {
+        assert.ok(r.capacityUpper <= r.boundFromPureLdp + TOL, `${r.mechanism}: capacity <= Thm 1(b) bound`);
+        assert.ok(finite(r.lipEpsilon), `${r.mechanism}: finite LDP ε ⇒ finite LIP ε`);
+        assert.ok(r.lipEpsilon <= r.ldpEpsilon + TOL, `${r.mechanism}: LIP ε ${r.lipEpsilon} <= LDP ε ${r.ldpEpsilon}`);
+      }
+      if (finite(r.boundFromLdpCurve)) assert.ok(r.capacityUpper <= r.boundFromLdpCurve + TOL, `${r.mechanism}: capacity <= curve bound`);
+    };
+
+    // Every mechanism of the picker, at ε = 1, for the prior "your histogram P" (the default choice).
+    assert.equal(await page.getByTestId('accountant-prior').inputValue(), 'own');
+    const mechanisms = await page.getByTestId('mechanism-select').evaluate((s) => [...s.options].map((o) => o.value));
+    assert.equal(mechanisms.length, 8);
+    const H = (() => {
+      const t = sum(DEFAULT_COUNTS);
+      return -DEFAULT_COUNTS.filter((c) => c > 0).reduce((s, c) => s + (c / t) * Math.log2(c / t), 0);
+    })();
+    const reports = {};
+    for (const m of mechanisms) {
+      await page.getByTestId('mechanism-select').selectOption(m);
+      const r = await report(`the accountant of ${m}`, (st) => st.mechanism === m && st.epsilon === 1);
+      assert.equal(r.k, 6);
+      assert.equal(r.priorKind, 'own');
+      assert.ok(Math.abs(r.entropy - H) < 1e-9, `${m}: H(X) is the entropy of the normalised histogram`);
+      checkSane(r, 6);
+      assert.equal(await accError.isHidden(), true, `${m}: no accountant error`);
+      for (const id of ['acc-ldp', 'acc-mi', 'acc-capacity', 'acc-lip', 'acc-bounds'])
+        assert.match(await page.getByTestId(id).textContent(), /\d/, `${m}: ${id} shows a number`);
+      assert.match(await page.getByTestId('acc-mi').textContent(), /bits? of H\(X\) = [\d.]+ bits/);
+      const plot = await waitForChart('accountant-chart', `the δ(ε′) chart of ${m}`, (st) => Array.isArray(st.ldp));
+      assert.equal(plot.ldp.length, plot.epsilons.length);
+      assert.ok(plot.ldp.every((d) => d >= 0 && d <= 1 + TOL), `${m}: 0 <= δ <= 1`);
+      assert.ok(plot.legend.includes('LDP δ(ε′)') && plot.legend.includes('LIP δ(ε′), this prior'));
+      reports[m] = r;
+    }
+    // Pure-LDP samplers over point masses: the channel's ε is at most the nominal ε (minimax is tight).
+    assert.ok(Math.abs(reports.minimax.ldpEpsilon - 1) < 1e-9, `minimax: LDP ε ${reports.minimax.ldpEpsilon} = 1`);
+    for (const m of ['linear', 'mollifier', 'local', 'local-linear']) assert.ok(reports[m].ldpEpsilon <= 1 + 1e-9, `${m}: LDP ε <= 1`);
+    // Record-level mechanisms: the inputs are all 22 records on one letter (group privacy): more than ε.
+    for (const m of ['roo', 'ds-roo', 'laplace-projection']) assert.ok(reports[m].ldpEpsilon > 1, `${m}: group ε > 1`);
+    assert.match(await page.getByTestId('accountant').textContent(), /all n = 22 records on one of the k = 6 categories/);
+    assert.match(await page.getByTestId('acc-erratum').textContent(), /as printed.*false.*corrected/s);
+
+    // The numbers move with ε: for minimax I(X;Y) grows with ε.
+    await page.getByTestId('mechanism-select').selectOption('minimax');
+    const at1 = await report('minimax at ε = 1', (st) => st.mechanism === 'minimax' && st.epsilon === 1);
+    const miText = await page.getByTestId('acc-mi').textContent();
+    await pressSlider('ArrowRight', 30); // 10^0.3 ≈ 2
+    assert.equal(await epsilonShown(), 2);
+    const at2 = await report('minimax at ε = 2', (st) => st.mechanism === 'minimax' && st.epsilon === 2);
+    checkSane(at2, 6);
+    assert.ok(at2.mutualInformation > at1.mutualInformation, `I(X;Y) grows with ε: ${at1.mutualInformation} → ${at2.mutualInformation}`);
+    assert.ok(at2.capacityUpper > at1.capacityUpper, 'the capacity grows with ε');
+    assert.ok(Math.abs(at2.ldpEpsilon - 2) < 1e-9);
+    assert.notEqual(await page.getByTestId('acc-mi').textContent(), miText, 'the text changed');
+    await pressSlider('ArrowLeft', 60); // 10^-0.3 ≈ 0.501
+    const atHalf = await report('minimax at ε = 0.501', (st) => st.mechanism === 'minimax' && st.epsilon === 0.501);
+    checkSane(atHalf, 6);
+    assert.ok(atHalf.mutualInformation < at1.mutualInformation, 'I(X;Y) falls with ε');
+    await pressSlider('ArrowRight', 30);
+    assert.equal(await epsilonShown(), 1);
+    await report('minimax back at ε = 1', (st) => st.mechanism === 'minimax' && st.epsilon === 1);
+
+    // A public (uniform) prior: H(X) = log2 k, and I(X;Y) is then at most the capacity too.
+    await page.getByTestId('accountant-prior').selectOption('public');
+    const uniform = await report('the uniform prior', (st) => st.priorKind === 'public' && st.mechanism === 'minimax');
+    assert.ok(Math.abs(uniform.entropy - Math.log2(6)) < 1e-9);
+    checkSane(uniform, 6);
+    assert.match(await page.getByTestId('acc-mi').textContent(), /of H\(X\) = 2\.585 bits/);
+    await page.getByTestId('accountant-prior').selectOption('own');
+    await report('your histogram again', (st) => st.priorKind === 'own' && st.mechanism === 'minimax');
+
+    // Too many categories: the accountant says so, the rest of the page keeps working.
+    const many = Array.from({ length: 61 }, (_, i) => `c${i + 1},${(i % 5) + 1}`).join('\n');
+    await pasteCsv(many);
+    await accError.waitFor({ state: 'visible' });
+    assert.match(await accError.textContent(), /too many categories for the accountant: k = 61 > 60/);
+    assert.equal(await list.isHidden(), true);
+    const bigBars = await waitForChart('bar-chart', 'the 61-category bars', (st) => st.labels.length === 61);
+    assert.equal(bigBars.q.length, 61);
+    await waitFor('the draw button enabled with k = 61', async () => page.getByTestId('draw-sample').isEnabled());
+    await page.getByTestId('reset').click();
+    await accError.waitFor({ state: 'hidden' });
+    await report('back to the example', (st) => st.k === 6 && st.mechanism === 'minimax');
+
+    // A record-level mechanism with a non-integer count: a clear message in the panel, nothing breaks.
+    await page.getByTestId('mechanism-select').selectOption('roo');
+    await report('ROO', (st) => st.mechanism === 'roo');
+    await page.getByTestId('row-count').nth(0).fill('9.5');
+    await accError.waitFor({ state: 'visible' });
+    assert.match(await accError.textContent(), /cannot be shown.*rejected the input.*must be integers/s);
+    await page.getByTestId('row-count').nth(0).fill('9');
+    await accError.waitFor({ state: 'hidden' });
+    const rooBack = await report('ROO again', (st) => st.mechanism === 'roo');
+    checkSane(rooBack, 6);
+
+    // The screenshot: minimax, the default histogram, ε = 1.
+    await page.getByTestId('mechanism-select').selectOption('minimax');
+    await report('minimax for the screenshot', (st) => st.mechanism === 'minimax' && st.epsilon === 1 && st.k === 6);
+    await page.getByTestId('csv-input').fill('');
+    await page.getByTestId('csv-input').blur();
+    await page.mouse.move(0, 0);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'accountant.png'), fullPage: true });
+    await page.getByTestId('accountant').screenshot({ path: join(OUTPUT, 'accountant-panel.png') });
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
