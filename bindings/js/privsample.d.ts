@@ -147,7 +147,12 @@ export interface AccountantReport {
   readonly guarantee: Guarantee;
   /** The ε' grid of both curves. */
   readonly epsilons: Float64Array;
-  /** LDP between any two inputs: pure ε (Infinity if unbounded) and the exact curve δ(ε'). */
+  /**
+   * LDP between any two of the given inputs (by default the k point masses): pure ε (Infinity if unbounded) and
+   * the exact curve δ(ε'). It describes the channel over these inputs, so it can be below the mechanism's
+   * nominal ε (e.g. 'local' with a non-uniform prior, whose worst pair is not two point masses) or, for the
+   * record-level mechanisms, above it (n records moved at once: group privacy).
+   */
   readonly ldp: { readonly pureEpsilon: number; readonly delta: Float64Array };
   /**
    * CI-LMIDP: the capacity sup over priors of I(X;Y), certified lower <= C <= upper (Blahut–Arimoto), with the
