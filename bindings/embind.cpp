@@ -7,11 +7,14 @@
 #include <cmath>
 #include <new>
 #include <optional>
+#include <variant>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "privsample/continuous.hpp"
 #include "privsample/divergence.hpp"
+#include "privsample/functional_ldp.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/lmidp.hpp"
 #include "privsample/mechanism.hpp"
@@ -96,29 +99,30 @@ val mechanism_names() {
   return out;
 }
 
+val guarantee_to_val(const Guarantee& g) {
+  val out = val::object();
+  out.set("notion", notion_name(g.notion));
+  switch (g.notion) {
+    case PrivacyNotion::pure_ldp:
+      out.set("epsilon", g.epsilon);
+      break;
+    case PrivacyNotion::approximate_ldp:
+      out.set("epsilon", g.epsilon);
+      out.set("delta", g.delta);
+      break;
+    case PrivacyNotion::gaussian_ldp:
+      out.set("mu", g.mu);
+      break;
+    case PrivacyNotion::record_dp:
+      out.set("epsilon", g.epsilon);
+      out.set("records", g.records);
+      break;
+  }
+  return out;
+}
+
 val guarantee_of(std::string name, val options) {
-  return guarded([&] {
-    const Guarantee g = guarantee(mechanism(name, options));
-    val out = val::object();
-    out.set("notion", notion_name(g.notion));
-    switch (g.notion) {
-      case PrivacyNotion::pure_ldp:
-        out.set("epsilon", g.epsilon);
-        break;
-      case PrivacyNotion::approximate_ldp:
-        out.set("epsilon", g.epsilon);
-        out.set("delta", g.delta);
-        break;
-      case PrivacyNotion::gaussian_ldp:
-        out.set("mu", g.mu);
-        break;
-      case PrivacyNotion::record_dp:
-        out.set("epsilon", g.epsilon);
-        out.set("records", g.records);
-        break;
-    }
-    return out;
-  });
+  return guarded([&] { return guarantee_to_val(guarantee(mechanism(name, options))); });
 }
 
 val distribution_of(std::string name, val options, val hist) {
@@ -218,6 +222,168 @@ double gaussian_sigma2_of(double mu, double d, double bound) {
   return guarded([&] { return gaussian_sigma2_for_capacity(mu, validated_count(d, "d", 1, 1'000'000), bound); });
 }
 
+// ---- continuous data on grids (continuous.hpp) ----------------------------------------------------------------
+// The wrapper passes grids as plain objects ({dimension: 1, lo, hi, cells} or {dimension: 2, xLo, xHi, nx, yLo,
+// yHi, ny}) with number fields, 2-D points as flat [x0, y0, x1, y1, …] arrays, and continuous-sampler options
+// whose presence it has checked per mechanism; every value is checked here or by the core.
+
+Grid1D grid1d_of(const val& g) {
+  return Grid1D{g["lo"].as<double>(), g["hi"].as<double>(),
+                validated_count(g["cells"].as<double>(), "grid.cells", 1, kMaxCategories)};
+}
+
+Grid2D grid2d_of(const val& g) {
+  Grid2D out{g["xLo"].as<double>(), g["xHi"].as<double>(),
+             validated_count(g["nx"].as<double>(), "grid.nx", 1, kMaxCategories), g["yLo"].as<double>(),
+             g["yHi"].as<double>(), validated_count(g["ny"].as<double>(), "grid.ny", 1, kMaxCategories)};
+  return out;
+}
+
+bool is_2d(const val& g) { return g["dimension"].as<double>() == 2.0; }
+
+std::vector<Point2D> points_of(const val& flat) {
+  const std::vector<double> xy = numbers(flat);
+  std::vector<Point2D> out(xy.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {xy[2 * i], xy[2 * i + 1]};
+  return out;
+}
+
+double check_grid(val grid) {
+  return guarded([&] {
+    if (is_2d(grid)) {
+      const Grid2D g = grid2d_of(grid);
+      validate_grid(g);
+      return static_cast<double>(cell_count(g));
+    }
+    const Grid1D g = grid1d_of(grid);
+    validate_grid(g);
+    return static_cast<double>(g.cells);
+  });
+}
+
+val gaussian_mixture_of(val grid, val means, val weights, double sigma) {
+  return guarded([&] {
+    const std::vector<double> w = numbers(weights);
+    if (is_2d(grid)) return copy_out(gaussian_mixture(grid2d_of(grid), points_of(means), w, sigma));
+    return copy_out(gaussian_mixture(grid1d_of(grid), numbers(means), w, sigma));
+  });
+}
+
+val laplace_mixture_of(val grid, val means, val weights, double scale) {
+  return guarded([&] {
+    const std::vector<double> w = numbers(weights);
+    if (is_2d(grid)) return copy_out(laplace_mixture(grid2d_of(grid), points_of(means), w, scale));
+    return copy_out(laplace_mixture(grid1d_of(grid), numbers(means), w, scale));
+  });
+}
+
+val gaussian_ring_of(val grid, double modes, double variance, double radius) {
+  return guarded([&] {
+    const std::size_t m = validated_count(modes, "modes", 1, 1'000'000);
+    return copy_out(gaussian_ring(grid2d_of(grid), m, variance, radius));
+  });
+}
+
+val kernel_density_of(val grid, val points, double bandwidth) {
+  return guarded([&] {
+    if (is_2d(grid)) return copy_out(kernel_density(grid2d_of(grid), points_of(points), bandwidth));
+    return copy_out(kernel_density(grid1d_of(grid), numbers(points), bandwidth));
+  });
+}
+
+val gaussian_mixture_envelope_of(val grid, double sigma, double radius) {
+  return guarded([&] { return copy_out(gaussian_mixture_envelope(grid1d_of(grid), sigma, radius)); });
+}
+
+using ContinuousMechanism = std::variant<ContinuousClipSampler, ContinuousLinearSampler, ContinuousLocalClipSampler,
+                                         ContinuousLocalLinearSampler>;
+
+// The notion a linear sampler's options state (the wrapper has checked that mu excludes epsilon and delta).
+Guarantee ldp_guarantee_of(const val& o) {
+  if (!o["mu"].isUndefined()) {
+    return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, o["mu"].as<double>(), 0.0});
+  }
+  const double epsilon = o["epsilon"].as<double>();
+  if (!o["delta"].isUndefined()) {
+    return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, epsilon, o["delta"].as<double>(), 0.0, 0.0});
+  }
+  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, epsilon, 0.0, 0.0, 0.0});
+}
+
+ContinuousMechanism continuous_mechanism(const std::string& name, const val& o) {
+  if (name == "minimax") {
+    return ContinuousClipSampler(o["epsilon"].as<double>(), numbers(o["reference"]), o["c1"].as<double>(),
+                                 o["c2"].as<double>());
+  }
+  if (name == "linear") {
+    return ContinuousLinearSampler(ldp_guarantee_of(o), numbers(o["reference"]), o["c1"].as<double>(),
+                                   o["c2"].as<double>());
+  }
+  if (name == "local") {
+    return ContinuousLocalClipSampler(o["epsilon"].as<double>(), numbers(o["prior"]), o["gamma"].as<double>());
+  }
+  if (name == "local-linear") {
+    return ContinuousLocalLinearSampler(ldp_guarantee_of(o), numbers(o["prior"]), o["gamma"].as<double>());
+  }
+  throw std::invalid_argument("mechanism = '" + name +
+                              "': unknown continuous mechanism; use one of 'minimax', 'linear', 'local', 'local-linear'");
+}
+
+val continuous_guarantee_of(std::string name, val options) {
+  return guarded([&] {
+    return std::visit([](const auto& m) { return guarantee_to_val(m.guarantee()); },
+                      continuous_mechanism(name, options));
+  });
+}
+
+val continuous_distribution_of(std::string name, val options, val density) {
+  return guarded([&] {
+    const std::vector<double> p = numbers(density);
+    return std::visit([&](const auto& m) { return copy_out(m.distribution(p)); },
+                      continuous_mechanism(name, options));
+  });
+}
+
+val continuous_normaliser_of(std::string name, val options, val density) {
+  return guarded([&] {
+    const std::vector<double> p = numbers(density);
+    return std::visit(
+        [&](const auto& m) -> val {
+          if constexpr (requires { m.normaliser(p); }) {
+            return val(m.normaliser(p));
+          } else {
+            (void)m.distribution(p);  // validates the density like the clip samplers do
+            return val::null();
+          }
+        },
+        continuous_mechanism(name, options));
+  });
+}
+
+double continuous_risk_of(std::string name, val options, std::string f) {
+  return guarded([&] {
+    const NamedDivergence named = parse_divergence(f);
+    return std::visit([&](const auto& m) { return m.worst_case_risk(named); }, continuous_mechanism(name, options));
+  });
+}
+
+// One private point: q from the mechanism, a cell from q, a uniform point in it, all with the CSPRNG.
+val continuous_sample_point(std::string name, val options, val grid, val density) {
+  return guarded([&] {
+    const std::vector<double> p = numbers(density);
+    const std::vector<double> q =
+        std::visit([&](const auto& m) { return m.distribution(p); }, continuous_mechanism(name, options));
+    if (is_2d(grid)) {
+      const Point2D xy = draw_point(grid2d_of(grid), q, secure_bits());
+      val out = val::array();
+      out.call<void>("push", xy[0]);
+      out.call<void>("push", xy[1]);
+      return out;
+    }
+    return val(draw_point(grid1d_of(grid), q, secure_bits()));
+  });
+}
+
 double max_categories() { return static_cast<double>(kMaxCategories); }
 double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
@@ -239,6 +405,17 @@ EMSCRIPTEN_BINDINGS(privsample) {
   emscripten::function("lipDeltaFromMutualInformation", &lip_delta_of);
   emscripten::function("lipDeltaFromMutualInformationAsPrinted", &lip_delta_as_printed_of);
   emscripten::function("gaussianSigma2ForCapacity", &gaussian_sigma2_of);
+  emscripten::function("checkGrid", &check_grid);
+  emscripten::function("gaussianMixture", &gaussian_mixture_of);
+  emscripten::function("laplaceMixture", &laplace_mixture_of);
+  emscripten::function("gaussianRing", &gaussian_ring_of);
+  emscripten::function("kernelDensity", &kernel_density_of);
+  emscripten::function("gaussianMixtureEnvelope", &gaussian_mixture_envelope_of);
+  emscripten::function("continuousGuarantee", &continuous_guarantee_of);
+  emscripten::function("continuousDistribution", &continuous_distribution_of);
+  emscripten::function("continuousNormaliser", &continuous_normaliser_of);
+  emscripten::function("continuousWorstCaseRisk", &continuous_risk_of);
+  emscripten::function("continuousSamplePoint", &continuous_sample_point);
   emscripten::function("maxCategories", &max_categories);
   emscripten::function("maxDrawsPerCall", &max_draws_per_call);
 }

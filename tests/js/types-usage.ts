@@ -1,6 +1,17 @@
 // Compiled with `tsc --noEmit` in npm test: privsample.d.ts must describe the API a user writes against.
 // The @ts-expect-error lines fail the compile if the declarations stop rejecting misuse.
-import { init, type DivergenceName, type Guarantee, type Histogram, type Privsample, type Sampler } from 'privsample';
+import {
+  init,
+  type ContinuousSampler,
+  type DivergenceName,
+  type Grid,
+  type Grid1D,
+  type Grid2D,
+  type Guarantee,
+  type Histogram,
+  type Privsample,
+  type Sampler,
+} from 'privsample';
 
 async function privatize(hist: Histogram): Promise<number> {
   const ps: Privsample = await init();
@@ -53,5 +64,60 @@ async function misuse(): Promise<void> {
   s.guarantee.epsilon = 5;
 }
 
+async function continuous(): Promise<[number, number]> {
+  const ps = await init();
+  const line: Grid1D = ps.grid1d({ lo: -4, hi: 4, cells: 800 });
+  const plane: Grid2D = ps.grid2d({ xLo: -3, xHi: 3, nx: 500, yLo: -3, yHi: 3, ny: 500 });
+  const cells: number = plane.cells;
+  const envelope: Float64Array = ps.densities.gaussianMixtureEnvelope(line, { sigma: 1 });
+  const p: Float64Array = ps.densities.gaussianMixture(line, { means: [0.5, -1], sigma: 1, weights: [1, 2] });
+  const clip: ContinuousSampler = ps.continuousSampler('minimax', { epsilon: 0.5, reference: envelope, c2: 1 });
+  const x: number = clip.samplePoint(line, p);
+  const r: number | null = clip.normaliser(p);
+  const risk: number = clip.worstCaseRisk('kl');
+  const q: Float64Array = clip.distribution(p);
+  const linear = ps.continuousSampler('linear', { epsilon: 1, delta: 1e-6, reference: envelope, c1: 0, c2: 1 });
+  const ring = ps.densities.ring(plane, { variance: 0.5 });
+  const kde = ps.densities.kernelDensity(plane, [[0, 1], [1, 0]], { bandwidth: 0.2 });
+  const flat = ps.densities.laplaceMixture(plane, { means: new Float64Array([0, 0, 1, 1]), scale: 0.5 });
+  const local = ps.continuousSampler('local', { epsilon: 1, prior: ring, gamma: 4 });
+  const gdp = ps.continuousSampler('local-linear', { mu: 1, prior: ring, gamma: 4 });
+  const any: Grid = Math.sqrt(2) > 1 ? line : plane;
+  const either: number | [number, number] = local.samplePoint(any, kde);
+  void [cells, x, r, risk, q, linear.guarantee, flat, gdp.cells, either, ps.continuousMechanisms];
+  return local.samplePoint(plane, kde);
+}
+
+async function continuousMisuse(): Promise<void> {
+  const ps = await init();
+  const line = ps.grid1d({ lo: 0, hi: 1, cells: 10 });
+  const plane = ps.grid2d({ xLo: 0, xHi: 1, nx: 2, yLo: 0, yHi: 1, ny: 5 });
+  const h = ps.densities.gaussianMixtureEnvelope(line);
+  // @ts-expect-error the ring is 2-D only
+  ps.densities.ring(line);
+  // @ts-expect-error the clip sampler needs c2
+  ps.continuousSampler('minimax', { epsilon: 1, reference: h });
+  // @ts-expect-error 'local' needs a prior, not a reference
+  ps.continuousSampler('local', { epsilon: 1, reference: h, gamma: 2 });
+  // @ts-expect-error mu excludes epsilon
+  ps.continuousSampler('local-linear', { epsilon: 1, mu: 1, prior: h, gamma: 2 });
+  // @ts-expect-error unknown continuous mechanism
+  ps.continuousSampler('mollifier', { epsilon: 1 });
+  const s = ps.continuousSampler('minimax', { epsilon: 1, reference: h, c2: 1 });
+  // @ts-expect-error a 1-D grid yields a number, not a pair
+  const pair: [number, number] = s.samplePoint(line, h);
+  // @ts-expect-error a 2-D grid yields a pair
+  const one: number = s.samplePoint(plane, h);
+  // @ts-expect-error 2-D means are pairs
+  ps.densities.gaussianMixture(plane, { means: [[0, 0, 0]], sigma: 1 });
+  // @ts-expect-error grids are read-only
+  line.cells = 3;
+  // @ts-expect-error worstCaseRisk on a continuous sampler takes no k
+  s.worstCaseRisk('kl', 3);
+  void [pair, one];
+}
+
 void privatize([1, 2, 3]);
+void continuous;
+void continuousMisuse;
 void misuse;
