@@ -17,6 +17,7 @@
 #include "privsample/functional_ldp.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/lmidp.hpp"
+#include "privsample/mbde.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
 #include "privsample/randomness.hpp"
@@ -295,6 +296,34 @@ val gaussian_mixture_envelope_of(val grid, double sigma, double radius) {
   return guarded([&] { return copy_out(gaussian_mixture_envelope(grid1d_of(grid), sigma, radius)); });
 }
 
+// MBDE (the baseline): preset "reduced" (seconds in a browser tab) or "paper" (a minute natively); randomness from
+// the CSPRNG unless a seed is given (reproducible experiments).
+val mbde_of(val grid, val density, double epsilon, std::string preset, val seed) {
+  return guarded([&] {
+    if (preset != "reduced" && preset != "paper") {
+      throw std::invalid_argument("options.preset = '" + preset + "': use 'reduced' or 'paper'");
+    }
+    const MbdeSettings settings = preset == "paper" ? MbdeSettings::paper() : MbdeSettings::reduced();
+    const std::vector<double> d = numbers(density);
+    const auto run = [&](RandomBits& bits) {
+      return is_2d(grid) ? mbde(grid2d_of(grid), d, epsilon, settings, bits)
+                         : mbde(grid1d_of(grid), d, epsilon, settings, bits);
+    };
+    MbdeResult result;
+    if (seed.isUndefined() || seed.isNull()) {
+      result = run(secure_bits());
+    } else {
+      SeededRandom seeded(validated_seed(seed.as<double>()));
+      result = run(seeded);
+    }
+    val out = val::object();
+    out.set("density", copy_out(result.density));
+    out.set("reference", copy_out(result.reference));
+    out.set("theta", result.theta);
+    return out;
+  });
+}
+
 using ContinuousMechanism = std::variant<ContinuousClipSampler, ContinuousLinearSampler, ContinuousLocalClipSampler,
                                          ContinuousLocalLinearSampler>;
 
@@ -416,6 +445,7 @@ EMSCRIPTEN_BINDINGS(privsample) {
   emscripten::function("continuousNormaliser", &continuous_normaliser_of);
   emscripten::function("continuousWorstCaseRisk", &continuous_risk_of);
   emscripten::function("continuousSamplePoint", &continuous_sample_point);
+  emscripten::function("mbde", &mbde_of);
   emscripten::function("maxCategories", &max_categories);
   emscripten::function("maxDrawsPerCall", &max_draws_per_call);
 }

@@ -350,6 +350,18 @@ export interface Privsample {
   grid2d(options: { xLo: number; xHi: number; nx: number; yLo: number; yHi: number; ny: number }): Grid2D;
   /** Density families as cell masses on a grid. */
   readonly densities: Densities;
+  /**
+   * The MBDE baseline (Husain et al.'s mollified boosted density estimation, as run in Park et al.'s experiments):
+   * boosted MLP classifiers move a truncated-Gaussian base q0 toward the density, with
+   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) runs in about a second in
+   * WebAssembly; 'paper' is the paper's setting (about a minute natively). With `seed` the training randomness is
+   * a seeded generator (reproducible, NOT secure); otherwise the CSPRNG.
+   */
+  mbde(
+    grid: Grid,
+    density: Histogram,
+    options: { epsilon: number; preset?: 'reduced' | 'paper'; seed?: number },
+  ): { readonly density: Float64Array; readonly reference: Float64Array; readonly theta: number };
   /** Names accepted by continuousSampler(). */
   readonly continuousMechanisms: readonly ContinuousMechanismName[];
   /** A sampler for densities given as cell masses on a grid; throws RangeError for a bad option, TypeError for a wrong type. */

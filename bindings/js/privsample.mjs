@@ -230,6 +230,19 @@ function makeContinuous(wasm) {
     },
   });
 
+  // The MBDE baseline on a grid: returns the privatized density (and the reference q0 it stays within e^{±ε/2} of).
+  function mbde(grid, density, options) {
+    const g = gridOf(grid);
+    const { epsilon, preset = 'reduced', seed, ...rest } = plainObject(options, 'options');
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by mbde (supported: epsilon, preset, seed)`);
+    number(epsilon, 'options.epsilon');
+    text(preset, 'options.preset');
+    if (seed !== undefined) number(seed, 'options.seed');
+    const r = wasm.mbde(g, histogram(density, 'density'), epsilon, preset, seed);
+    return Object.freeze({ density: r.density, reference: r.reference, theta: r.theta });
+  }
+
   function continuousSampler(mechanism, options) {
     text(mechanism, 'mechanism');
     if (!CONTINUOUS_MECHANISMS.includes(mechanism)) {
@@ -252,7 +265,7 @@ function makeContinuous(wasm) {
     });
   }
 
-  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms: CONTINUOUS_MECHANISMS };
+  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms: CONTINUOUS_MECHANISMS, mbde };
 }
 
 function makeApi(wasm) {

@@ -37,7 +37,9 @@ async function privatize(hist: Histogram): Promise<number> {
   const bits: number = report.prior ? report.prior.mutualInformation : report.capacity.upper;
   const curve: Float64Array = report.ldp.delta;
   const floor: number = ps.lmidp.ldpDeltaFloorFromCapacity(0.1);
-  void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor];
+  const baseline = ps.mbde(ps.grid1d({ lo: -4, hi: 4, cells: 50 }), new Float64Array(50).fill(1), { epsilon: 1, seed: 3 });
+  const reference: Float64Array = baseline.reference;
+  void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor, reference];
   return s.sample(new Uint32Array([3, 1, 4]));
 }
 
@@ -58,6 +60,8 @@ async function misuse(): Promise<void> {
   s.worstCaseRisk('js', 3);
   // @ts-expect-error histograms are numbers
   s.distribution(['a', 'b']);
+  // @ts-expect-error MBDE presets are 'reduced' or 'paper'
+  ps.mbde(ps.grid1d({ lo: 0, hi: 1, cells: 4 }), [1, 1, 1, 1], { epsilon: 1, preset: 'fast' });
   // @ts-expect-error the accountant takes a sampler, not a name
   ps.accountant('minimax', { k: 3 });
   // @ts-expect-error the guarantee is read-only
