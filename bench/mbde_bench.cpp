@@ -1,0 +1,79 @@
+// Times the MBDE baseline (Husain et al., as run in Park et al.'s experiments; spec minimax-ldp-sampling.md §3.5)
+// with its reduced preset — the one the demo and `ps.mbde` default to — against the exact clip sampler on the
+// same grid, in the same run, and prints median times and the ratio:
+//   1-D   a two-mode Gaussian mixture on [−4, 4], 200 cells (the paper's Fig. 4 setting), ε = 1
+//   2-D   the Gaussian ring on [−3, 3]², 100 × 100 cells, ε = 0.5 (the paper's Fig. 1 setting, coarser grid)
+// Baseline: ContinuousClipSampler::distribution on the same density (1-D: the paper's envelope; 2-D: a broad
+// Gaussian reference with c2 = 4). Target of issue 4: the reduced preset under 10 s in WebAssembly.
+// Build natively (build/native/mbde_bench) and with em++ (build/wasm/mbde_bench.cjs, run by node).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "privsample/continuous.hpp"
+#include "privsample/mbde.hpp"
+#include "privsample/randomness.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Median wall time of `body` in seconds over `repetitions` runs (MBDE takes about a second: few runs suffice).
+template <class Body>
+double median_seconds(int repetitions, Body&& body) {
+  std::vector<double> times;
+  for (int i = 0; i < repetitions; ++i) {
+    const auto t0 = Clock::now();
+    body();
+    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+  return times[times.size() / 2];
+}
+
+volatile double sink = 0.0;  // keeps results alive so no timed work is optimised away
+
+void report(const char* label, double mbde_seconds, double clip_seconds) {
+  std::printf("%-34s %12.1f ms %12.3f ms %12.0fx\n", label, 1e3 * mbde_seconds, 1e3 * clip_seconds,
+              mbde_seconds / clip_seconds);
+}
+
+}  // namespace
+
+int main() {
+  using namespace privsample;
+  const MbdeSettings settings = MbdeSettings::reduced();
+  std::printf("MBDE (reduced preset) against the exact clip sampler on the same grid (median wall time)\n");
+  std::printf("%-34s %15s %15s %13s\n", "setting", "MBDE", "clip sampler", "MBDE/clip");
+
+  {
+    const Grid1D grid{-4.0, 4.0, 200};
+    const std::vector<double> means{-1.0, 0.8};
+    const std::vector<double> weights{0.4, 0.6};
+    const std::vector<double> p = gaussian_mixture(grid, means, weights, 1.0);
+    const std::vector<double> envelope = gaussian_mixture_envelope(grid);
+    const ContinuousClipSampler clip(1.0, envelope, 0.0, 1.0);
+    const double mbde_time = median_seconds(5, [&] {
+      SeededRandom bits(1);
+      sink = mbde(grid, p, 1.0, settings, bits).density[0];
+    });
+    const double clip_time = median_seconds(50, [&] { sink = clip.distribution(p)[0]; });
+    report("1-D mixture, 200 cells, eps = 1", mbde_time, clip_time);
+  }
+  {
+    const Grid2D grid{-3.0, 3.0, 100, -3.0, 3.0, 100};
+    const std::vector<double> ring = gaussian_ring(grid);
+    const std::vector<Point2D> centre{{0.0, 0.0}};
+    const std::vector<double> one{1.0};
+    const std::vector<double> reference = gaussian_mixture(grid, centre, one, 1.5);
+    const ContinuousClipSampler clip(0.5, reference, 0.0, 4.0);
+    const double mbde_time = median_seconds(3, [&] {
+      SeededRandom bits(1);
+      sink = mbde(grid, ring, 0.5, settings, bits).density[0];
+    });
+    const double clip_time = median_seconds(50, [&] { sink = clip.distribution(ring)[0]; });
+    report("2-D ring, 100 x 100 cells, eps = 0.5", mbde_time, clip_time);
+  }
+  return 0;
+}
