@@ -1,5 +1,6 @@
 #include "privsample/divergence.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -73,7 +74,8 @@ double divergence(const FDivergence& f, std::span<const double> p_in, std::span<
 }
 
 double divergence(NamedDivergence f, std::span<const double> p, std::span<const double> q) {
-  return divergence(f_divergence(f), p, q);
+  // The named f have f(1) = 0, so D_f >= 0 (Jensen); rounding can leave −1e-17 where Q ≈ P.
+  return std::max(0.0, divergence(f_divergence(f), p, q));
 }
 
 double chord_risk(const FDivergence& f, double r1, double r2) {

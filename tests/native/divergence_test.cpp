@@ -260,3 +260,21 @@ TEST_CASE("divergence: Theorem 3.1 closed forms equal the chord 𝔑(0, (e^eps+k
   const FDivergence reverse_kl{[](double x) { return -std::log(x); }, kInf, 0.0};
   CHECK(finite_minimax_risk(reverse_kl, 5, 1.0) == kInf);
 }
+
+TEST_CASE("divergence: named divergences are never negative, even where Q equals P up to rounding", "[divergence]") {
+  // p and q that agree to the last bit or two: Σ p log(p/q) can round to −1e-17 without the clamp
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<double> p(1000);
+    for (double& v : p) v = u01(rng) + 1e-3;
+    std::vector<double> q(p);
+    for (double& v : q) v = std::nextafter(v, trial % 2 ? 2.0 : 0.0);
+    for (auto f : {privsample::NamedDivergence::kl, privsample::NamedDivergence::tv,
+                   privsample::NamedDivergence::hellinger, privsample::NamedDivergence::chi2}) {
+      const double d = privsample::divergence(f, p, q);
+      CHECK(d >= 0.0);
+      CHECK(d < 1e-12);
+    }
+  }
+}
