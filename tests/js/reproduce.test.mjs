@@ -2,13 +2,14 @@
 // process; the CSV's columns, every measured worst case <= its closed-form bound, the bounds against the numbers
 // the specs report, the papers' qualitative claims, the chart PNG, and the seeded setup generator.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../bindings/js/privsample.mjs';
 import { CSV_COLUMNS, RELATIVE_SLACK, reproduce } from '../../scripts/reproduce.mjs';
+import { ringEnvelope } from '../../scripts/reproduce/experiments.mjs';
 import { randomMixtures, splitmix64, xoshiro256ss } from '../../scripts/reproduce/rng.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,34 +45,50 @@ const FIG10_LAMBDAS = { 0.1: [0.0223, 0.0484], 0.5: [0.1310, 0.2534], 1: [0.3002
 const csvs = {};
 const runs = {};
 
-before(() => {
-  rmSync(OUT, { recursive: true, force: true });
-  for (const name of ['local-fig4', 'local-fig10', 'minimax-fig4']) {
+// Runs a child to completion: { status, stdout, stderr, seconds }.
+function run(args) {
+  return new Promise((done) => {
     const t = performance.now();
-    const run = spawnSync(process.execPath, [SCRIPT, name, '--quick', '--out', OUT], { encoding: 'utf8', timeout: 60_000 });
-    runs[name] = { ...run, seconds: (performance.now() - t) / 1000 };
-    if (run.status === 0) csvs[name] = readCsv(join(OUT, `${name}.csv`));
-  }
+    const child = spawn(process.execPath, args, { timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (status) => done({ status, stdout, stderr, seconds: (performance.now() - t) / 1000 }));
+  });
+}
+
+// The quick runs in parallel (minimax-fig4's ten MBDE runs dominate: ~8 s).
+before(async () => {
+  rmSync(OUT, { recursive: true, force: true });
+  const names = ['minimax-fig4', 'minimax-fig1', 'local-fig4', 'local-fig10'];
+  const results = await Promise.all(names.map((name) => run([SCRIPT, name, '--quick', '--out', OUT])));
+  names.forEach((name, i) => {
+    runs[name] = results[i];
+    if (results[i].status === 0) csvs[name] = readCsv(join(OUT, `${name}.csv`));
+  });
 });
 
 describe('npm run reproduce -- <name> --quick', () => {
   for (const [name, budgets, samplers] of [
     ['local-fig4', [0.1, 0.5, 1, 2], ['global', 'local']],
     ['local-fig10', [0.1, 0.5, 1, 2], ['global', 'local']],
-    ['minimax-fig4', [0.1, 0.5, 1, 2, 5], ['proposed']],
+    ['minimax-fig4', [0.1, 0.5, 1, 2, 5], ['proposed', 'mbde']],
+    ['minimax-fig1', [0.5], ['mbde', 'proposed']],
   ]) {
+    const clientsOf = { proposed: name === 'minimax-fig1' ? 1 : 10, mbde: name === 'minimax-fig1' ? 1 : 2, global: 10, local: 10 };
     test(`${name}: exits 0, prints the summary, writes the CSV (columns, one row per budget × sampler × f) and the PNG`, () => {
       const run = runs[name];
       assert.equal(run.status, 0, `exit ${run.status}\n${run.stdout}\n${run.stderr}`);
-      assert.match(run.stdout, /every measured worst case is <= its theoretical bound/);
+      assert.match(run.stdout, /every measured value is <= its theoretical bound and every privacy check holds/);
       const { columns, rows } = csvs[name];
       assert.deepEqual(columns, CSV_COLUMNS);
       assert.equal(rows.length, budgets.length * samplers.length * F.length);
       for (const b of budgets) for (const s of samplers) for (const f of F) assert.ok(cell(rows, b, s, f), `${b} ${s} ${f}`);
       for (const r of rows) {
         assert.equal(r.figure, name);
-        assert.equal(r.clients, '10');
-        assert.ok(Number(r.worst_client) >= 0 && Number(r.worst_client) < 10);
+        assert.equal(r.clients, String(clientsOf[r.sampler]), `${r.sampler} clients`);
+        assert.ok(Number(r.worst_client) >= 0 && Number(r.worst_client) < clientsOf[r.sampler]);
       }
       const png = readFileSync(join(OUT, `${name}.png`));
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
@@ -81,13 +98,22 @@ describe('npm run reproduce -- <name> --quick', () => {
       assert.ok(run.seconds < 20, `${name} --quick took ${run.seconds.toFixed(1)} s`);
     });
 
-    test(`${name}: every measured worst case is <= its theoretical bound and >= 0`, () => {
+    test(`${name}: every measured worst case is <= its theoretical bound (MBDE: none, n/a) and >= 0; every privacy check holds`, () => {
       for (const r of csvs[name].rows) {
         const measured = Number(r.measured_worst);
-        const bound = Number(r.theoretical_bound);
         assert.ok(Number.isFinite(measured) && measured >= 0, `${r.budget} ${r.sampler} ${r.divergence}: ${measured}`);
-        assert.ok(measured <= bound + RELATIVE_SLACK * bound, `${r.budget} ${r.sampler} ${r.divergence}: ${measured} > ${bound}`);
-        assert.equal(r.within_bound, 'true');
+        if (r.sampler === 'mbde') {
+          assert.equal(r.theoretical_bound, 'n/a');
+          assert.equal(r.within_bound, 'n/a');
+        } else {
+          const bound = Number(r.theoretical_bound);
+          assert.ok(measured <= bound + RELATIVE_SLACK * bound, `${r.budget} ${r.sampler} ${r.divergence}: ${measured} > ${bound}`);
+          assert.equal(r.within_bound, 'true');
+        }
+        if (r.privacy_check !== '') {
+          assert.ok(Number(r.privacy_value) <= Number(r.privacy_limit) * (1 + RELATIVE_SLACK), `${r.sampler} ${r.budget}: ${r.privacy_check}`);
+          assert.equal(r.privacy_ok, 'true');
+        }
       }
     });
   }
@@ -114,19 +140,49 @@ describe('npm run reproduce -- <name> --quick', () => {
     }
   });
 
-  test('minimax-fig4: the bounds are the spec\'s (§5.4), and the MBDE baseline is reported as not available', () => {
+  test('minimax-fig4: the bounds are the spec\'s (§5.4); MBDE rows (2 clients on 40 cells in --quick) with both privacy checks', () => {
     const { rows } = csvs['minimax-fig4'];
     for (const [eps, bounds] of Object.entries(MINIMAX_FIG4_BOUNDS)) {
       F.forEach((f, i) => assert.ok(Math.abs(Number(cell(rows, Number(eps), 'proposed', f).theoretical_bound) - bounds[i]) <= 5e-5, `${eps} ${f}`));
     }
-    for (const r of rows) assert.equal(r.baseline, 'n/a (MBDE not yet exposed)');
-    assert.match(runs['minimax-fig4'].stdout, /n\/a \(MBDE not yet exposed\)/);
+    for (const r of rows) {
+      assert.match(r.baseline, /MBDE \(reduced preset, seed 1000·seed \+ client\) on the first 2 clients per ε, grid \[−4, 4\] × 40 cells/);
+      assert.equal(r.cells, r.sampler === 'mbde' ? '40' : '800');
+      assert.equal(Number(r.privacy_limit), r.sampler === 'mbde' ? Number(r.budget) / 2 : Number(r.budget));
+    }
+    // The clip sampler uses its whole box when it clips; MBDE stays inside e^{±ε/2} around q0.
+    assert.ok(Math.abs(Number(cell(rows, 1, 'proposed', 'kl').privacy_value) - 1) < 1e-9);
+    assert.match(runs['minimax-fig4'].stdout, /mbde ε = 5: max \|log q\/q0\| <= ε\/2: [0-9.]+ <= 2\.5 ok/);
+    assert.match(runs['minimax-fig4'].stdout, /ours below MBDE \(measured worst\) in \d+ of 15/);
   });
 
-  test('an unknown reproduction exits 2 with a usage line', () => {
-    const run = spawnSync(process.execPath, [SCRIPT, 'fig99'], { encoding: 'utf8' });
-    assert.equal(run.status, 2);
-    assert.match(run.stderr, /usage: npm run reproduce/);
+  test('minimax-fig1: the ring is in the envelope class, ours is within R and its box, MBDE within e^{±ε/2}, ours closer to P than MBDE', () => {
+    const { rows } = csvs['minimax-fig1'];
+    const out = runs['minimax-fig1'].stdout;
+    for (const r of rows) {
+      assert.equal(r.budget, '0.5');
+      assert.equal(r.cells, '1600');
+      assert.equal(r.seed, '0');
+    }
+    for (const f of F) {
+      const ours = cell(rows, 0.5, 'proposed', f);
+      const mbde = cell(rows, 0.5, 'mbde', f);
+      assert.ok(Number(ours.measured_worst) > 0 && Number(ours.measured_worst) < Number(ours.theoretical_bound), f);
+      assert.ok(Number(ours.measured_worst) < Number(mbde.measured_worst), `${f}: ours ${ours.measured_worst} vs MBDE ${mbde.measured_worst}`);
+      assert.ok(Number(ours.privacy_value) <= 0.5 && Number(mbde.privacy_value) <= 0.25, f);
+    }
+    const c2 = Number(out.match(/class c2 = Σh = ([0-9.]+)/)[1]);
+    assert.ok(c2 > 3.7725 && c2 < 4.5, `the grid envelope's c2 ${c2} is a little above the paper's ∫h̃ = 3.7725`);
+    assert.ok(Number(out.match(/max p\/h over the cells = ([0-9.]+)/)[1]) <= 1);
+    assert.match(out, /paper envelope h̃/);
+  });
+
+  test('an unknown reproduction or a bad --mbde-clients exits 2 with a usage line', () => {
+    for (const args of [['fig99'], ['minimax-fig4', '--mbde-clients', '-1']]) {
+      const child = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
+      assert.equal(child.status, 2);
+      assert.match(child.stderr, /usage: npm run reproduce/);
+    }
   });
 });
 
@@ -165,11 +221,26 @@ describe('the reproductions\' setup', () => {
     assert.ok(Math.abs(components / mixtures.length - 3) < 0.25, `mean number of components ${components / mixtures.length} (Poisson(2) + 1)`);
   });
 
-  test('reproduce() is deterministic: two quick runs give the same rows', async () => {
-    const first = await reproduce('minimax-fig4', { quick: true, clients: 3 });
-    const second = await reproduce('minimax-fig4', { quick: true, clients: 3 });
+  test('the ring envelope bounds every member of the class cell by cell (means on and inside the unit circle)', async () => {
+    const ps = await init();
+    const plane = ps.grid2d({ xLo: -3, xHi: 3, nx: 30, yLo: -3, yHi: 3, ny: 30 });
+    const { reference, c2 } = ringEnvelope(plane);
+    assert.ok(c2 > 3.7725 && c2 < 6);
+    for (const mean of [[1, 0], [0, -1], [Math.SQRT1_2, Math.SQRT1_2], [0, 0], [-0.3, 0.5]]) {
+      const p = ps.densities.gaussianMixture(plane, { means: [mean], sigma: Math.sqrt(0.5) });
+      for (let i = 0; i < p.length; i += 1) assert.ok(p[i] <= reference[i], `mean ${mean}, cell ${i}: ${p[i]} > ${reference[i]}`);
+    }
+  });
+
+  test('reproduce() is deterministic: two quick runs give the same rows (MBDE seeded)', async () => {
+    const first = await reproduce('minimax-fig4', { quick: true, clients: 3, mbdeClients: 0 });
+    const second = await reproduce('minimax-fig4', { quick: true, clients: 3, mbdeClients: 0 });
     assert.deepEqual(first.rows, second.rows);
     assert.equal(first.violations.length, 0);
+    assert.ok(first.rows.every((r) => r.sampler === 'proposed'), '--mbde-clients 0 leaves MBDE out');
+    const a = await reproduce('minimax-fig1', { quick: true });
+    const b = await reproduce('minimax-fig1', { quick: true });
+    assert.deepEqual(a.rows, b.rows);
   });
 });
 
