@@ -3,8 +3,11 @@
 // privsample API) and reports progress after each client's exact output density.
 // The page posts { id, type, ... } and gets back { id, ok: true, result } or { id, ok: false, error }; a run also
 // posts { id, progress: { done, total } } messages (delivered to the page while the run goes on).
-//   type 'run':     { name, clients }  → { name, clients, cells, rows: [{ budget, divergence, sampler, measured,
-//                                          bound, worstClient, within }], seconds }
+//   type 'run':     { name, clients, mbdeClients } → { name, clients, cells, mbdeClients, mbdeCells, rows: [{ budget,
+//                                          divergence, sampler, measured, bound, worstClient, within, bounded,
+//                                          privacyCheck?, privacyLimit?, privacyCheckName?, privacyOk? }], seconds,
+//                                          heatmaps?, notes?, classCheck? }
+//                    (MBDE rows: bound NaN, bounded false, within true; heatmaps: { grid, panels: [[title, masses]] })
 //   type 'version': {}                 → { version }
 // A run is synchronous in this worker; the page stops one by terminating the worker.
 import { init } from 'privsample';
@@ -12,8 +15,18 @@ import { EXPERIMENTS } from '../scripts/reproduce/experiments.mjs';
 
 /** Same tolerance as scripts/reproduce.mjs: measured <= bound up to 1e-9 relative. */
 const RELATIVE_SLACK = 1e-9;
-/** How many samplers each figure compares (for the progress total: budgets × samplers × clients). */
-const SAMPLERS = { 'local-fig4': 2, 'local-fig10': 2, 'minimax-fig4': 1 };
+/**
+ * How many progress steps a run takes: one per exact output density (a sampler's distribution() on one client)
+ * and one per MBDE run. Must match the experiments' run() in scripts/reproduce/experiments.mjs.
+ */
+const STEPS = {
+  'local-fig4': ({ budgets, clients }) => budgets * 2 * clients, // global + local on every client
+  'local-fig10': ({ budgets, clients }) => budgets * 2 * clients,
+  'minimax-fig4': ({ budgets, clients, mbdeClients }) => budgets * (clients + mbdeClients), // proposed; MBDE on the first mbdeClients
+  'minimax-fig1': () => 2, // one client: ours' distribution + one MBDE run
+};
+/** The MBDE client counts the page offers (0 = off). */
+const MBDE_CLIENTS = [0, 5, 20];
 
 const ready = init();
 
@@ -38,14 +51,22 @@ function tracked(ps, onStep) {
       },
     });
   };
-  return { ...ps, continuousSampler };
+  const mbde = (grid, density, options) => {
+    const r = ps.mbde(grid, density, options);
+    onStep();
+    return r;
+  };
+  return { ...ps, continuousSampler, mbde };
 }
 
-async function run(ps, id, name, clients) {
+async function run(ps, id, name, clients, mbdeClients = 0) {
   const experiment = EXPERIMENTS[name];
-  if (!experiment) throw new RangeError(`unknown reproduction '${name}'`);
+  if (!experiment || !STEPS[name]) throw new RangeError(`unknown reproduction '${name}'`);
   if (!Number.isInteger(clients) || clients < 1 || clients > 1000) throw new RangeError(`clients = ${clients}: use 1 to 1000`);
-  const total = experiment.budgets.length * (SAMPLERS[name] ?? 2) * clients;
+  if (!MBDE_CLIENTS.includes(mbdeClients)) throw new RangeError(`mbdeClients = ${mbdeClients}: use one of ${MBDE_CLIENTS.join(', ')}`);
+  if (!experiment.mbdeDefaults) mbdeClients = 0; // only minimax-fig4 takes the option (minimax-fig1 always runs its one MBDE)
+  const mbdeCells = experiment.mbdeDefaults?.full.cells ?? 0;
+  const total = STEPS[name]({ budgets: experiment.budgets.length, clients, mbdeClients });
   let done = 0;
   let lastPost = 0;
   const post = (force) => {
@@ -60,11 +81,20 @@ async function run(ps, id, name, clients) {
   const out = await experiment.run(tracked(ps, () => {
     done += 1;
     post(done >= total);
-  }), { quick: false, clients });
-  done = total;
+  }), { quick: false, clients, mbdeClients, mbdeCells });
+  if (done !== total) throw new Error(`internal: ${done} progress steps, expected ${total}`);
   post(true);
-  const rows = out.rows.map((r) => ({ ...r, within: r.measured <= r.bound + RELATIVE_SLACK * Math.abs(r.bound) }));
-  return { name, clients, cells: out.cells, rows, seconds: (performance.now() - started) / 1000 };
+  // No closed-form bound (MBDE: NaN) counts as within, as in scripts/reproduce.mjs; `bounded` tells them apart.
+  const rows = out.rows.map((r) => {
+    const bounded = !Number.isNaN(r.bound);
+    const row = { ...r, bounded, within: !bounded || r.measured <= r.bound + RELATIVE_SLACK * Math.abs(r.bound) };
+    if (r.privacyCheck !== undefined) row.privacyOk = r.privacyCheck <= r.privacyLimit * (1 + RELATIVE_SLACK);
+    return row;
+  });
+  return {
+    name, clients: out.clients ?? clients, cells: out.cells, mbdeClients, mbdeCells, rows, seconds: (performance.now() - started) / 1000,
+    ...(out.heatmaps ? { heatmaps: out.heatmaps, notes: out.notes ?? [], classCheck: out.classCheck } : {}),
+  };
 }
 
 self.onmessage = async (event) => {
@@ -72,7 +102,7 @@ self.onmessage = async (event) => {
   try {
     const ps = await ready;
     let result;
-    if (type === 'run') result = await run(ps, id, event.data.name, event.data.clients);
+    if (type === 'run') result = await run(ps, id, event.data.name, event.data.clients, event.data.mbdeClients ?? 0);
     else if (type === 'version') result = { version: ps.version };
     else throw new Error(`unknown request type "${type}"`);
     self.postMessage({ id, ok: true, result });

@@ -8,7 +8,10 @@
 // charts' data-chart); the verdict says so. local-fig10 and minimax-fig4 (10 clients) likewise. A 100-client run:
 // the y-axis toggle redraws the charts while the worker is still running, and Stop ends a run. Checks that no
 // request leaves 127.0.0.1, nothing is logged as an error and the Content-Security-Policy holds.
-// Screenshot: test-output/e2e/reproduce.png.
+// minimax-fig1: three non-blank heatmaps (P, MBDE, ours) on one colour scale, both privacy checks hold (MBDE
+// within e^{±ε/2} of q0, ours within its box) and ours <= R. minimax-fig4 with 10 clients and the MBDE baseline on
+// 5: MBDE rows in the table (bound n/a) and on the charts (no bound bar), the progress total counts the MBDE runs,
+// ours within its bounds. Screenshots: test-output/e2e/reproduce.png, test-output/e2e/reproduce-fig1.png.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -141,10 +144,14 @@ async function chartData(f) {
   return raw ? JSON.parse(raw) : null;
 }
 
-/** Starts recording the progress bar's values and the main thread's timer gaps, then clicks Run. */
-async function startRun(name, clients) {
+/**
+ * Starts recording the progress bar's values and the main thread's timer gaps, then clicks Run (clients null: the
+ * figure has no clients selector, minimax-fig1; mbde: the MBDE baseline clients, minimax-fig4 only).
+ */
+async function startRun(name, clients, { mbde } = {}) {
   await page.getByTestId('experiment-select').selectOption(name);
-  await page.getByTestId('clients-select').selectOption(String(clients));
+  if (clients !== null) await page.getByTestId('clients-select').selectOption(String(clients));
+  if (mbde !== undefined) await page.getByTestId('mbde-select').selectOption(String(mbde));
   await page.evaluate(() => {
     const bar = document.querySelector('[data-testid="progress"]');
     const rec = { values: [], gaps: [], last: performance.now() };
@@ -353,6 +360,159 @@ describe('privsample reproductions page in Chromium, served from a sub-path', { 
     await page.mouse.move(0, 0);
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'reproduce.png'), fullPage: true });
+  });
+
+  step('minimax-fig1: three heatmaps on one colour scale, privacy checks hold, ours <= R', async () => {
+    await page.getByTestId('experiment-select').selectOption('minimax-fig1');
+    assert.equal(await page.getByTestId('clients-select').isVisible(), false, 'no clients selector for one client');
+    assert.equal(await page.getByTestId('mbde-select').isVisible(), false, 'no MBDE selector (fig1 always runs its MBDE)');
+    assert.match(await page.getByTestId('experiment-title').textContent(), /Park et al\. Fig\. 1/);
+    assert.match(await page.getByTestId('experiment-setup').textContent(), /npm run reproduce -- minimax-fig1$/);
+    await startRun('minimax-fig1', null);
+    await waitFor('minimax-fig1', async () => {
+      const state = await page.getByTestId('results').getAttribute('data-state');
+      if (state === 'error') throw new Error(await page.getByTestId('run-error').textContent());
+      return state === 'done' && /minimax-fig1/.test(await page.getByTestId('results-of').textContent());
+    }, { timeout: 30_000 });
+    const rec = await page.evaluate(() => {
+      clearInterval(window.__run.timer);
+      window.__run.observer.disconnect();
+      return { values: window.__run.values };
+    });
+    const steps = rec.values.filter((v) => v.max === 2).map((v) => v.value);
+    assert.ok(steps.length >= 1 && steps.at(-1) === 2, `progress total 2 (ours + one MBDE run), ends full: ${JSON.stringify(rec.values)}`);
+    assert.match(await page.getByTestId('results-of').textContent(), /minimax-fig1, one client, 10000 grid cells \(100 × 100\)/);
+    assert.equal(await page.getByTestId('heatmaps').isVisible(), true);
+    assert.equal(await page.getByTestId('chart-kl').isVisible(), false, 'no bar charts for the heatmap figure');
+    assert.equal(await chartData('kl'), null);
+
+    // Three drawn heatmaps, one shared colour scale.
+    const maps = [];
+    for (const i of [0, 1, 2]) {
+      const canvas = page.getByTestId(`heatmap-${i}`);
+      const meta = JSON.parse(await canvas.getAttribute('data-heatmap'));
+      const ink = await canvas.evaluate((c) => {
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        const colours = new Set();
+        let dark = 0;
+        let warm = 0;
+        let yellow = 0;
+        for (let k = 0; k < data.length; k += 4) {
+          colours.add((data[k] << 16) | (data[k + 1] << 8) | data[k + 2]);
+          if (data[k] + data[k + 1] + data[k + 2] < 300) dark += 1;
+          if (data[k] > 200 && data[k + 2] < 140) warm += 1; // plasma's upper half (orange to yellow)
+          if (data[k] > 230 && data[k + 1] > 200 && data[k + 2] < 100) yellow += 1; // its top
+        }
+        return { colours: colours.size, dark, warm, yellow };
+      });
+      assert.equal(meta.nx, 100);
+      assert.equal(meta.ny, 100);
+      assert.ok(ink.colours > 30, `heatmap ${i} (${meta.title}) has ${ink.colours} colours`);
+      assert.ok(ink.dark > 10_000, `heatmap ${i} has ${ink.dark} dark (low-density) pixels`);
+      assert.ok(ink.warm > 500, `heatmap ${i} has ${ink.warm} warm (high-density) pixels`);
+      // The map with the largest density reaches the top of the shared scale.
+      if (meta.max === meta.vmax) assert.ok(ink.yellow > 50, `heatmap ${i} tops the scale with ${ink.yellow} yellow pixels`);
+      maps.push(meta);
+    }
+    assert.deepEqual(maps.map((m) => m.sampler), [null, 'mbde', 'proposed']);
+    assert.match(maps[0].title, /Original/);
+    assert.match(maps[1].title, /MBDE/);
+    assert.match(maps[2].title, /ours/);
+    assert.ok(maps.every((m) => m.vmax === maps[0].vmax && m.max <= m.vmax && m.max > 0), 'one colour scale');
+    assert.equal(Math.max(...maps.map((m) => m.max)), maps[0].vmax, 'the scale tops at the largest value of the three');
+    assert.equal(Number(await page.getByTestId('heatmap-colourbar').getAttribute('data-vmax')), maps[0].vmax);
+    assert.match(await page.getByTestId('heatmap-values-0').textContent(), /max p\/h̃ over the cells = 0\.37\d* ≤ 1/);
+    assert.match(await page.getByTestId('heatmap-values-1').textContent(), /KL [0-9.e-]+ · TV [0-9.e-]+ · Sq\. Hel [0-9.e-]+ \(R: n\/a\)/);
+    assert.match(await page.getByTestId('heatmap-values-2').textContent(), /KL [0-9.e-]+ ≤ R [0-9.]+ · TV [0-9.e-]+ ≤ R [0-9.]+ · Sq\. Hel [0-9.e-]+ ≤ R [0-9.]+/);
+
+    // Privacy checks: MBDE within e^{±ε/2} of q0, ours within its box.
+    const checks = await page.getByTestId('privacy-check').evaluateAll((lis) => lis.map((li) => ({ ...li.dataset, text: li.textContent })));
+    assert.deepEqual(checks.map((c) => c.sampler), ['mbde', 'proposed']);
+    for (const c of checks) {
+      assert.equal(c.ok, 'true', c.text);
+      assert.ok(Number(c.value) >= 0 && Number(c.value) <= Number(c.limit) * (1 + SLACK), c.text);
+      assert.match(c.text, /^✓ .* — ok$/);
+    }
+    assert.equal(Number(checks[0].limit), 0.25, 'MBDE: ε/2');
+    assert.match(checks[0].text, /within a factor e\^\(±ε\/2\) of its q0: max \|log q\/q0\| ≤ ε\/2/);
+    assert.equal(Number(checks[1].limit), 0.5, 'ours: ε');
+    assert.match(checks[1].text, /inside its box \[b, e\^ε·b\]: log\(max q\/h\) - log\(min q\/h\) ≤ ε/);
+
+    // ours <= R for each divergence; MBDE measured, no bound.
+    const values = await tableValues();
+    assert.equal(values.length, 6);
+    for (const v of values) {
+      assert.equal(v.budget, 0.5);
+      assert.ok(Number.isFinite(v.measured) && v.measured > 0, `${v.sampler} ${v.divergence}: ${v.measured}`);
+      if (v.sampler === 'mbde') {
+        assert.ok(Number.isNaN(v.bound));
+        assert.equal(v.within, 'n/a');
+      } else {
+        assert.equal(v.sampler, 'proposed');
+        assert.ok(v.measured <= v.bound * (1 + SLACK), `ours ${v.divergence}: ${v.measured} > R = ${v.bound}`);
+        assert.equal(v.within, 'true');
+      }
+    }
+    const verdict = page.getByTestId('verdict');
+    assert.equal(await verdict.getAttribute('data-ok'), 'true');
+    assert.equal(await verdict.getAttribute('data-over'), '0');
+    assert.match(await verdict.textContent(), /^✓ ours ≤ R: KL [0-9.e-]+ ≤ R = [0-9.]+, TV .*, Sq\. Hel .*MBDE has no closed-form bound\.$/);
+    await page.mouse.move(0, 0);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'reproduce-fig1.png'), fullPage: true });
+  });
+
+  step('minimax-fig4, 10 clients, MBDE baseline on 5: MBDE rows and bars, progress counts MBDE, ours within its bounds', async () => {
+    await page.getByTestId('experiment-select').selectOption('minimax-fig4');
+    assert.equal(await page.getByTestId('mbde-select').inputValue(), '0', 'MBDE off by default');
+    await startRun('minimax-fig4', 10, { mbde: 5 });
+    assert.match(await page.getByTestId('experiment-setup').textContent(), /npm run reproduce -- minimax-fig4 --clients 10 --mbde-clients 5$/);
+    const { rec } = await runDone('minimax-fig4', 10);
+    checkProgress(rec, 5 * (10 + 5)); // budgets × (proposed on every client + one MBDE run per MBDE client)
+    assert.match(await page.getByTestId('results-of').textContent(), /minimax-fig4, 10 clients per budget, 8000 grid cells; MBDE on the first 5 clients per budget, 200 grid cells/);
+    const budgets = [0.1, 0.5, 1, 2, 5];
+    const values = await tableValues();
+    assert.equal(values.length, budgets.length * 2 * 3, 'proposed and MBDE rows: one measured cell per budget × divergence');
+    assert.deepEqual([...new Set(values.map((v) => v.sampler))], ['proposed', 'mbde']);
+    for (const v of values) {
+      assert.ok(Number.isFinite(v.measured) && v.measured >= -1e-12, `${v.sampler} ${v.divergence} at ${v.budget}: measured ${v.measured}`);
+      if (v.sampler === 'mbde') {
+        assert.ok(Number.isNaN(v.bound), 'MBDE: no closed-form bound');
+        assert.equal(v.within, 'n/a');
+      } else {
+        assert.ok(v.measured <= v.bound * (1 + SLACK), `proposed ${v.divergence} at ${v.budget}: ${v.measured} > ${v.bound}`);
+        assert.equal(v.within, 'true');
+      }
+    }
+    const naCells = await page.locator('[data-testid="results-table"] td.bound').evaluateAll((tds) => tds.map((td) => td.textContent));
+    assert.equal(naCells.filter((t) => t === 'n/a').length, budgets.length * 3, 'the MBDE rows show n/a for R');
+    for (const f of ['kl', 'tv', 'hellinger']) {
+      const c = await chartData(f);
+      assert.equal(c.mbdeClients, 5);
+      assert.deepEqual(c.series.map((x) => x.sampler), ['proposed', 'mbde']);
+      const [ours, mbde] = c.series;
+      assert.deepEqual(mbde.bound, budgets.map(() => null), 'no bound bar for MBDE');
+      ours.measured.forEach((m, i) => assert.ok(m <= ours.bound[i] * (1 + SLACK)));
+      mbde.measured.forEach((m, i) => assert.equal(m, values.find((v) => v.divergence === f && v.sampler === 'mbde' && v.budget === budgets[i]).measured));
+    }
+    // Three bar colours on the chart: blue (ours), its pale bound, green (MBDE).
+    const green = await page.getByTestId('chart-kl').evaluate((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === 0x4d && data[i + 1] === 0xaf && data[i + 2] === 0x4a) n += 1;
+      return n;
+    });
+    assert.ok(green > 100, `MBDE's green bars: ${green} pixels`);
+    const checks = await page.getByTestId('privacy-check').evaluateAll((lis) => lis.map((li) => ({ ...li.dataset })));
+    assert.equal(checks.length, budgets.length * 2);
+    assert.ok(checks.every((c) => c.ok === 'true' && Number(c.value) <= Number(c.limit) * (1 + SLACK)), JSON.stringify(checks));
+    assert.deepEqual(checks.filter((c) => c.sampler === 'mbde').map((c) => Number(c.limit)), budgets.map((b) => b / 2));
+    const verdict = page.getByTestId('verdict');
+    assert.equal(await verdict.getAttribute('data-ok'), 'true');
+    assert.equal(await verdict.getAttribute('data-count'), '15');
+    assert.equal(await verdict.getAttribute('data-unbounded'), '15');
+    assert.match(await verdict.textContent(), /All 15 measured values with a closed-form bound are within their bounds.*MBDE's 15 values have no closed-form bound/);
+    await page.getByTestId('mbde-select').selectOption('0');
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
