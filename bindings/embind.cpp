@@ -400,16 +400,18 @@ double continuous_risk_of(std::string name, val options, std::string f) {
 val continuous_sample_point(std::string name, val options, val grid, val density) {
   return guarded([&] {
     const std::vector<double> p = numbers(density);
-    const std::vector<double> q =
-        std::visit([&](const auto& m) { return m.distribution(p); }, continuous_mechanism(name, options));
+    const ContinuousMechanism m = continuous_mechanism(name, options);
+    const std::vector<double> q = std::visit([&](const auto& s) { return s.distribution(p); }, m);
+    // Rejection from the mechanism's data-independent ceiling: the draw's running time does not depend on p.
+    const std::vector<double> ceiling = std::visit([](const auto& s) { return std::vector<double>(s.ceiling()); }, m);
     if (is_2d(grid)) {
-      const Point2D xy = draw_point(grid2d_of(grid), q, secure_bits());
+      const Point2D xy = draw_point(grid2d_of(grid), q, ceiling, secure_bits());
       val out = val::array();
       out.call<void>("push", xy[0]);
       out.call<void>("push", xy[1]);
       return out;
     }
-    return val(draw_point(grid1d_of(grid), q, secure_bits()));
+    return val(draw_point(grid1d_of(grid), q, ceiling, secure_bits()));
   });
 }
 

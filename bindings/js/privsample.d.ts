@@ -318,8 +318,9 @@ export interface ContinuousSampler {
    */
   worstCaseRisk(f: DivergenceName): number;
   /**
-   * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from q, then a uniform point in it.
-   * The grid must have `cells` cells. Spends the budget once; every further point spends it again.
+   * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from q by exact rejection from the
+   * mechanism's data-independent envelope (so the time a draw takes does not depend on your density), then a
+   * uniform point in it. The grid must have `cells` cells. Spends the budget once; every further point spends it again.
    */
   samplePoint(grid: Grid1D, density: CellMasses): number;
   samplePoint(grid: Grid2D, density: CellMasses): [number, number];

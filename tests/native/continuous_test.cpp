@@ -725,3 +725,49 @@ TEST_CASE("continuous: 500 x 500 Gaussian ring privatization (timing, printed on
   }
   CHECK(box);
 }
+
+TEST_CASE("continuous: envelope rejection draws cells with law q and a number of proposals that ignores the data",
+          "[continuous][statistical]") {
+  // Two very different inputs through the local clip sampler: the accepted cells follow each q (chi-square), and the
+  // mean number of proposals is Σ ceiling = M for both (acceptance rate 1/M independent of P), to within 4 standard
+  // errors of a geometric count.
+  const privsample::Grid1D grid{-4.0, 4.0, 40};
+  const std::vector<double> means{0.0};
+  const std::vector<double> one{1.0};
+  const std::vector<double> prior = privsample::gaussian_mixture(grid, means, one, 1.5);
+  const privsample::ContinuousLocalClipSampler sampler(1.0, prior, 3.0);
+  const std::vector<double> spike = privsample::gaussian_mixture(grid, std::vector<double>{3.5}, one, 0.05);
+  const std::vector<double> broad = privsample::gaussian_mixture(grid, means, one, 2.0);
+  const std::vector<double>& ceiling = sampler.ceiling();
+  double envelope_mass = 0.0;
+  for (double v : ceiling) envelope_mass += v;
+  REQUIRE(envelope_mass > 1.0);
+  constexpr int kDraws = 40000;
+  for (const auto* density : {&spike, &broad}) {
+    const std::vector<double> q = sampler.distribution(*density);
+    for (std::size_t i = 0; i < q.size(); ++i) REQUIRE(q[i] <= ceiling[i]);
+    privsample::SeededRandom bits(17);
+    std::vector<double> counts(q.size(), 0.0);
+    double proposals = 0.0;
+    for (int d = 0; d < kDraws; ++d) {
+      const privsample::EnvelopeDraw draw = privsample::draw_cell_under_envelope(q, ceiling, bits);
+      counts[draw.cell] += 1.0;
+      proposals += static_cast<double>(draw.proposals);
+    }
+    double chi2 = 0.0;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      const double expected = kDraws * q[i];
+      chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
+    }
+    CHECK(chi2 < 39.0 + 6.0 * std::sqrt(2.0 * 39.0));  // 39 degrees of freedom, ~6 sd: a wrong law fails by far
+    const double mean = proposals / kDraws;
+    const double standard_error = std::sqrt(envelope_mass * (envelope_mass - 1.0) / kDraws);
+    CHECK(std::fabs(mean - envelope_mass) < 4.0 * standard_error);
+  }
+  // the envelope must cover q
+  std::vector<double> too_low(ceiling);
+  too_low[20] = 0.0;
+  const std::vector<double> q = sampler.distribution(broad);
+  privsample::SeededRandom bits(1);
+  CHECK_THROWS_WITH(privsample::draw_cell_under_envelope(q, too_low, bits), Catch::Contains("ceiling[20]"));
+}

@@ -168,6 +168,8 @@ class ContinuousClipSampler {
   [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const ContinuousConstants& constants() const noexcept { return constants_; }
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
+  // q <= ceiling() on every cell for every input (b·e^ε·h): the data-independent envelope draws use.
+  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return hi_; }
 
  private:
   double epsilon_;
@@ -195,6 +197,8 @@ class ContinuousLinearSampler {
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
+  // q <= ceiling() = (λc2 + 1 − λ)·h on every cell.
+  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return out_hi_; }
 
  private:
   Guarantee guarantee_;
@@ -222,6 +226,8 @@ class ContinuousLocalClipSampler {
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
+  // q <= ceiling() = b·e^ε·p0 on every cell for every input.
+  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return hi_; }
 
  private:
   double epsilon_;
@@ -246,6 +252,8 @@ class ContinuousLocalLinearSampler {
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
+  // q <= ceiling() = (λγ + 1 − λ)·p0 on every cell for every input.
+  [[nodiscard]] std::vector<double> ceiling() const;
 
  private:
   Guarantee guarantee_;
@@ -260,10 +268,26 @@ class ContinuousLocalLinearSampler {
 // A cell from q (DiscreteSampler: exact ratios even for tiny cells), then a uniform point inside it (uniform01),
 // so the released point has density q_i/|cell_i| on cell i. q must have one entry per cell. draw_point builds the
 // cell sampler on every call (O(cells)); for many draws from one q, build a DiscreteSampler once and call
-// point_in_cell.
+// point_in_cell. Its running time depends on q; releasing points, prefer the envelope overloads below.
 [[nodiscard]] double point_in_cell(const Grid1D& grid, std::size_t cell, RandomBits& bits);
 [[nodiscard]] Point2D point_in_cell(const Grid2D& grid, std::size_t cell, RandomBits& bits);
 [[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, RandomBits& bits);
 [[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bits);
+
+// Exact rejection sampling from a data-independent envelope (what the samplers' samplePoint uses): propose a cell
+// from `ceiling` (each sampler's ceiling(): q <= ceiling cellwise for every input, Σ ceiling = M >= 1), accept it
+// with probability q_i/ceiling_i (exact Bernoulli), else propose again. The accepted cell has law q, and the number
+// of proposals is geometric with mean M whatever the data are, so the time a draw takes reveals nothing about P
+// (the acceptance rate is independent of P). q_i/ceiling_i above 1 by rounding is taken as 1.
+struct EnvelopeDraw {
+  std::size_t cell = 0;
+  std::size_t proposals = 0;
+};
+[[nodiscard]] EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling,
+                                                    RandomBits& bits);
+[[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling,
+                                RandomBits& bits);
+[[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, std::span<const double> ceiling,
+                                 RandomBits& bits);
 
 }  // namespace privsample
