@@ -14,69 +14,13 @@
 // ours within its bounds. Screenshots: test-output/e2e/reproduce.png, test-output/e2e/reproduce-fig1.png.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer } from './static-server.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIST = join(ROOT, 'dist');
-const OUTPUT = join(ROOT, 'test-output', 'e2e');
-const PREFIX = '/demo/privsample/';
-const CHROMIUM = '/usr/bin/chromium';
 const STEP_TIMEOUT = 15_000;
 const SLACK = 1e-9; // relative, as in scripts/reproduce.mjs
-
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.csv': 'text/csv; charset=utf-8',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};
-
-// Static server for dist/ under PREFIX; anything outside PREFIX is a 404 and is recorded.
-function startServer(csp) {
-  const log = [];
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    const entry = { path: url.pathname, status: 0 };
-    log.push(entry);
-    const send = (status, headers = {}, body = '') => {
-      entry.status = status;
-      res.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
-      res.end(body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405);
-    if (!url.pathname.startsWith(PREFIX)) return send(404, {}, 'outside the sub-path');
-    let relative = decodeURIComponent(url.pathname.slice(PREFIX.length));
-    if (relative === '' || relative.endsWith('/')) relative += 'index.html';
-    const file = normalize(join(DIST, relative));
-    if (!file.startsWith(DIST + sep)) return send(403);
-    try {
-      const body = await readFile(file);
-      const headers = { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
-      // A dedicated worker does not inherit the page's <meta> policy: send it with every script.
-      if (extname(file) === '.js') headers['Content-Security-Policy'] = csp;
-      send(200, headers, req.method === 'HEAD' ? '' : body);
-    } catch {
-      send(404, {}, 'not found');
-    }
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve({ server, log, port: server.address().port }));
-  });
-}
-
-function cspOf(html) {
-  const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
-  return match ? match[1] : null;
-}
 
 let server;
 let browser;

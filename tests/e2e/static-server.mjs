@@ -1,0 +1,68 @@
+// Shared by the browser end-to-end tests: where things are, and a static server for dist/ under a sub-path.
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+export const OUTPUT = join(ROOT, 'test-output', 'e2e');
+export const PREFIX = '/demo/privsample/';
+export const CHROMIUM = '/usr/bin/chromium';
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.csv': 'text/csv; charset=utf-8',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Static server for dist/ under PREFIX. Anything outside PREFIX is a 404 and is recorded: a page built
+// with absolute URLs would ask for /assets/… and fail here.
+export function startServer(csp) {
+  const log = [];
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const entry = { path: url.pathname, status: 0 };
+    log.push(entry);
+    const send = (status, headers = {}, body = '') => {
+      entry.status = status;
+      res.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
+      res.end(body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405);
+    if (url.pathname === PREFIX.slice(0, -1)) return send(301, { Location: PREFIX });
+    if (!url.pathname.startsWith(PREFIX)) return send(404, {}, 'outside the sub-path');
+    let relative = decodeURIComponent(url.pathname.slice(PREFIX.length));
+    if (relative === '' || relative.endsWith('/')) relative += 'index.html';
+    const file = normalize(join(DIST, relative));
+    if (!file.startsWith(DIST + sep)) return send(403);
+    try {
+      const body = await readFile(file);
+      const headers = { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+      // A dedicated worker does not inherit the page's <meta> policy; it gets the one delivered with its
+      // script. Send the page's policy with every script so the worker (which loads the WASM) runs under it too.
+      if (extname(file) === '.js') headers['Content-Security-Policy'] = csp;
+      send(200, headers, req.method === 'HEAD' ? '' : body);
+    } catch {
+      send(404, {}, 'not found');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ server, log, port: server.address().port }));
+  });
+}
+
+export function cspOf(html) {
+  const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
+  return match ? match[1] : null;
+}
