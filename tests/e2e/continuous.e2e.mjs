@@ -8,11 +8,10 @@
 // worker (ε moved and the privatized map redrawn before the run ends). Checks that no request leaves 127.0.0.1,
 // nothing is logged as an error and the Content-Security-Policy holds. Screenshot: test-output/e2e/continuous.png.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer } from './static-server.mjs';
+import { OUTPUT, PREFIX, openDemoPage, closeDemoPage } from './support.mjs';
 
 const STEP_TIMEOUT = 15_000;
 
@@ -132,42 +131,10 @@ function checkCurve(c) {
 
 describe('privsample continuous view in Chromium, served from a sub-path', { timeout: 180_000 }, () => {
   before(async () => {
-    assert.ok(existsSync(join(DIST, 'continuous.html')), 'dist/continuous.html is missing: run `npm run build` first');
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (Debian package chromium)`);
-    const csp = cspOf(readFileSync(join(DIST, 'continuous.html'), 'utf8'));
-    assert.ok(csp, 'dist/continuous.html declares a Content-Security-Policy in a <meta http-equiv>');
-    assert.equal(csp, cspOf(readFileSync(join(DIST, 'index.html'), 'utf8')), 'both pages have the same policy');
-    server = await startServer(csp);
-    baseUrl = `http://127.0.0.1:${server.port}${PREFIX}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    context.on('request', (request) => requests.push(request.url()));
-    page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT);
-    page.on('worker', (worker) => {
-      requests.push(worker.url());
-      worker.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(`worker: ${message.text()}`);
-      });
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${message.text()} @ ${message.location()?.url ?? ''}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error?.stack ?? error)));
-    await page.addInitScript(() => {
-      window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    ({ server, browser, page, baseUrl } = await openDemoPage('continuous.html', STEP_TIMEOUT, { requests, consoleErrors, pageErrors }));
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
-    server?.server.closeAllConnections?.();
-  });
+  after(() => closeDemoPage(server, browser));
 
   step('the histogram page links to the continuous view and back; both heatmaps are drawn', async () => {
     const response = await page.goto(baseUrl, { waitUntil: 'load' });

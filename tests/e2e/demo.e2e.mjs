@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer } from './static-server.mjs';
+import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer, closeDemoPage } from './support.mjs';
 
 const STEP_TIMEOUT = 10_000;
 
@@ -240,11 +240,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     });
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
-    server?.server.closeAllConnections?.();
-  });
+  after(() => closeDemoPage(server, browser));
 
   step('loads under the sub-path, the WASM runs in the worker, the default histogram is shown', async () => {
     const response = await page.goto(baseUrl, { waitUntil: 'load' });

@@ -13,11 +13,10 @@
 // 5: MBDE rows in the table (bound n/a) and on the charts (no bound bar), the progress total counts the MBDE runs,
 // ours within its bounds. Screenshots: test-output/e2e/reproduce.png, test-output/e2e/reproduce-fig1.png.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer } from './static-server.mjs';
+import { OUTPUT, PREFIX, openDemoPage, closeDemoPage } from './support.mjs';
 
 const STEP_TIMEOUT = 15_000;
 const SLACK = 1e-9; // relative, as in scripts/reproduce.mjs
@@ -181,42 +180,10 @@ function checkProgress(rec, total) {
 
 describe('privsample reproductions page in Chromium, served from a sub-path', { timeout: 180_000 }, () => {
   before(async () => {
-    assert.ok(existsSync(join(DIST, 'reproduce.html')), 'dist/reproduce.html is missing: run `npm run build` first');
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (Debian package chromium)`);
-    const csp = cspOf(readFileSync(join(DIST, 'reproduce.html'), 'utf8'));
-    assert.ok(csp, 'dist/reproduce.html declares a Content-Security-Policy in a <meta http-equiv>');
-    assert.equal(csp, cspOf(readFileSync(join(DIST, 'index.html'), 'utf8')), 'the pages have the same policy');
-    server = await startServer(csp);
-    baseUrl = `http://127.0.0.1:${server.port}${PREFIX}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    context.on('request', (request) => requests.push(request.url()));
-    page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT);
-    page.on('worker', (worker) => {
-      requests.push(worker.url());
-      worker.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(`worker: ${message.text()}`);
-      });
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${message.text()} @ ${message.location()?.url ?? ''}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(String(error?.stack ?? error)));
-    await page.addInitScript(() => {
-      window.__cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    ({ server, browser, page, baseUrl } = await openDemoPage('reproduce.html', STEP_TIMEOUT, { requests, consoleErrors, pageErrors }));
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
-    server?.server.closeAllConnections?.();
-  });
+  after(() => closeDemoPage(server, browser));
 
   step('the histogram page links to the reproductions page; the worker loads', async () => {
     const response = await page.goto(baseUrl, { waitUntil: 'load' });

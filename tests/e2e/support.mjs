@@ -1,8 +1,12 @@
-// Shared by the browser end-to-end tests: where things are, and a static server for dist/ under a sub-path.
+// Shared by the browser end-to-end tests: where things are, a static server for dist/ under a sub-path, and a
+// Chromium page that records every request and error.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = join(ROOT, 'dist');
@@ -65,4 +69,47 @@ export function startServer(csp) {
 export function cspOf(html) {
   const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
   return match ? match[1] : null;
+}
+
+// Serves dist/ (with the policy of dist/<pageFile>, which must equal index.html's), launches Debian's Chromium and
+// opens one page whose requests (page and workers), console errors and page errors are pushed onto `records`;
+// CSP violations collect in window.__cspViolations. Returns { server, browser, page, baseUrl }.
+export async function openDemoPage(pageFile, stepTimeout, records) {
+  assert.ok(existsSync(join(DIST, pageFile)), `dist/${pageFile} is missing: run \`npm run build\` first`);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (Debian package chromium)`);
+  const csp = cspOf(readFileSync(join(DIST, pageFile), 'utf8'));
+  assert.ok(csp, `dist/${pageFile} declares a Content-Security-Policy in a <meta http-equiv>`);
+  assert.equal(csp, cspOf(readFileSync(join(DIST, 'index.html'), 'utf8')), 'the pages have the same policy');
+  const server = await startServer(csp);
+  const baseUrl = `http://127.0.0.1:${server.port}${PREFIX}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  context.on('request', (request) => records.requests.push(request.url()));
+  const page = await context.newPage();
+  page.setDefaultTimeout(stepTimeout);
+  page.on('worker', (worker) => {
+    records.requests.push(worker.url());
+    worker.on('console', (message) => {
+      if (message.type() === 'error') records.consoleErrors.push(`worker: ${message.text()}`);
+    });
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') records.consoleErrors.push(`${message.text()} @ ${message.location()?.url ?? ''}`);
+  });
+  page.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { server, browser, page, baseUrl };
+}
+
+// Closes what openDemoPage opened (either may be undefined when before() failed early).
+export async function closeDemoPage(server, browser) {
+  await browser?.close().catch(() => {});
+  await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
+  server?.server.closeAllConnections?.();
 }
