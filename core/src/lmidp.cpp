@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "privsample/functional_ldp.hpp"  // normal_cdf
 #include "privsample/numeric.hpp"
 
 namespace privsample {
@@ -69,9 +70,6 @@ void require_dimension(std::size_t d) {
 }
 
 // ---- small numeric helpers ----------------------------------------------------------------------------------------
-
-// Φ(x) = ½ erfc(−x/√2): accurate in both tails (spec §0).
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
 
 // log2(1 + 2^z) without overflow: z + log2(1 + 2^−z) for z > 0 (spec §1.6).
 double log2_one_plus_exp2(double z) {
