@@ -27,6 +27,13 @@ void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = 
 
 }  // namespace
 
+// A probability never exceeds 1, so a ceiling above 1 only wastes proposals.
+std::vector<double> capped_at_one(std::span<const double> ceiling) {
+  std::vector<double> out(ceiling.begin(), ceiling.end());
+  for (double& c : out) c = std::min(c, 1.0);
+  return out;
+}
+
 double validated_gamma(double gamma) {
   if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
     throw std::invalid_argument("gamma = " + format_value(gamma) + ": must be a finite number in (1, " +
@@ -61,9 +68,14 @@ std::vector<double> LocalClipSampler::distribution(std::span<const double> hist)
 
 double LocalClipSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
 
-std::size_t LocalClipSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+// Envelope draw under the box top hi = b·e^ε·p0 (public): Geometric(1/Σhi) proposals for every input.
+IndexDraw LocalClipSampler::prepare(std::span<const double> hist) const {
+  std::vector<double> q = distribution(hist);
+  Envelope envelope(capped_at_one(hi_));
+  return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
+
+std::size_t LocalClipSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
   validated_epsilon(epsilon);
@@ -115,9 +127,23 @@ std::vector<double> MollifierSampler::distribution(std::span<const double> hist)
 
 double MollifierSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
 
-std::size_t MollifierSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+// Envelope draw under the box top min(1, e^{ε/2}·Q0) (public).
+IndexDraw MollifierSampler::prepare(std::span<const double> hist) const {
+  ClipNormalised solved = solve(hist);
+  const std::size_t k = solved.q.size();
+  const double grow = std::exp(effective_epsilon(epsilon_) / 2.0);
+  Envelope envelope = [&] {
+    if (!reference_) return Envelope(k, std::min(1.0, grow / static_cast<double>(k)));
+    std::vector<double> top(k);
+    for (std::size_t x = 0; x < k; ++x) top[x] = std::min(1.0, grow * (*reference_)[x]);
+    return Envelope(std::move(top));
+  }();
+  return [q = std::move(solved.q), envelope = std::move(envelope)](RandomBits& bits) {
+    return envelope.draw(q, bits).cell;
+  };
 }
+
+std::size_t MollifierSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   check_category_count(k);

@@ -699,31 +699,6 @@ Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bi
   return point_in_cell(grid, DiscreteSampler(q).draw(bits), bits);
 }
 
-EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
-  if (q.size() != ceiling.size()) {
-    fail("q has " + std::to_string(q.size()) + " entries but ceiling has " + std::to_string(ceiling.size()));
-  }
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    if (!(q[i] >= 0.0 && q[i] < std::numeric_limits<double>::infinity())) {
-      fail("q[" + std::to_string(i) + "] = " + format_value(q[i]) + ": must be finite and >= 0");
-    }
-    if (q[i] > 0.0 && !(ceiling[i] > 0.0)) {
-      fail("ceiling[" + std::to_string(i) + "] = " + format_value(ceiling[i]) + " is below q[" + std::to_string(i) +
-           "] = " + format_value(q[i]) + ": the envelope must cover q");
-    }
-  }
-  const DiscreteSampler proposal(ceiling);  // data-independent: built from the envelope alone
-  EnvelopeDraw out;
-  for (;;) {
-    ++out.proposals;
-    const std::size_t cell = proposal.draw(bits);
-    if (bernoulli(bits, std::min(1.0, q[cell] / ceiling[cell]))) {
-      out.cell = cell;
-      return out;
-    }
-  }
-}
-
 double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
   validate_grid(grid);
   if (!(q.size() == grid.cells))

@@ -52,8 +52,16 @@ std::vector<double> FunctionalLinearSampler::distribution(std::span<const double
   return q;
 }
 
+// With probability λ a draw from P (alias table), else a uniform category: the released law is this mechanism
+// applied to the alias table's pmf, so its guarantee holds for it as for any input.
+IndexDraw FunctionalLinearSampler::prepare(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const Mix m = mix(p.size());
+  return mixture_draw(m.lambda, [alias = AliasTable(p)](RandomBits& bits) { return alias.draw(bits); }, p.size());
+}
+
 std::size_t FunctionalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+  return prepare(hist)(bits);
 }
 
 double FunctionalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
@@ -102,8 +110,20 @@ std::vector<double> LocalLinearSampler::distribution(std::span<const double> his
   return q;
 }
 
+// With probability λ a draw from the projection P̂ (envelope draw under its public top γ·p0, so its rounding
+// keeps P̂'s ratios), else a draw from the prior (public).
+IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
+  std::vector<double> projected = projection(hist);
+  Envelope top(capped_at_one(hi_));
+  auto data = [projected = std::move(projected), top = std::move(top)](RandomBits& bits) {
+    return top.draw(projected, bits).cell;
+  };
+  auto base = [prior = DiscreteSampler(prior_)](RandomBits& bits) { return prior.draw(bits); };
+  return mixture_draw(lambda_, std::move(data), prior_.size(), std::move(base));
+}
+
 std::size_t LocalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+  return prepare(hist)(bits);
 }
 
 double LocalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

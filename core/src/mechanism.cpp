@@ -138,15 +138,15 @@ double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std:
   return std::visit([&](const auto& m) { return m.worst_case_risk(f, k); }, mechanism);
 }
 
+IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist) {
+  return std::visit([&](const auto& m) { return m.prepare(hist); }, mechanism);
+}
+
 std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                        std::size_t n, RandomBits& bits) {
   std::vector<std::uint32_t> draws(n);
-  if (const auto* laplace = std::get_if<LaplaceProjectionSampler>(&mechanism)) {
-    for (auto& draw : draws) draw = static_cast<std::uint32_t>(laplace->sample(hist, bits));
-    return draws;
-  }
-  const DiscreteSampler sampler(distribution(mechanism, hist));
-  for (auto& draw : draws) draw = static_cast<std::uint32_t>(sampler.draw(bits));
+  const IndexDraw draw_one = prepare(mechanism, hist);
+  for (auto& draw : draws) draw = static_cast<std::uint32_t>(draw_one(bits));
   return draws;
 }
 

@@ -59,9 +59,14 @@ double MinimaxSampler::normaliser(std::span<const double> hist) const {
   return 1.0 + spread(hist.size(), epsilon_);
 }
 
-std::size_t MinimaxSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+// Envelope draw under the box top u = e^ε·ℓ, the same for every input: Geometric(1/(k·u)) proposals.
+IndexDraw MinimaxSampler::prepare(std::span<const double> hist) const {
+  std::vector<double> q = distribution(hist);
+  const Envelope envelope(q.size(), finite_minimax_box(q.size(), epsilon_).ceiling);
+  return [q = std::move(q), envelope](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
+
+std::size_t MinimaxSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   return finite_minimax_risk(f, k, epsilon_);
@@ -82,9 +87,22 @@ std::vector<double> LinearSampler::distribution(std::span<const double> hist) co
   return q;
 }
 
-std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return DiscreteSampler(distribution(hist)).draw(bits);
+// k-RR on one draw of P: with probability γ a draw from P (alias table), else a uniform category. The released
+// law is k-RR applied to the alias table's pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is
+// rounded down until that bound, evaluated in extended precision, is at most e^ε.
+IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const double k = static_cast<double>(p.size());
+  const double eps = effective_epsilon(epsilon_);
+  double gamma = std::clamp(-std::expm1(-eps) / (1.0 + spread(p.size(), epsilon_)), 0.0, 1.0);
+  const long double bound = std::exp(static_cast<long double>(eps));
+  while (gamma > 0.0 && 1.0L + static_cast<long double>(k) * gamma / (1.0L - gamma) > bound) {
+    gamma = std::nextafter(gamma, 0.0);
+  }
+  return mixture_draw(gamma, [alias = AliasTable(p)](RandomBits& bits) { return alias.draw(bits); }, p.size());
 }
+
+std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 // Q† is also minimax-optimal (p/q† ∈ [0, r2], Lemma C.7), so its worst case is Theorem 3.1's value.
 double LinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

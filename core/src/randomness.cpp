@@ -30,6 +30,12 @@ SecureRandom::SecureRandom(EntropySource source) : source_(std::move(source)) {
 std::uint64_t SecureRandom::next_u64() {
   if (next_ == kBlockWords) {
     source_(std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(block_.data()), sizeof block_));
+    // A working CSPRNG returns 4096 zero bytes with probability 2^-32768; a stubbed or broken one often does,
+    // and drawing from it would make every release predictable (or loop forever in a rejection sampler).
+    if (std::all_of(block_.begin(), block_.end(), [](std::uint64_t word) { return word == 0; })) {
+      throw std::runtime_error(
+          "the platform CSPRNG returned an all-zero block of 4096 bytes: the randomness source is broken");
+    }
     next_ = 0;
   }
   const std::uint64_t word = block_[next_];
@@ -102,6 +108,12 @@ bool bernoulli(RandomBits& bits, double probability) {
     if (word != chunk) return word < chunk;
     if (rest == 0.0) return false;  // U >= probability from here on (equality has probability 0)
   }
+}
+
+bool bernoulli_fixed_cost(RandomBits& bits, double probability) {
+  if (probability > 0.0 && probability < 1.0) return bernoulli(bits, probability);
+  (void)bits.next_u64();
+  return probability >= 1.0;
 }
 
 DiscreteSampler::DiscreteSampler(std::span<const double> weights) {

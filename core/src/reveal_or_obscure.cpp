@@ -155,9 +155,13 @@ std::vector<double> mixture(const Counts& counts, std::uint64_t n, double q) {
   return out;
 }
 
+// Both candidates are drawn whatever the coin says (the draw policy: constant work), so the time of a release does
+// not tell whether it was obscured — which matters for DS-ROO, whose q depends on the data.
 std::size_t reveal_or_obscure(const Counts& counts, std::uint64_t n, double q, RandomBits& bits) {
-  if (bernoulli(bits, q)) return static_cast<std::size_t>(uniform_below(bits, counts.c.size()));
-  return uniform_record(counts, n, bits);
+  const bool obscure = bernoulli_fixed_cost(bits, q);
+  const auto uniform = static_cast<std::size_t>(uniform_below(bits, counts.c.size()));
+  const std::size_t record = uniform_record(counts, n, bits);
+  return obscure ? uniform : record;
 }
 
 // Worst case over datasets of D_f(P̂ ‖ qU + (1−q)P̂): a point mass, 𝔑(0, 1/(1 − b)) with b = q(1 − 1/k).
@@ -275,10 +279,13 @@ std::vector<double> RooSampler::distribution(std::span<const double> counts) con
   return mixture(c, records_, obscure_probability(c.c.size()));
 }
 
-std::size_t RooSampler::sample(std::span<const double> counts, RandomBits& bits) const {
-  const Counts c = validated_counts(counts, records_, "ROO");
-  return reveal_or_obscure(c, records_, obscure_probability(c.c.size()), bits);
+IndexDraw RooSampler::prepare(std::span<const double> counts) const {
+  Counts c = validated_counts(counts, records_, "ROO");
+  const double q = obscure_probability(c.c.size());
+  return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
 }
+
+std::size_t RooSampler::sample(std::span<const double> counts, RandomBits& bits) const { return prepare(counts)(bits); }
 
 double RooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   return mixture_risk(f, spread(obscure_probability(k), k));
@@ -316,9 +323,14 @@ std::vector<double> DsRooSampler::distribution(std::span<const double> counts) c
   return mixture(c, records_, q_for(c.c.size(), c.min));
 }
 
+IndexDraw DsRooSampler::prepare(std::span<const double> counts) const {
+  Counts c = validated_counts(counts, records_, "DS-ROO");
+  const double q = q_for(c.c.size(), c.min);
+  return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
+}
+
 std::size_t DsRooSampler::sample(std::span<const double> counts, RandomBits& bits) const {
-  const Counts c = validated_counts(counts, records_, "DS-ROO");
-  return reveal_or_obscure(c, records_, q_for(c.c.size(), c.min), bits);
+  return prepare(counts)(bits);
 }
 
 double DsRooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
@@ -376,7 +388,15 @@ std::size_t LaplaceProjectionSampler::sample(std::span<const double> counts, Ran
   validated_counts(counts, records_, "laplace-projection");
   std::vector<double> projected;
   project_noisy(counts, bits, projected);
-  return DiscreteSampler(projected).draw(bits);
+  return AliasTable(projected).draw(bits);  // post-processing of the noisy counts: no privacy rests on it
+}
+
+// Every run draws fresh noise, so there is nothing to prepare beyond checking the counts.
+IndexDraw LaplaceProjectionSampler::prepare(std::span<const double> counts) const {
+  validated_counts(counts, records_, "laplace-projection");
+  return [self = *this, c = std::vector<double>(counts.begin(), counts.end())](RandomBits& bits) {
+    return self.sample(c, bits);
+  };
 }
 
 double LaplaceProjectionSampler::worst_case_risk(const FDivergence&, std::size_t) const {

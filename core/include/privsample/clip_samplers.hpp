@@ -9,10 +9,14 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/divergence.hpp"
+#include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
 
 namespace privsample {
+
+// min(c, 1) per atom: the tightest envelope a probability vector below c can have.
+[[nodiscard]] std::vector<double> capped_at_one(std::span<const double> ceiling);
 
 // γ of the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}: finite, > 1 and at most kMaxGamma.
 inline constexpr double kMaxGamma = 1e12;
@@ -35,6 +39,8 @@ class LocalClipSampler {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   // r_P, or 0 in Case B where no normaliser exists (the limit r → 0).
   [[nodiscard]] double normaliser(std::span<const double> hist) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
@@ -72,6 +78,8 @@ class MollifierSampler {
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   [[nodiscard]] double normaliser(std::span<const double> hist) const;  // 0 in Case B
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }

@@ -19,6 +19,7 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/divergence.hpp"
+#include "privsample/draw.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
@@ -274,17 +275,8 @@ class ContinuousLocalLinearSampler {
 [[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, RandomBits& bits);
 [[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bits);
 
-// Exact rejection sampling from a data-independent envelope (what the samplers' samplePoint uses): propose a cell
-// from `ceiling` (each sampler's ceiling(): q <= ceiling cellwise for every input, Σ ceiling = M >= 1), accept it
-// with probability q_i/ceiling_i (exact Bernoulli), else propose again. The accepted cell has law q, and the number
-// of proposals is geometric with mean M whatever the data are, so the time a draw takes reveals nothing about P
-// (the acceptance rate is independent of P). q_i/ceiling_i above 1 by rounding is taken as 1.
-struct EnvelopeDraw {
-  std::size_t cell = 0;
-  std::size_t proposals = 0;
-};
-[[nodiscard]] EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling,
-                                                    RandomBits& bits);
+// The draw policy (draw.hpp): propose a cell from the sampler's ceiling() (q <= ceiling cellwise for every input),
+// accept with q_i/ceiling_i; the number of proposals is geometric with mean Σ ceiling whatever the data are.
 [[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling,
                                 RandomBits& bits);
 [[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, std::span<const double> ceiling,

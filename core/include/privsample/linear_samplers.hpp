@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "privsample/divergence.hpp"
+#include "privsample/draw.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
@@ -31,6 +32,8 @@ class FunctionalLinearSampler {
   explicit FunctionalLinearSampler(Guarantee g);
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   // The weight actually used for k categories (clamped, after the GDP slack).
@@ -75,6 +78,8 @@ class LocalLinearSampler {
   // P̂: the f-projection of the normalised hist onto N_γ(P0). hist must have prior().size() entries.
   [[nodiscard]] std::vector<double> projection(std::span<const double> hist) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] double lambda() const noexcept { return lambda_; }  // λ_loc actually used

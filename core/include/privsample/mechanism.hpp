@@ -48,6 +48,10 @@ struct MechanismOptions {
 // Throws std::domain_error for a mechanism without a closed form (laplace-projection).
 [[nodiscard]] double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std::size_t k);
 
+// Ready to release indices for this input under the draw policy (draw.hpp): the number of random proposals a
+// release takes has a law that does not depend on hist.
+[[nodiscard]] IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist);
+
 // n independent runs of the mechanism (each spends the privacy budget again). Mechanisms whose distribution()
 // is exact draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,

@@ -7,6 +7,7 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/divergence.hpp"
+#include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
 
@@ -38,6 +39,8 @@ class MinimaxSampler {
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   [[nodiscard]] double normaliser(std::span<const double> hist) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
@@ -57,6 +60,8 @@ class LinearSampler {
   explicit LinearSampler(double epsilon);
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }

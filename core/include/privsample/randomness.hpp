@@ -59,6 +59,10 @@ class SeededRandom final : public RandomBits {
 // of a uniform real with the binary expansion of `probability`. Two bits are used on average.
 [[nodiscard]] bool bernoulli(RandomBits& bits, double probability);
 
+// bernoulli() that reads one word even when the outcome is certain (probability 0 or 1), so the number of words a
+// coin consumes does not reveal whether its probability was extreme (the draw policy, draw.hpp).
+[[nodiscard]] bool bernoulli_fixed_cost(RandomBits& bits, double probability);
+
 // Draws indices with probability exactly proportional to the given weights (up to one rounding of
 // w_x / max w): a uniform index is accepted with probability w_x / max w. So the output probabilities
 // are the weights' ratios to within 1e-15 relative, even for weights of 1e-300 — an inverse-CDF table

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "privsample/divergence.hpp"
+#include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
 
@@ -78,6 +79,8 @@ class RooSampler {
   // summing to records; 1 <= k <= kMaxCategories); std::invalid_argument otherwise.
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Runs the algorithm itself: Bernoulli(q) → uniform letter, else a uniformly chosen record.
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
   // The q this sampler uses for alphabet size k (public: it depends on ε, n and k only).
   [[nodiscard]] double obscure_probability(std::size_t k) const;
@@ -116,6 +119,8 @@ class DsRooSampler {
 
   // Pr(y | x^n) = q_m/k + (1 − q_m)c_y/n; counts validated as for RooSampler.
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
   // The q_m this sampler uses for these counts (data-dependent: for tests and plots, never to be released).
   [[nodiscard]] double obscure_probability(std::span<const double> counts) const;
@@ -157,6 +162,8 @@ class LaplaceProjectionSampler {
   static constexpr std::uint64_t kDistributionSeed = 0x5253'5353'524F'4F00ULL;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Runs the algorithm with fresh noise from `bits`.
+  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
 
   [[nodiscard]] Guarantee guarantee() const noexcept {

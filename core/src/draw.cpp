@@ -1,0 +1,139 @@
+#include "privsample/draw.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "privsample/numeric.hpp"
+
+namespace privsample {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
+
+void check_weights(std::span<const double> weights, const char* name) {
+  if (weights.empty()) fail(std::string(name) + " is empty: need at least one atom");
+  bool positive = false;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if (!(weights[i] >= 0.0 && weights[i] < std::numeric_limits<double>::infinity())) {
+      fail(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(weights[i]) +
+           ": must be finite and >= 0");
+    }
+    positive = positive || weights[i] > 0.0;
+  }
+  if (!positive) fail(std::string(name) + " is all zeros: at least one entry must be positive");
+}
+
+}  // namespace
+
+Envelope::Envelope(std::size_t atoms, double height) : atoms_(atoms), height_(height) {
+  if (atoms == 0) fail("envelope: atoms = 0: need at least one atom");
+  if (!(height > 0.0 && height < std::numeric_limits<double>::infinity())) {
+    fail("envelope: height = " + format_value(height) + ": must be finite and > 0");
+  }
+  mass_ = static_cast<double>(atoms) * height;
+}
+
+Envelope::Envelope(std::vector<double> ceiling) : atoms_(ceiling.size()), ceiling_(std::move(ceiling)) {
+  check_weights(ceiling_, "ceiling");
+  const double largest = *std::max_element(ceiling_.begin(), ceiling_.end());
+  proposal_acceptance_.resize(atoms_);
+  CompensatedSum total;
+  for (std::size_t x = 0; x < atoms_; ++x) {
+    proposal_acceptance_[x] = ceiling_[x] / largest;
+    total.add(ceiling_[x]);
+  }
+  mass_ = total.value();
+}
+
+EnvelopeDraw Envelope::draw(std::span<const double> q, RandomBits& bits) const {
+  if (q.size() != atoms_) {
+    fail("q has " + std::to_string(q.size()) + " entries but the envelope has " + std::to_string(atoms_) + " atoms");
+  }
+  EnvelopeDraw out;
+  for (;;) {
+    std::size_t x = 0;
+    if (ceiling_.empty()) {
+      x = static_cast<std::size_t>(uniform_below(bits, atoms_));
+    } else {
+      // A proposal ∝ ceiling by rejection from uniform indices; its trial count depends on the ceiling only.
+      do {
+        x = static_cast<std::size_t>(uniform_below(bits, atoms_));
+      } while (!bernoulli(bits, proposal_acceptance_[x]));
+    }
+    ++out.proposals;
+    const double top = ceiling_.empty() ? height_ : ceiling_[x];
+    if (bernoulli_fixed_cost(bits, top > 0.0 ? std::min(1.0, q[x] / top) : 0.0)) {
+      out.cell = x;
+      return out;
+    }
+  }
+}
+
+EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
+  if (q.size() != ceiling.size()) {
+    fail("q has " + std::to_string(q.size()) + " entries but ceiling has " + std::to_string(ceiling.size()));
+  }
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (!(q[i] >= 0.0 && q[i] < std::numeric_limits<double>::infinity())) {
+      fail("q[" + std::to_string(i) + "] = " + format_value(q[i]) + ": must be finite and >= 0");
+    }
+    if (q[i] > 0.0 && !(ceiling[i] > 0.0)) {
+      fail("ceiling[" + std::to_string(i) + "] = " + format_value(ceiling[i]) + " is below q[" + std::to_string(i) +
+           "] = " + format_value(q[i]) + ": the envelope must cover q");
+    }
+  }
+  return Envelope(std::vector<double>(ceiling.begin(), ceiling.end())).draw(q, bits);
+}
+
+// Vose's construction: every column holds mass 1/k, split between its own atom (stay) and one donor (alias).
+AliasTable::AliasTable(std::span<const double> weights) {
+  check_weights(weights, "weights");
+  const std::size_t k = weights.size();
+  CompensatedSum total;
+  for (const double w : weights) total.add(w);
+  const double scale = static_cast<double>(k) / total.value();
+  std::vector<double> scaled(k);
+  std::vector<std::size_t> small;
+  std::vector<std::size_t> large;
+  small.reserve(k);
+  large.reserve(k);
+  for (std::size_t x = 0; x < k; ++x) {
+    scaled[x] = weights[x] * scale;
+    (scaled[x] < 1.0 ? small : large).push_back(x);
+  }
+  stay_.assign(k, 1.0);
+  alias_.resize(k);
+  for (std::size_t x = 0; x < k; ++x) alias_[x] = x;
+  while (!small.empty() && !large.empty()) {
+    const std::size_t s = small.back();
+    small.pop_back();
+    const std::size_t l = large.back();
+    stay_[s] = scaled[s];
+    alias_[s] = l;
+    scaled[l] = (scaled[l] + scaled[s]) - 1.0;  // the donor gives 1 − scaled[s] to column s
+    if (scaled[l] < 1.0) {
+      large.pop_back();
+      small.push_back(l);
+    }
+  }
+  // Leftovers hold mass 1 up to rounding: they keep their own column.
+}
+
+std::size_t AliasTable::draw(RandomBits& bits) const {
+  const auto column = static_cast<std::size_t>(uniform_below(bits, stay_.size()));
+  return bernoulli_fixed_cost(bits, stay_[column]) ? column : alias_[column];
+}
+
+IndexDraw mixture_draw(double data_weight, IndexDraw data, std::size_t categories, IndexDraw base) {
+  if (!(data_weight >= 0.0 && data_weight <= 1.0)) fail("data_weight = " + format_value(data_weight) + ": must be in [0, 1]");
+  if (categories == 0) fail("categories = 0: need at least one category");
+  return [data_weight, data = std::move(data), categories, base = std::move(base)](RandomBits& bits) -> std::size_t {
+    if (bernoulli_fixed_cost(bits, data_weight)) return data(bits);
+    return base ? base(bits) : static_cast<std::size_t>(uniform_below(bits, categories));
+  };
+}
+
+}  // namespace privsample

@@ -1,0 +1,247 @@
+// The draw policy (draw.hpp): for every finite mechanism, the random words a release consumes have a law that does
+// not depend on the input, and the released frequencies still match distribution().
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "privsample/draw.hpp"
+#include "privsample/mechanism.hpp"
+#include "privsample/randomness.hpp"
+#include "test_support.hpp"
+
+using namespace privsample;
+using namespace privsample_test;
+
+namespace {
+
+// Counts the 64-bit words a draw takes: the operations of a draw are a fixed number per word (a uniform index or
+// one Bernoulli step each), so equal word-count laws mean equal work.
+class CountingBits final : public RandomBits {
+ public:
+  explicit CountingBits(std::uint64_t seed) : inner_(seed) {}
+  std::uint64_t next_u64() override {
+    ++words_;
+    return inner_.next_u64();
+  }
+  [[nodiscard]] std::uint64_t words() const { return words_; }
+
+ private:
+  SeededRandom inner_;
+  std::uint64_t words_ = 0;
+};
+
+struct Named {
+  std::string name;
+  MechanismOptions options;
+  bool records = false;  // inputs are counts of `records` records
+};
+
+std::vector<Named> registry_at(double epsilon, std::size_t k) {
+  const std::vector<double> prior = [&] {
+    std::vector<double> p(k);
+    for (std::size_t x = 0; x < k; ++x) p[x] = 1.0 + static_cast<double>(x % 7);  // public, non-uniform
+    double total = 0.0;
+    for (double v : p) total += v;
+    for (double& v : p) v /= total;
+    return p;
+  }();
+  const double records = static_cast<double>(10 * k);
+  std::vector<Named> out;
+  auto add = [&](std::string name, auto&& fill, bool is_records = false) {
+    MechanismOptions o;
+    o.epsilon = epsilon;
+    fill(o);
+    out.push_back({std::move(name), o, is_records});
+  };
+  add("minimax", [](MechanismOptions&) {});
+  add("linear", [](MechanismOptions&) {});
+  add("linear", [](MechanismOptions& o) { o.delta = 1e-6; });
+  add("mollifier", [](MechanismOptions&) {});
+  add("mollifier", [&](MechanismOptions& o) { o.reference = prior; });
+  add("local", [&](MechanismOptions& o) {
+    o.prior = prior;
+    o.gamma = 4.0;
+  });
+  add("local-linear", [&](MechanismOptions& o) {
+    o.prior = prior;
+    o.gamma = 4.0;
+  });
+  add("roo", [&](MechanismOptions& o) { o.records = records; }, true);
+  add("ds-roo", [&](MechanismOptions& o) { o.records = records; }, true);
+  add("laplace-projection", [&](MechanismOptions& o) { o.records = records; }, true);
+  {
+    MechanismOptions o;
+    o.mu = epsilon;
+    out.push_back({"linear", o, false});
+  }
+  return out;
+}
+
+// Point mass, uniform, sparse, random: as probabilities, or as counts of `records` records.
+std::vector<std::vector<double>> inputs(std::size_t k, double records, std::mt19937_64& rng) {
+  const double total = records > 0 ? records : 1.0;
+  std::vector<std::vector<double>> out;
+  std::vector<double> point(k, 0.0);
+  point[k / 2] = total;
+  out.push_back(point);
+  std::vector<double> flat(k, 0.0);
+  if (records > 0) {
+    const auto n = static_cast<std::uint64_t>(records);
+    for (std::size_t x = 0; x < k; ++x) flat[x] = static_cast<double>(n / k + (x < n % k ? 1 : 0));
+  } else {
+    for (double& v : flat) v = 1.0 / static_cast<double>(k);
+  }
+  out.push_back(flat);
+  std::vector<double> sparse(k, 0.0);
+  sparse[0] = std::floor(0.7 * total);
+  sparse[k - 1] = total - sparse[0];
+  out.push_back(sparse);
+  std::vector<double> random(k, 0.0);
+  if (records > 0) {
+    std::uniform_int_distribution<std::size_t> letter(0, k - 1);
+    for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(records); ++r) random[letter(rng)] += 1.0;
+  } else {
+    std::gamma_distribution<double> g(0.5);
+    for (double& v : random) v = g(rng) + 1e-300;
+  }
+  out.push_back(random);
+  return out;
+}
+
+struct WordStats {
+  double mean = 0.0;
+  double variance = 0.0;
+};
+
+WordStats words_per_draw(const IndexDraw& draw, std::size_t draws, std::uint64_t seed) {
+  CountingBits bits(seed);
+  double sum = 0.0;
+  double sum_sq = 0.0;
+  for (std::size_t i = 0; i < draws; ++i) {
+    const std::uint64_t before = bits.words();
+    (void)draw(bits);
+    const auto w = static_cast<double>(bits.words() - before);
+    sum += w;
+    sum_sq += w * w;
+  }
+  const double n = static_cast<double>(draws);
+  const double mean = sum / n;
+  return {mean, std::max(0.0, sum_sq / n - mean * mean)};
+}
+
+}  // namespace
+
+TEST_CASE("draw policy: the words a release consumes have the same law for every input", "[draw][timing]") {
+  std::mt19937_64 rng(20261124);
+  for (const std::size_t k : {std::size_t{2}, std::size_t{10}, std::size_t{10000}}) {
+    for (const double epsilon : {0.1, 1.0, 5.0, 20.0}) {
+      for (const Named& named : registry_at(epsilon, k)) {
+        if (named.options.delta && epsilon > 5.0) continue;  // (ε,δ) λ search is covered at ε <= 5
+        const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+        const double records = named.records ? *named.options.records : 0.0;
+        // Enough draws that 6 standard errors are a few percent of the mean for cheap draws; fewer where one draw
+        // already takes ~k proposals (minimax at k = 10^4, ε = 20).
+        const std::size_t draws = k >= 10000 && epsilon >= 5.0 ? 300 : (k >= 10000 ? 2000 : 20000);
+        std::vector<WordStats> stats;
+        for (const auto& input : inputs(k, records, rng)) {
+          if (named.name == "laplace-projection" && k >= 10000) continue;  // O(k log k) per draw; k <= 10 below
+          stats.push_back(words_per_draw(prepare(m, input), draws, 7 + stats.size()));
+        }
+        for (std::size_t i = 1; i < stats.size(); ++i) {
+          INFO(named.name << " k = " << k << " eps = " << epsilon << " input " << i << ": mean words " << stats[i].mean
+                          << " vs " << stats[0].mean << " for the point mass");
+          const double se = std::sqrt((stats[i].variance + stats[0].variance) / static_cast<double>(draws));
+          CHECK(std::fabs(stats[i].mean - stats[0].mean) <= 6.0 * se + 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("draw policy: the old uniform-proposal draw would fail the test above", "[draw][timing]") {
+  // The property is not vacuous: DiscreteSampler (accept q_x / max q) takes ~k·max q proposals, which for a
+  // point mass at k = 10^4, ε = 5 is ~146 and for the uniform input 1.
+  MechanismOptions o;
+  o.epsilon = 5.0;
+  const FiniteMechanism m = make_finite_mechanism("minimax", o);
+  std::vector<double> point(10000, 0.0);
+  point[3] = 1.0;
+  const std::vector<double> flat(10000, 1.0);
+  const auto old_draw = [&](const std::vector<double>& h) {
+    const DiscreteSampler s(distribution(m, h));
+    return IndexDraw([s](RandomBits& bits) { return s.draw(bits); });
+  };
+  const WordStats a = words_per_draw(old_draw(point), 2000, 1);
+  const WordStats b = words_per_draw(old_draw(flat), 2000, 2);
+  CHECK(a.mean > 20.0 * b.mean);
+  const WordStats c = words_per_draw(prepare(m, point), 2000, 1);
+  const WordStats d = words_per_draw(prepare(m, flat), 2000, 2);
+  CHECK(std::fabs(c.mean - d.mean) <= 6.0 * std::sqrt((c.variance + d.variance) / 2000.0));
+}
+
+TEST_CASE("draw policy: the envelope draw takes Σ ceiling proposals on average", "[draw]") {
+  const Envelope flat(10, 0.25);  // Σ = 2.5
+  CHECK(flat.mass() == Approx(2.5));
+  const std::vector<double> q{0.25, 0.25, 0.25, 0.25, 0, 0, 0, 0, 0, 0};
+  SeededRandom bits(3);
+  double proposals = 0.0;
+  std::vector<std::size_t> counts(10, 0);
+  constexpr std::size_t n = 200000;
+  for (std::size_t i = 0; i < n; ++i) {
+    const EnvelopeDraw d = flat.draw(q, bits);
+    proposals += static_cast<double>(d.proposals);
+    ++counts[d.cell];
+  }
+  CHECK(proposals / n == Approx(2.5).epsilon(0.02));
+  CHECK(chi_square_survival(chi_square_statistic(counts, q, n), 3) > kGoodnessOfFitLevel);
+  for (std::size_t x = 4; x < 10; ++x) CHECK(counts[x] == 0);
+  CHECK_THROWS_WITH(Envelope(0, 1.0), Catch::Contains("atoms = 0"));
+  CHECK_THROWS_WITH(Envelope(std::vector<double>{0.0, 0.0}), Catch::Contains("all zeros"));
+  CHECK_THROWS_WITH(flat.draw(std::vector<double>{1.0}, bits), Catch::Contains("envelope has 10 atoms"));
+}
+
+TEST_CASE("draw policy: the alias table draws in proportion to its weights", "[draw]") {
+  const std::vector<double> w{5, 0, 1, 1e-3, 3, 0.5, 0, 10};
+  double total = 0.0;
+  for (double v : w) total += v;
+  std::vector<double> probs;
+  for (double v : w) probs.push_back(v / total);
+  const AliasTable table(w);
+  SeededRandom bits(11);
+  constexpr std::size_t n = 1000000;
+  std::vector<std::size_t> counts(w.size(), 0);
+  for (std::size_t i = 0; i < n; ++i) ++counts[table.draw(bits)];
+  CHECK(counts[1] == 0);
+  CHECK(counts[6] == 0);
+  CHECK(chi_square_survival(chi_square_statistic(counts, probs, n), 5) > kGoodnessOfFitLevel);
+  CHECK_THROWS_AS(AliasTable(std::vector<double>{}), std::invalid_argument);
+  CHECK_THROWS_AS(AliasTable(std::vector<double>{1.0, kNaN}), std::invalid_argument);
+}
+
+TEST_CASE("draw policy: 10^6 released samples of every mechanism match distribution()", "[draw][sampling]") {
+  std::mt19937_64 rng(99);
+  for (const double epsilon : {0.5, 3.0}) {
+    for (const Named& named : registry_at(epsilon, 10)) {
+      if (named.name == "laplace-projection") continue;  // distribution() is a Monte-Carlo estimate there
+      const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+      const auto all = inputs(10, named.records ? *named.options.records : 0.0, rng);
+      const std::vector<double>& input = all[3];
+      SeededRandom bits(static_cast<std::uint64_t>(epsilon * 100) + named.name.size());
+      constexpr std::size_t n = 1000000;
+      std::vector<std::size_t> counts(10, 0);
+      for (const std::uint32_t x : sample_many(m, input, n, bits)) ++counts.at(x);
+      const std::vector<double> q = distribution(m, input);
+      INFO(named.name << " at eps = " << epsilon);
+      CHECK(chi_square_survival(chi_square_statistic(counts, q, n), 9) > kGoodnessOfFitLevel);
+    }
+  }
+}
+
+TEST_CASE("randomness: a source that returns an all-zero block is refused", "[randomness]") {
+  SecureRandom broken([](std::span<std::uint8_t> out) { std::fill(out.begin(), out.end(), std::uint8_t{0}); });
+  CHECK_THROWS_WITH(broken.next_u64(), Catch::Contains("all-zero"));
+}
