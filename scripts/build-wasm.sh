@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly module build/wasm/privsample-wasm.mjs (one ES module, WASM inlined) with Debian's em++.
+# Builds the WebAssembly modules build/wasm/privsample-client.mjs and build/wasm/privsample-research.mjs (ES modules,
+# WASM inlined) with Debian's em++. Reconfigures when the cache is missing, stale or from a failed configure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Emscripten 3.1.6's JS optimizer needs Debian's acorn (TOOLCHAIN.md)
-if [[ ! -f build/wasm/CMakeCache.txt ]]; then
+if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.txt -nt build/wasm/Makefile ]]; then
+  rm -rf build/wasm/CMakeCache.txt build/wasm/CMakeFiles
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build build/wasm -j2
+cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm

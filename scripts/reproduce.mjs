@@ -19,7 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init } from '../bindings/js/privsample.mjs';
+import { init } from '../bindings/js/research.mjs';
 import { renderChart, renderHeatmaps } from './reproduce/chart.mjs';
 import { DIVERGENCES, EXPERIMENTS } from './reproduce/experiments.mjs';
 

@@ -95,10 +95,10 @@ IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
   const double k = static_cast<double>(p.size());
   const double eps = effective_epsilon(epsilon_);
   double gamma = std::clamp(-std::expm1(-eps) / (1.0 + spread(p.size(), epsilon_)), 0.0, 1.0);
-  const long double bound = std::exp(static_cast<long double>(eps));
-  while (gamma > 0.0 && 1.0L + static_cast<long double>(k) * gamma / (1.0L - gamma) > bound) {
-    gamma = std::nextafter(gamma, 0.0);
-  }
+  // kγ/(1−γ) <= e^ε − 1 checked with both sides' rounding errors (<= 3 ulps and 1 ulp) counted against us.
+  constexpr double kUlp = 0x1.0p-52;
+  const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
+  while (gamma > 0.0 && k * gamma / (1.0 - gamma) * (1.0 + 4.0 * kUlp) > room) gamma = std::nextafter(gamma, 0.0);
   return mixture_draw(gamma, [alias = AliasTable(p)](RandomBits& bits) { return alias.draw(bits); }, p.size());
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace privsample {
 
@@ -13,6 +15,20 @@ double compensated_total(std::span<const double> values) noexcept {
   return total.value();
 }
 
+#if defined(PRIVSAMPLE_DEFER_NUMBER_FORMATTING)
+// The WebAssembly modules leave number formatting to JavaScript, whose Number → String is exactly the shortest
+// round-trip form produced below; that keeps printf, strtod and long-double arithmetic (~25 KB) out of the module.
+// The value travels inside the message as ESC + 16 hex digits of its bits; the JS wrapper formats it when it
+// raises the error (bindings/js/errors.mjs).
+std::string format_value(double value) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  std::string out(17, '\x1b');
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 16; ++i) out[static_cast<std::size_t>(16 - i)] = kHex[(bits >> (4 * i)) & 0xF];
+  return out;
+}
+#else
 std::string format_value(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
@@ -37,5 +53,7 @@ std::string format_value(double value) {
   const int written_exponent = std::atoi(out.c_str() + e + 1);
   return mantissa + "e" + (written_exponent < 0 ? "-" : "+") + std::to_string(std::abs(written_exponent));
 }
+
+#endif
 
 }  // namespace privsample

@@ -3,7 +3,7 @@
 // conversions and clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { init } from '../../bindings/js/privsample.mjs';
+import { init } from '../../bindings/js/research.mjs';
 
 const ps = await init();
 const LOG2E = Math.LOG2E;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { init } from '../../bindings/js/privsample.mjs';
+import { init } from '../../bindings/js/research.mjs';
 import { chiSquareTest } from './helpers.mjs';
 
 const ps = await init();
@@ -182,7 +182,7 @@ test('samplePoint: 2-D points are [x, y] in the grid, cells in image layout foll
 });
 
 test('the wrapper never uses Math.random', () => {
-  const source = readFileSync(new URL('../../bindings/js/privsample.mjs', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../bindings/js/research.mjs', import.meta.url), 'utf8');
   assert.ok(!source.includes('Math.random'));
 });
 

@@ -1,7 +1,7 @@
 // The MBDE baseline through the JS API: its privacy bound on every cell, determinism with a seed, clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { init } from '../../bindings/js/privsample.mjs';
+import { init } from '../../bindings/js/research.mjs';
 
 const ps = await init();
 

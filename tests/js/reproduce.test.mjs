@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { init } from '../../bindings/js/privsample.mjs';
+import { init } from '../../bindings/js/research.mjs';
 import { CSV_COLUMNS, RELATIVE_SLACK, reproduce } from '../../scripts/reproduce.mjs';
 import { ringEnvelope } from '../../scripts/reproduce/experiments.mjs';
 import { randomMixtures, splitmix64, xoshiro256ss } from '../../scripts/reproduce/rng.mjs';

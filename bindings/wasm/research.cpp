@@ -1,17 +1,19 @@
-// Embind glue: convert JS values, call the core, convert back, turn C++ exceptions into JS errors.
-// No mathematics here. The public API is the ES module bindings/js/privsample.mjs, which wraps these.
+// The research module: everything in the client module (client.cpp is linked in) plus continuous densities and
+// samplers on grids, the MBDE baseline, the privacy accountant and the LMIDP conversions.
+// Embind glue only: convert JS values, call the core, convert back; errors travel as in guard.hpp.
 #include <emscripten/bind.h>
-#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <cmath>
-#include <new>
 #include <optional>
-#include <variant>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "client.hpp"
+#include "guard.hpp"
+#include "privsample/accountant.hpp"
 #include "privsample/continuous.hpp"
 #include "privsample/divergence.hpp"
 #include "privsample/functional_ldp.hpp"
@@ -20,163 +22,20 @@
 #include "privsample/mbde.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
-#include "privsample/randomness.hpp"
 
 using emscripten::val;
 using namespace privsample;
-
-// Whole blocks from crypto.getRandomValues (Emscripten's getentropy makes one JS call per byte).
-EM_JS(void, fill_with_crypto_random, (std::uint8_t * data, std::size_t length), {
-  crypto.getRandomValues(HEAPU8.subarray(data, data + length));
-});
+using namespace privsample::bindings;
 
 namespace {
-
-constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
-
-[[noreturn]] void throw_js(const char* constructor, const std::string& message) {
-  val::global(constructor).new_(message).throw_();
-  __builtin_unreachable();
-}
-
-// Runs `body`, rethrowing C++ exceptions as JS errors: bad values become RangeError, everything else Error.
-template <class Body>
-auto guarded(Body&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const std::invalid_argument& e) {
-    throw_js("RangeError", e.what());
-  } catch (const std::domain_error& e) {
-    throw_js("RangeError", e.what());
-  } catch (const std::bad_alloc&) {
-    throw_js("RangeError", "out of memory: the input is too large for this WebAssembly module");
-  } catch (const std::exception& e) {
-    throw_js("Error", e.what());
-  }
-}
-
-RandomBits& secure_bits() {
-  static SecureRandom bits([](std::span<std::uint8_t> out) { fill_with_crypto_random(out.data(), out.size()); });
-  return bits;
-}
-
-std::vector<double> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<double>(array); }
-
-template <class T>
-val copy_out(const std::vector<T>& values) {
-  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
-}
-
-// The wrapper has already checked the JS types; values are checked by the core.
-MechanismOptions read_options(const val& options) {
-  const auto number = [&](const char* key) -> std::optional<double> {
-    const val v = options[key];
-    if (v.isUndefined()) return std::nullopt;
-    return v.as<double>();
-  };
-  const auto vector = [&](const char* key) -> std::optional<std::vector<double>> {
-    const val v = options[key];
-    if (v.isUndefined()) return std::nullopt;
-    return numbers(v);
-  };
-  MechanismOptions out;
-  out.epsilon = number("epsilon");
-  out.delta = number("delta");
-  out.mu = number("mu");
-  out.gamma = number("gamma");
-  out.records = number("records");
-  out.prior = vector("prior");
-  out.reference = vector("reference");
-  return out;
-}
-
-FiniteMechanism mechanism(const std::string& name, const val& options) {
-  return make_finite_mechanism(name, read_options(options));
-}
-
-val mechanism_names() {
-  val out = val::array();
-  for (const auto& name : finite_mechanism_names()) out.call<void>("push", name);
-  return out;
-}
-
-val guarantee_to_val(const Guarantee& g) {
-  val out = val::object();
-  out.set("notion", notion_name(g.notion));
-  switch (g.notion) {
-    case PrivacyNotion::pure_ldp:
-      out.set("epsilon", g.epsilon);
-      break;
-    case PrivacyNotion::approximate_ldp:
-      out.set("epsilon", g.epsilon);
-      out.set("delta", g.delta);
-      break;
-    case PrivacyNotion::gaussian_ldp:
-      out.set("mu", g.mu);
-      break;
-    case PrivacyNotion::record_dp:
-      out.set("epsilon", g.epsilon);
-      out.set("records", g.records);
-      break;
-  }
-  return out;
-}
-
-val guarantee_of(std::string name, val options) {
-  return guarded([&] { return guarantee_to_val(guarantee(mechanism(name, options))); });
-}
-
-val distribution_of(std::string name, val options, val hist) {
-  return guarded([&] { return copy_out(distribution(mechanism(name, options), numbers(hist))); });
-}
-
-val normaliser_of(std::string name, val options, val hist) {
-  return guarded([&] {
-    const auto r = normaliser(mechanism(name, options), numbers(hist));
-    return r ? val(*r) : val::null();
-  });
-}
-
-double sample_one(std::string name, val options, val hist) {
-  return guarded([&] {
-    const auto draws = sample_many(mechanism(name, options), numbers(hist), 1, secure_bits());
-    return static_cast<double>(draws.front());
-  });
-}
-
-val sample_n(std::string name, val options, val hist, double n, val seed) {
-  return guarded([&] {
-    const FiniteMechanism m = mechanism(name, options);
-    const std::vector<double> h = numbers(hist);
-    const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
-    if (seed.isUndefined() || seed.isNull()) return copy_out(sample_many(m, h, count, secure_bits()));
-    SeededRandom seeded(validated_seed(seed.as<double>()));
-    return copy_out(sample_many(m, h, count, seeded));
-  });
-}
-
-double risk_of(std::string name, val options, std::string f, double k) {
-  return guarded([&] {
-    const FiniteMechanism m = mechanism(name, options);
-    return worst_case_risk(m, parse_divergence(f), validated_count(k, "k", 1, kMaxCategories));
-  });
-}
-
-double divergence_of(std::string f, val p, val q) {
-  return guarded([&] { return divergence(parse_divergence(f), numbers(p), numbers(q)); });
-}
-
-void check_mechanism(std::string name, val options) {
-  guarded([&] { (void)mechanism(name, options); });
-}
 
 // Optional numbers become null in JS.
 val number_or_null(const std::optional<double>& value) { return value ? val(*value) : val::null(); }
 
 // inputs: an array of histograms, or null for the point masses of k categories.
-val accountant_of(std::string name, val options, val inputs, double k, val prior, val epsilons) {
+val accountant_of(const Sampler& sampler, val inputs, double k, val prior, val epsilons) {
   return guarded([&] {
-    const FiniteMechanism m = mechanism(name, options);
+    const FiniteMechanism& m = sampler.mechanism();
     std::vector<std::vector<double>> rows;
     if (inputs.isNull() || inputs.isUndefined()) {
       rows = point_mass_inputs(m, validated_count(k, "k", 1, kMaxCategories));
@@ -209,18 +68,18 @@ val accountant_of(std::string name, val options, val inputs, double k, val prior
 }
 
 // The conversions of the LMIDP paper, one number each (lmidp.hpp).
-double ldp_delta_from_capacity_of(double mu, double epsilon) {
-  return guarded([&] { return ldp_delta_from_capacity(mu, epsilon); });
+val ldp_delta_from_capacity_of(double mu, double epsilon) {
+  return guarded([&] { return val(ldp_delta_from_capacity(mu, epsilon)); });
 }
-double ldp_delta_floor_of(double mu) { return guarded([&] { return ldp_delta_floor_from_capacity(mu); }); }
-double lip_delta_of(double mu, double p_min, double epsilon) {
-  return guarded([&] { return lip_delta_from_mutual_information(mu, p_min, epsilon); });
+val ldp_delta_floor_of(double mu) { return guarded([&] { return val(ldp_delta_floor_from_capacity(mu)); }); }
+val lip_delta_of(double mu, double p_min, double epsilon) {
+  return guarded([&] { return val(lip_delta_from_mutual_information(mu, p_min, epsilon)); });
 }
-double lip_delta_as_printed_of(double mu, double epsilon) {
-  return guarded([&] { return lip_delta_from_mutual_information_as_printed(mu, epsilon); });
+val lip_delta_as_printed_of(double mu, double epsilon) {
+  return guarded([&] { return val(lip_delta_from_mutual_information_as_printed(mu, epsilon)); });
 }
-double gaussian_sigma2_of(double mu, double d, double bound) {
-  return guarded([&] { return gaussian_sigma2_for_capacity(mu, validated_count(d, "d", 1, 1'000'000), bound); });
+val gaussian_sigma2_of(double mu, double d, double bound) {
+  return guarded([&] { return val(gaussian_sigma2_for_capacity(mu, validated_count(d, "d", 1, 1'000'000), bound)); });
 }
 
 // ---- continuous data on grids (continuous.hpp) ----------------------------------------------------------------
@@ -249,16 +108,16 @@ std::vector<Point2D> points_of(const val& flat) {
   return out;
 }
 
-double check_grid(val grid) {
+val check_grid(val grid) {
   return guarded([&] {
     if (is_2d(grid)) {
       const Grid2D g = grid2d_of(grid);
       validate_grid(g);
-      return static_cast<double>(cell_count(g));
+      return val(static_cast<double>(cell_count(g)));
     }
     const Grid1D g = grid1d_of(grid);
     validate_grid(g);
-    return static_cast<double>(g.cells);
+    return val(static_cast<double>(g.cells));
   });
 }
 
@@ -389,10 +248,10 @@ val continuous_normaliser_of(std::string name, val options, val density) {
   });
 }
 
-double continuous_risk_of(std::string name, val options, std::string f) {
+val continuous_risk_of(std::string name, val options, std::string f) {
   return guarded([&] {
     const NamedDivergence named = parse_divergence(f);
-    return std::visit([&](const auto& m) { return m.worst_case_risk(named); }, continuous_mechanism(name, options));
+    return val(std::visit([&](const auto& m) { return m.worst_case_risk(named); }, continuous_mechanism(name, options)));
   });
 }
 
@@ -415,21 +274,9 @@ val continuous_sample_point(std::string name, val options, val grid, val density
   });
 }
 
-double max_categories() { return static_cast<double>(kMaxCategories); }
-double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
-
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(privsample) {
-  emscripten::function("checkMechanism", &check_mechanism);
-  emscripten::function("mechanismNames", &mechanism_names);
-  emscripten::function("guarantee", &guarantee_of);
-  emscripten::function("distribution", &distribution_of);
-  emscripten::function("normaliser", &normaliser_of);
-  emscripten::function("sample", &sample_one);
-  emscripten::function("sampleMany", &sample_n);
-  emscripten::function("worstCaseRisk", &risk_of);
-  emscripten::function("divergence", &divergence_of);
+EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("accountant", &accountant_of);
   emscripten::function("ldpDeltaFromCapacity", &ldp_delta_from_capacity_of);
   emscripten::function("ldpDeltaFloorFromCapacity", &ldp_delta_floor_of);
@@ -448,6 +295,4 @@ EMSCRIPTEN_BINDINGS(privsample) {
   emscripten::function("continuousWorstCaseRisk", &continuous_risk_of);
   emscripten::function("continuousSamplePoint", &continuous_sample_point);
   emscripten::function("mbde", &mbde_of);
-  emscripten::function("maxCategories", &max_categories);
-  emscripten::function("maxDrawsPerCall", &max_draws_per_call);
 }

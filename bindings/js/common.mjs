@@ -1,0 +1,208 @@
+// privsample — what both entry points share: JS type checks, the error channel from the core, the sampler handle.
+// Glue only: checks JS types and shapes, converts to typed arrays, calls the WebAssembly module. Every value check
+// and all mathematics happen in the C++ core.
+
+/** Describes a value for an error message. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+const NUMERIC_VIEWS = [Float64Array, Float32Array, Uint32Array, Int32Array, Uint16Array, Int16Array, Uint8Array, Int8Array, Uint8ClampedArray];
+
+/** A numeric array as a Float64Array (no copy for a Float64Array); TypeError for anything else. */
+export function histogram(value, name) {
+  if (value instanceof Float64Array) return value;
+  if (NUMERIC_VIEWS.some((View) => value instanceof View)) return Float64Array.from(value);
+  if (!Array.isArray(value)) {
+    throw new TypeError(`${name} must be an array of numbers or a numeric typed array, got ${describe(value)}`);
+  }
+  const out = new Float64Array(value.length);
+  for (let i = 0; i < value.length; i += 1) {
+    if (typeof value[i] !== 'number') {
+      throw new TypeError(`${name}[${i}] is ${describe(value[i])}: entries must be numbers`);
+    }
+    out[i] = value[i];
+  }
+  return out;
+}
+
+export function number(value, name) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  return value;
+}
+
+export function text(value, name) {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  return value;
+}
+
+export function plainObject(value, name) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function publicOptions(options) {
+  const out = {};
+  for (const [key, value] of Object.entries(options)) out[key] = ArrayBuffer.isView(value) ? Object.freeze(Array.from(value)) : value;
+  return Object.freeze(out);
+}
+
+// ---- errors from the core -------------------------------------------------------------------------------------
+// The core never throws across the WebAssembly boundary (bindings/wasm/guard.hpp): a failed call returns undefined
+// and leaves {kind, message} in the module, which is thrown here, after the C++ side has fully unwound.
+
+const CONSTRUCTORS = { RangeError, TypeError, Error };
+const NUMBER_TOKEN = /\x1b([0-9a-f]{16})/g;
+const bitsView = new DataView(new ArrayBuffer(8));
+
+// The module writes numbers in messages as ESC + 16 hex digits of their bits; JS's own Number → String is the
+// shortest round-trip form the native core writes (core/src/numeric.cpp).
+function formatNumbers(message) {
+  return message.replace(NUMBER_TOKEN, (_, hex) => {
+    bitsView.setBigUint64(0, BigInt(`0x${hex}`));
+    return String(bitsView.getFloat64(0));
+  });
+}
+
+/** The value of a module call, or the core's error thrown as a JS error. */
+export function checked(wasm, result) {
+  if (result !== undefined) return result;
+  const error = wasm.takeError();
+  if (error === null) return result;
+  throw new CONSTRUCTORS[error.kind](formatNumbers(error.message));
+}
+
+// ---- the finite API (both entries) ----------------------------------------------------------------------------
+
+const NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'records'];
+const ARRAY_OPTIONS = ['prior', 'reference'];
+
+// Checks option types (numbers, arrays of numbers) and rejects unknown keys; which options a mechanism needs, and
+// their values, are checked by the core.
+function mechanismOptions(options) {
+  const given = plainObject(options, 'options');
+  const out = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (NUMBER_OPTIONS.includes(key)) out[key] = number(value, `options.${key}`);
+    else if (ARRAY_OPTIONS.includes(key)) out[key] = histogram(value, `options.${key}`);
+    else throw new RangeError(`option '${key}' is unknown (known options: ${[...NUMBER_OPTIONS, ...ARRAY_OPTIONS].join(', ')})`);
+  }
+  return out;
+}
+
+/**
+ * The finite-space API over a module built from bindings/wasm/client.cpp. Returns the public object's members and
+ * handleOf(sampler) for the research entry's accountant.
+ */
+export function makeFiniteApi(wasm) {
+  const mechanisms = Object.freeze(wasm.mechanismNames());
+  const handles = new WeakMap();
+  // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
+  const release = new FinalizationRegistry((handle) => handle.delete());
+
+  function sampler(mechanism, options) {
+    text(mechanism, 'mechanism');
+    if (!mechanisms.includes(mechanism)) {
+      throw new RangeError(`mechanism = '${mechanism}': unknown mechanism; use one of ${mechanisms.map((m) => `'${m}'`).join(', ')}`);
+    }
+    const opts = mechanismOptions(options);
+    const handle = new wasm.Sampler();
+    try {
+      checked(wasm, handle.configure(mechanism, opts));
+    } catch (error) {
+      handle.delete();
+      throw error;
+    }
+    const guarantee = Object.freeze(checked(wasm, handle.guarantee()));
+    let disposed = false;
+    const live = () => {
+      if (disposed) throw new TypeError(`this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`);
+      return handle;
+    };
+    const made = Object.freeze({
+      mechanism,
+      options: publicOptions(opts),
+      guarantee,
+      distribution: (hist) => checked(wasm, live().distribution(histogram(hist, 'hist'))),
+      normaliser: (hist) => checked(wasm, live().normaliser(histogram(hist, 'hist'))),
+      sample: (hist) => checked(wasm, live().sample(histogram(hist, 'hist'))),
+      sampleMany(hist, n, sampleOptions) {
+        const h = histogram(hist, 'hist');
+        number(n, 'n');
+        const { seed, ...rest } = plainObject(sampleOptions, 'options');
+        const unknown = Object.keys(rest);
+        if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by sampleMany (supported: seed)`);
+        if (seed !== undefined) number(seed, 'options.seed');
+        return checked(wasm, live().sampleMany(h, n, seed));
+      },
+      worstCaseRisk: (f, k) => checked(wasm, live().worstCaseRisk(text(f, 'f'), number(k, 'k'))),
+      get disposed() {
+        return disposed;
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        release.unregister(made);
+        handle.delete();
+      },
+      [Symbol.dispose]() {
+        made.dispose();
+      },
+    });
+    release.register(made, handle, made);
+    handles.set(made, live);
+    return made;
+  }
+
+  function divergence(f, p, q) {
+    text(f, 'f');
+    const pp = histogram(p, 'p');
+    const qq = histogram(q, 'q');
+    if (pp.length !== qq.length) {
+      throw new TypeError(`p has ${pp.length} entries but q has ${qq.length}: they must have the same length`);
+    }
+    return checked(wasm, wasm.divergence(f, pp, qq));
+  }
+
+  // Test hooks (not part of the API): heap bytes in use and the shadow-stack position, for the leak tests.
+  const internals = Object.freeze({ heapInUse: () => wasm.heapInUse(), stackPosition: () => wasm.stackPosition() });
+
+  return {
+    api: {
+      version: wasm.version(),
+      maxCategories: wasm.maxCategories(),
+      mechanisms,
+      sampler,
+      divergence,
+      [Symbol.for('privsample.internals')]: internals,
+    },
+    /** The live module handle of a sampler made by this API, or undefined. */
+    handleOf: (s) => handles.get(s)?.(),
+  };
+}
+
+// ---- randomness -------------------------------------------------------------------------------------------------
+
+/**
+ * The platform CSPRNG, captured once when a module is loaded: a page script that replaces crypto.getRandomValues
+ * afterwards does not reach the samplers.
+ */
+export function captureCsprng() {
+  const source = globalThis.crypto;
+  if (!source || typeof source.getRandomValues !== 'function') {
+    throw new Error('privsample needs crypto.getRandomValues (Web Crypto): available in browsers, workers and Node >= 20');
+  }
+  const getRandomValues = source.getRandomValues;
+  return (view) => {
+    getRandomValues.call(source, view);
+  };
+}

@@ -1,0 +1,276 @@
+// privsample/research — everything in 'privsample' plus continuous densities and samplers on grids, the MBDE
+// baseline, the privacy accountant and the LMIDP conversions (research.d.ts). One ES module with the WASM inlined:
+// nothing to configure; larger than the default entry.
+import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
+import { captureCsprng, checked, describe, histogram, makeFiniteApi, number, plainObject, publicOptions, text } from './common.mjs';
+
+let loading = null;
+
+/** Loads the research module once; later calls return the same instance. */
+export function init() {
+  if (!loading) {
+    loading = createPrivsampleResearch({ privsampleRandom: captureCsprng() }).then(
+      (wasm) => makeApi(wasm),
+      (error) => {
+        loading = null; // let a later call try again
+        throw error;
+      },
+    );
+  }
+  return loading;
+}
+
+// ---- continuous data on grids ----------------------------------------------------------------------------------
+
+const GRID_FIELDS = { 1: ['lo', 'hi', 'cells'], 2: ['xLo', 'xHi', 'nx', 'yLo', 'yHi', 'ny'] };
+
+// A grid as made by ps.grid1d / ps.grid2d, or any object of the same shape (e.g. one sent to a Worker):
+// the fields are type-checked here and their values by the core on every call.
+function gridOf(value, name = 'grid') {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`${name} must be a grid from ps.grid1d() or ps.grid2d(), got ${describe(value)}`);
+  }
+  const { dimension } = value;
+  if (dimension !== 1 && dimension !== 2) {
+    throw new TypeError(`${name}.dimension must be 1 or 2 (make grids with ps.grid1d() or ps.grid2d()), got ${describe(dimension)}`);
+  }
+  const out = { dimension };
+  for (const key of GRID_FIELDS[dimension]) out[key] = number(value[key], `${name}.${key}`);
+  return out;
+}
+
+// 1-D points: numbers. 2-D points: [[x, y], …] or a flat [x0, y0, x1, y1, …] (array or typed array).
+function pointsOf(value, dimension, name) {
+  if (dimension === 1 || !Array.isArray(value) || !value.some((v) => Array.isArray(v) || ArrayBuffer.isView(v))) {
+    const flat = histogram(value, name);
+    if (dimension === 2 && flat.length % 2 !== 0) {
+      throw new TypeError(`${name} has ${flat.length} numbers: 2-D points are [[x, y], …] or a flat [x0, y0, x1, y1, …] of even length`);
+    }
+    return flat;
+  }
+  const out = new Float64Array(2 * value.length);
+  for (let i = 0; i < value.length; i += 1) {
+    const point = value[i];
+    if (!(Array.isArray(point) || ArrayBuffer.isView(point)) || point.length !== 2) {
+      throw new TypeError(`${name}[${i}] is ${describe(point)}${Array.isArray(point) ? ` of length ${point.length}` : ''}: 2-D points are [x, y] pairs`);
+    }
+    out[2 * i] = number(point[0], `${name}[${i}][0]`);
+    out[2 * i + 1] = number(point[1], `${name}[${i}][1]`);
+  }
+  return out;
+}
+
+// Which options each continuous mechanism takes; 'notion' stands for epsilon [+ delta] or mu.
+const CONTINUOUS_RULES = {
+  minimax: { required: ['epsilon', 'reference', 'c2'], optional: ['c1'] },
+  linear: { required: ['notion', 'reference', 'c2'], optional: ['c1'] },
+  local: { required: ['epsilon', 'prior', 'gamma'], optional: [] },
+  'local-linear': { required: ['notion', 'prior', 'gamma'], optional: [] },
+};
+const CONTINUOUS_MECHANISMS = Object.freeze(Object.keys(CONTINUOUS_RULES));
+const CONTINUOUS_NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'c1', 'c2'];
+const CONTINUOUS_ARRAY_OPTIONS = ['reference', 'prior'];
+
+function continuousOptions(mechanism, options) {
+  const given = plainObject(options, 'options');
+  const out = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (CONTINUOUS_NUMBER_OPTIONS.includes(key)) out[key] = number(value, `options.${key}`);
+    else if (CONTINUOUS_ARRAY_OPTIONS.includes(key)) out[key] = histogram(value, `options.${key}`);
+    else {
+      throw new RangeError(`option '${key}' is unknown (known options: ${[...CONTINUOUS_NUMBER_OPTIONS, ...CONTINUOUS_ARRAY_OPTIONS].join(', ')})`);
+    }
+  }
+  const rules = CONTINUOUS_RULES[mechanism];
+  const allowed = [...rules.optional];
+  for (const key of rules.required) {
+    if (key === 'notion') {
+      if (out.mu !== undefined && (out.epsilon !== undefined || out.delta !== undefined)) {
+        throw new RangeError(`options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '${mechanism}': give either mu, or epsilon (with optional delta)`);
+      }
+      if (out.mu !== undefined) allowed.push('mu');
+      else {
+        if (out.epsilon === undefined) throw new RangeError(`options.epsilon is required for '${mechanism}' (or options.mu for Gaussian LDP)`);
+        allowed.push('epsilon', 'delta');
+      }
+    } else {
+      if (out[key] === undefined) throw new RangeError(`options.${key} is required for '${mechanism}'`);
+      allowed.push(key);
+    }
+  }
+  for (const key of Object.keys(out)) {
+    if (!allowed.includes(key)) {
+      const supported = rules.required.flatMap((k) => (k === 'notion' ? ['epsilon', 'delta', 'mu'] : [k])).concat(rules.optional);
+      throw new RangeError(`option '${key}' is not supported by '${mechanism}' (supported: ${supported.join(', ')})`);
+    }
+  }
+  if (rules.optional.includes('c1') && out.c1 === undefined) out.c1 = 0;
+  return out;
+}
+
+function densityOptions(options, name, allowed) {
+  const given = plainObject(options, name);
+  const unknown = Object.keys(given).filter((key) => given[key] !== undefined && !allowed.includes(key));
+  if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported here (supported: ${allowed.join(', ')})`);
+  return given;
+}
+
+function makeContinuous(wasm) {
+  function grid1d(options) {
+    const { lo, hi, cells } = densityOptions(options, 'options', ['lo', 'hi', 'cells']);
+    const grid = gridOf({ dimension: 1, lo, hi, cells }, 'grid');
+    checked(wasm, wasm.checkGrid(grid));
+    return Object.freeze(grid);
+  }
+
+  function grid2d(options) {
+    const { xLo, xHi, nx, yLo, yHi, ny } = densityOptions(options, 'options', GRID_FIELDS[2]);
+    const grid = gridOf({ dimension: 2, xLo, xHi, nx, yLo, yHi, ny }, 'grid');
+    const cells = checked(wasm, wasm.checkGrid(grid));
+    return Object.freeze({ ...grid, cells });
+  }
+
+  // A mixture's means (numbers in 1-D, points in 2-D) and weights (default: equal).
+  function mixture(grid, options, scaleName, run) {
+    const g = gridOf(grid);
+    const o = densityOptions(options, 'options', ['means', 'weights', scaleName]);
+    const means = pointsOf(o.means, g.dimension, 'options.means');
+    const count = g.dimension === 2 ? means.length / 2 : means.length;
+    const weights = o.weights === undefined ? new Float64Array(count).fill(1) : histogram(o.weights, 'options.weights');
+    return run(g, means, weights, number(o[scaleName], `options.${scaleName}`));
+  }
+
+  const densities = Object.freeze({
+    gaussianMixture: (grid, options) => mixture(grid, options, 'sigma', (g, m, w, s) => checked(wasm, wasm.gaussianMixture(g, m, w, s))),
+    laplaceMixture: (grid, options) => mixture(grid, options, 'scale', (g, m, w, s) => checked(wasm, wasm.laplaceMixture(g, m, w, s))),
+    ring(grid, options) {
+      const g = gridOf(grid);
+      if (g.dimension !== 2) throw new TypeError('grid must be a 2-D grid (ps.grid2d()) for the Gaussian ring');
+      const { modes = 3, variance = 0.5, radius = 1 } = densityOptions(options, 'options', ['modes', 'variance', 'radius']);
+      return checked(wasm, wasm.gaussianRing(g, number(modes, 'options.modes'), number(variance, 'options.variance'), number(radius, 'options.radius')));
+    },
+    kernelDensity(grid, points, options) {
+      const g = gridOf(grid);
+      const { bandwidth = 0 } = densityOptions(options, 'options', ['bandwidth']);
+      return checked(wasm, wasm.kernelDensity(g, pointsOf(points, g.dimension, 'points'), number(bandwidth, 'options.bandwidth')));
+    },
+    gaussianMixtureEnvelope(grid, options) {
+      const g = gridOf(grid);
+      if (g.dimension !== 1) throw new TypeError('grid must be a 1-D grid (ps.grid1d()) for gaussianMixtureEnvelope');
+      const { sigma = 1, radius = 1 } = densityOptions(options, 'options', ['sigma', 'radius']);
+      return checked(wasm, wasm.gaussianMixtureEnvelope(g, number(sigma, 'options.sigma'), number(radius, 'options.radius')));
+    },
+  });
+
+  // The MBDE baseline on a grid: returns the privatized density (and the reference q0 it stays within e^{±ε/2} of).
+  function mbde(grid, density, options) {
+    const g = gridOf(grid);
+    const { epsilon, preset = 'reduced', seed, ...rest } = plainObject(options, 'options');
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by mbde (supported: epsilon, preset, seed)`);
+    number(epsilon, 'options.epsilon');
+    text(preset, 'options.preset');
+    if (seed !== undefined) number(seed, 'options.seed');
+    const r = checked(wasm, wasm.mbde(g, histogram(density, 'density'), epsilon, preset, seed));
+    return Object.freeze({ density: r.density, reference: r.reference, theta: r.theta });
+  }
+
+  function continuousSampler(mechanism, options) {
+    text(mechanism, 'mechanism');
+    if (!CONTINUOUS_MECHANISMS.includes(mechanism)) {
+      throw new RangeError(`mechanism = '${mechanism}': unknown continuous mechanism; use one of ${CONTINUOUS_MECHANISMS.map((m) => `'${m}'`).join(', ')}`);
+    }
+    const opts = continuousOptions(mechanism, options);
+    const guarantee = Object.freeze(checked(wasm, wasm.continuousGuarantee(mechanism, opts))); // constructs: checks every value
+    return Object.freeze({
+      mechanism,
+      options: publicOptions(opts),
+      guarantee,
+      cells: (opts.reference ?? opts.prior).length,
+      distribution: (density) => checked(wasm, wasm.continuousDistribution(mechanism, opts, histogram(density, 'density'))),
+      normaliser: (density) => checked(wasm, wasm.continuousNormaliser(mechanism, opts, histogram(density, 'density'))),
+      worstCaseRisk: (f) => checked(wasm, wasm.continuousWorstCaseRisk(mechanism, opts, text(f, 'f'))),
+      samplePoint(grid, density) {
+        const g = gridOf(grid);
+        return checked(wasm, wasm.continuousSamplePoint(mechanism, opts, g, histogram(density, 'density')));
+      },
+    });
+  }
+
+  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms: CONTINUOUS_MECHANISMS, mbde };
+}
+
+function makeApi(wasm) {
+  const finite = makeFiniteApi(wasm);
+
+  // The accountant reuses the sampler's C++ mechanism when it was made by this module; a sampler from the client
+  // entry ('privsample') is rebuilt here from its public mechanism name and options.
+  function accountant(s, options) {
+    if (s === null || typeof s !== 'object' || typeof s.mechanism !== 'string' || typeof s.options !== 'object') {
+      throw new TypeError(`sampler must be an object returned by ps.sampler(), got ${describe(s)}`);
+    }
+    const own = finite.handleOf(s);
+    const borrowed = own ? null : finite.api.sampler(s.mechanism, s.options);
+    try {
+      return report(own ?? finite.handleOf(borrowed), s, options);
+    } finally {
+      borrowed?.dispose();
+    }
+  }
+
+  function report(handle, s, options) {
+    const opts = s.options;
+    const { k, inputs, prior, epsilons, ...rest } = plainObject(options, 'options');
+    const unknown = Object.keys(rest);
+    if (unknown.length) {
+      throw new RangeError(`option '${unknown[0]}' is not supported by accountant (supported: k, inputs, prior, epsilons)`);
+    }
+    let rows = null;
+    if (inputs !== undefined) {
+      if (!Array.isArray(inputs)) throw new TypeError(`options.inputs must be an array of histograms, got ${describe(inputs)}`);
+      rows = inputs.map((h, i) => histogram(h, `options.inputs[${i}]`));
+    }
+    const categories = k !== undefined ? number(k, 'options.k') : rows ? rows[0]?.length ?? 0 : opts.prior ? opts.prior.length : undefined;
+    if (categories === undefined) throw new TypeError('options.k (the number of categories) is required when no inputs are given');
+    const grid = epsilons === undefined ? new Float64Array(0) : histogram(epsilons, 'options.epsilons');
+    const r = checked(wasm, wasm.accountant(handle, rows, categories, prior === undefined ? null : histogram(prior, 'options.prior'), grid));
+    const freeze = (o) => Object.freeze(o);
+    return freeze({
+      guarantee: s.guarantee,
+      epsilons: r.epsilons,
+      ldp: freeze({ pureEpsilon: r.pureLdpEpsilon, delta: r.ldpCurve }),
+      capacity: freeze({
+        lower: r.capacityLower,
+        upper: r.capacityUpper,
+        prior: r.capacityPrior,
+        boundFromPureLdp: r.capacityBoundFromPureLdp,
+        boundFromLdpCurve: r.capacityBoundFromLdpCurve,
+      }),
+      prior: r.mutualInformation === null ? null : freeze({
+        entropy: r.priorEntropy,
+        mutualInformation: r.mutualInformation,
+        lip: freeze({ pureEpsilon: r.pureLipEpsilon, delta: r.lipCurve }),
+        mutualInformationBoundFromLipCurve: r.mutualInformationBoundFromLipCurve,
+      }),
+    });
+  }
+
+  const lmidp = Object.freeze({
+    ldpDeltaFromCapacity: (mu, epsilon) => checked(wasm, wasm.ldpDeltaFromCapacity(number(mu, 'mu'), number(epsilon, 'epsilon'))),
+    ldpDeltaFloorFromCapacity: (mu) => checked(wasm, wasm.ldpDeltaFloorFromCapacity(number(mu, 'mu'))),
+    lipDeltaFromMutualInformation: (mu, pMin, epsilon) =>
+      checked(wasm, wasm.lipDeltaFromMutualInformation(number(mu, 'mu'), number(pMin, 'pMin'), number(epsilon, 'epsilon'))),
+    lipDeltaFromMutualInformationAsPrinted: (mu, epsilon) =>
+      checked(wasm, wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon'))),
+    gaussianSigma2ForCapacity: (mu, d, bound) =>
+      checked(wasm, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
+  });
+
+  return Object.freeze({
+    ...finite.api,
+    accountant,
+    lmidp,
+    ...makeContinuous(wasm),
+  });
+}

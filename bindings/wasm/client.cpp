@@ -1,0 +1,201 @@
+// The client module: finite samplers, divergences, guarantees — what a page that privatizes a histogram needs.
+// Embind glue only: convert JS values, call the core, convert back; errors travel as in guard.hpp.
+#include "client.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "guard.hpp"
+#include "privsample/divergence.hpp"
+#include "privsample/histogram.hpp"
+#include "privsample/numeric.hpp"
+
+using emscripten::val;
+
+// Whole blocks from the CSPRNG the wrapper captured at init, so a page script that later replaces
+// crypto.getRandomValues changes nothing (Emscripten's getentropy would make one JS call per byte).
+EM_JS(void, fill_with_captured_crypto, (std::uint8_t * data, std::size_t length), {
+  Module["privsampleRandom"](HEAPU8.subarray(data, data + length));
+});
+
+namespace privsample::bindings {
+
+PendingError& pending_error() {
+  static PendingError slot;
+  return slot;
+}
+
+val take_error() {
+  PendingError& slot = pending_error();
+  if (slot.kind == ErrorKind::none) return val::null();
+  static const char* const kNames[] = {"", "RangeError", "TypeError", "Error"};
+  val out = val::object();
+  out.set("kind", std::string(kNames[static_cast<int>(slot.kind)]));
+  out.set("message", slot.message);
+  slot = {};
+  return out;
+}
+
+RandomBits& secure_bits() {
+  static SecureRandom bits([](std::span<std::uint8_t> out) { fill_with_captured_crypto(out.data(), out.size()); });
+  return bits;
+}
+
+std::vector<double> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<double>(array); }
+
+val copy_out(const std::vector<double>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val copy_out(const std::vector<std::uint32_t>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val guarantee_to_val(const Guarantee& g) {
+  val out = val::object();
+  out.set("notion", notion_name(g.notion));
+  switch (g.notion) {
+    case PrivacyNotion::pure_ldp:
+      out.set("epsilon", g.epsilon);
+      break;
+    case PrivacyNotion::approximate_ldp:
+      out.set("epsilon", g.epsilon);
+      out.set("delta", g.delta);
+      break;
+    case PrivacyNotion::gaussian_ldp:
+      out.set("mu", g.mu);
+      break;
+    case PrivacyNotion::record_dp:
+      out.set("epsilon", g.epsilon);
+      out.set("records", g.records);
+      break;
+  }
+  return out;
+}
+
+// The wrapper has checked the JS types (numbers, numeric arrays); values are checked by the core.
+MechanismOptions read_options(const val& options) {
+  const auto number = [&](const char* key) -> std::optional<double> {
+    const val v = options[key];
+    if (v.isUndefined()) return std::nullopt;
+    return v.as<double>();
+  };
+  const auto vector = [&](const char* key) -> std::optional<std::vector<double>> {
+    const val v = options[key];
+    if (v.isUndefined()) return std::nullopt;
+    return numbers(v);
+  };
+  MechanismOptions out;
+  out.epsilon = number("epsilon");
+  out.delta = number("delta");
+  out.mu = number("mu");
+  out.gamma = number("gamma");
+  out.records = number("records");
+  out.prior = vector("prior");
+  out.reference = vector("reference");
+  return out;
+}
+
+namespace {
+constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
+}
+
+val Sampler::configure(std::string name, val options) {
+  return guarded([&] {
+    mechanism_ = make_finite_mechanism(name, read_options(options));
+    return val(true);
+  });
+}
+
+const FiniteMechanism& Sampler::mechanism() const {
+  if (!mechanism_) throw std::logic_error("the sampler was not configured");
+  return *mechanism_;
+}
+
+val Sampler::guarantee() const {
+  return guarded([&] { return guarantee_to_val(privsample::guarantee(mechanism())); });
+}
+
+val Sampler::distribution(val hist) const {
+  return guarded([&] { return copy_out(privsample::distribution(mechanism(), numbers(hist))); });
+}
+
+val Sampler::normaliser(val hist) const {
+  return guarded([&] {
+    const auto r = privsample::normaliser(mechanism(), numbers(hist));
+    return r ? val(*r) : val::null();
+  });
+}
+
+val Sampler::sample(val hist) const {
+  return guarded([&] { return val(static_cast<double>(prepare(mechanism(), numbers(hist))(secure_bits()))); });
+}
+
+val Sampler::sample_many(val hist, double n, val seed) const {
+  return guarded([&] {
+    const std::vector<double> h = numbers(hist);
+    const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
+    if (seed.isUndefined() || seed.isNull()) return copy_out(privsample::sample_many(mechanism(), h, count, secure_bits()));
+    SeededRandom seeded(validated_seed(seed.as<double>()));
+    return copy_out(privsample::sample_many(mechanism(), h, count, seeded));
+  });
+}
+
+val Sampler::worst_case_risk(std::string f, double k) const {
+  return guarded([&] {
+    return val(privsample::worst_case_risk(mechanism(), parse_divergence(f), validated_count(k, "k", 1, kMaxCategories)));
+  });
+}
+
+namespace {
+
+val mechanism_names() {
+  val out = val::array();
+  for (const auto& name : finite_mechanism_names()) out.call<void>("push", name);
+  return out;
+}
+
+val divergence_of(std::string f, val p, val q) {
+  return guarded([&] { return val(divergence(parse_divergence(f), numbers(p), numbers(q))); });
+}
+
+std::string version() { return PRIVSAMPLE_VERSION; }
+double max_categories() { return static_cast<double>(kMaxCategories); }
+double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
+
+// For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+double stack_position() {
+  volatile char probe = 0;
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(&probe));
+}
+
+}  // namespace
+}  // namespace privsample::bindings
+
+EMSCRIPTEN_BINDINGS(privsample_client) {
+  using namespace privsample::bindings;
+  emscripten::class_<Sampler>("Sampler")
+      .constructor<>()
+      .function("configure", &Sampler::configure)
+      .function("guarantee", &Sampler::guarantee)
+      .function("distribution", &Sampler::distribution)
+      .function("normaliser", &Sampler::normaliser)
+      .function("sample", &Sampler::sample)
+      .function("sampleMany", &Sampler::sample_many)
+      .function("worstCaseRisk", &Sampler::worst_case_risk);
+  emscripten::function("takeError", &take_error);
+  emscripten::function("mechanismNames", &mechanism_names);
+  emscripten::function("divergence", &divergence_of);
+  emscripten::function("version", &version);
+  emscripten::function("maxCategories", &max_categories);
+  emscripten::function("maxDrawsPerCall", &max_draws_per_call);
+  emscripten::function("heapInUse", &heap_in_use);
+  emscripten::function("stackPosition", &stack_position);
+}

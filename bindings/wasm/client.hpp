@@ -1,0 +1,42 @@
+#pragma once
+// Shared by both WebAssembly modules (client and research): the sampler handle, conversions and the CSPRNG.
+#include <emscripten/val.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "privsample/mechanism.hpp"
+#include "privsample/randomness.hpp"
+
+namespace privsample::bindings {
+
+// A finite mechanism built once from its options; every method reuses it. JS owns it (dispose() /
+// FinalizationRegistry call delete()). Methods return undefined after recording an error (guard.hpp).
+class Sampler {
+ public:
+  emscripten::val configure(std::string name, emscripten::val options);
+  emscripten::val guarantee() const;
+  emscripten::val distribution(emscripten::val hist) const;
+  emscripten::val normaliser(emscripten::val hist) const;
+  emscripten::val sample(emscripten::val hist) const;
+  emscripten::val sample_many(emscripten::val hist, double n, emscripten::val seed) const;
+  emscripten::val worst_case_risk(std::string f, double k) const;
+
+  // For the research module (accountant); throws std::logic_error when not configured.
+  [[nodiscard]] const FiniteMechanism& mechanism() const;
+
+ private:
+  std::optional<FiniteMechanism> mechanism_;
+};
+
+// The platform CSPRNG captured by the JS wrapper at init (Module.privsampleRandom), in 4 KiB blocks.
+RandomBits& secure_bits();
+
+std::vector<double> numbers(const emscripten::val& array);
+emscripten::val copy_out(const std::vector<double>& values);
+emscripten::val copy_out(const std::vector<std::uint32_t>& values);
+emscripten::val guarantee_to_val(const Guarantee& g);
+MechanismOptions read_options(const emscripten::val& options);
+
+}  // namespace privsample::bindings

@@ -1,0 +1,47 @@
+#pragma once
+// How C++ errors reach JavaScript without leaking: a JS exception must never unwind through WebAssembly frames
+// (Emscripten 3.1.6 would skip the C++ catch's cleanup and the shadow-stack restore, so every error leaked stack
+// and heap until the module hung). guarded() catches, records the error in the module's one slot, and returns
+// `undefined`; the JS wrapper sees `undefined` and calls takeError() to throw a RangeError/TypeError/Error there.
+#include <emscripten/val.h>
+
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace privsample::bindings {
+
+enum class ErrorKind { none = 0, range = 1, type = 2, other = 3 };
+
+struct PendingError {
+  ErrorKind kind = ErrorKind::none;
+  std::string message;
+};
+
+// The module's error slot (one per WebAssembly instance; JS is single-threaded per instance).
+PendingError& pending_error();
+
+// Runs body() and returns its val, or records the exception and returns undefined. Never throws.
+template <class Body>
+emscripten::val guarded(Body&& body) noexcept {
+  PendingError& slot = pending_error();
+  try {
+    return body();
+  } catch (const std::invalid_argument& e) {
+    slot = {ErrorKind::range, e.what()};
+  } catch (const std::domain_error& e) {
+    slot = {ErrorKind::range, e.what()};
+  } catch (const std::bad_alloc&) {
+    slot = {ErrorKind::range, "out of memory: the input is too large for this WebAssembly module"};
+  } catch (const std::exception& e) {
+    slot = {ErrorKind::other, e.what()};
+  } catch (...) {
+    slot = {ErrorKind::other, "unknown error in the privsample core"};
+  }
+  return emscripten::val::undefined();
+}
+
+// {kind: 'RangeError' | 'TypeError' | 'Error', message} and clears the slot, or null when nothing is pending.
+emscripten::val take_error();
+
+}  // namespace privsample::bindings
