@@ -9,3 +9,6 @@ if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.t
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm
+if [[ ! -f build/wasm/privsample-client.mjs || build/wasm/privsample-client-glue.mjs -nt build/wasm/privsample-client.mjs ]]; then
+  node scripts/minify-glue.mjs
+fi

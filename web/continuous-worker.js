@@ -11,7 +11,7 @@
 // spec = { n, family: 'ring' | 'laplace' | 'points', points: [[x, y], …], bandwidth, mechanism: 'local' | 'minimax',
 //          prior: 'wide-ring' | 'broad-gaussian' | 'uniform', gamma, epsilon }.
 // The curve yields to the event loop between ε points, so 'view' and 'sample' requests are answered while it runs.
-import { init } from 'privsample';
+import { init } from 'privsample/research';
 
 /** The square every density lives on: [−3, 3]², as in Park et al.'s ring experiment. */
 const EXTENT = 3;

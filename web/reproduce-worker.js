@@ -10,7 +10,7 @@
 //                    (MBDE rows: bound NaN, bounded false, within true; heatmaps: { grid, panels: [[title, masses]] })
 //   type 'version': {}                 → { version }
 // A run is synchronous in this worker; the page stops one by terminating the worker.
-import { init } from 'privsample';
+import { init } from 'privsample/research';
 import { EXPERIMENTS } from '../scripts/reproduce/experiments.mjs';
 
 /** Same tolerance as scripts/reproduce.mjs: measured <= bound up to 1e-9 relative. */

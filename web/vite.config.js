@@ -11,9 +11,12 @@ export default defineConfig({
   publicDir: here('../public'),
   base: './',
   resolve: {
-    // The demo is a client of the public npm API: `import { init } from 'privsample'` resolves to the
-    // package's ES-module entry point, exactly as in a user's app.
-    alias: { privsample: here('../bindings/js/privsample.mjs') },
+    // The demo is a client of the public npm API: `import { init } from 'privsample'` (and 'privsample/research')
+    // resolve to the package's ES-module entry points, exactly as in a user's app.
+    alias: [
+      { find: /^privsample$/, replacement: here('../bindings/js/privsample.mjs') },
+      { find: /^privsample\/research$/, replacement: here('../bindings/js/research.mjs') },
+    ],
   },
   worker: { format: 'es' },
   build: {

@@ -5,7 +5,7 @@
 //                  and the privacy accountant of the chosen mechanism (every notion; see accountantOf)
 //   type 'sample': { hist, epsilon, mechanism, settings }    → one private category index (CSPRNG inside the module)
 // settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
-import { init } from 'privsample';
+import { init } from 'privsample/research';
 
 const GRID_POINTS = 31; // 10 per decade
 const GRID_MIN_LOG10 = -2; // ε = 0.01

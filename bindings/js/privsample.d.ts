@@ -1,4 +1,5 @@
 // privsample — private sampling of a histogram under local differential privacy (and record-level DP).
+// The default entry: finite samplers, divergences, guarantees. Research parts: 'privsample/research' (research.d.ts).
 // Hand-written; checked by `tsc --noEmit` against tests/js/types-usage.ts in `npm test`.
 
 /** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
@@ -123,208 +124,15 @@ export interface Sampler {
    * 'laplace-projection', which has no closed form.
    */
   worstCaseRisk(f: DivergenceName, k: number): number;
-}
-
-export interface AccountantOptions {
-  /** Number of categories; the inputs default to its k point masses (for 'roo'-type mechanisms, n records on one letter). */
-  k?: number;
-  /** The input histograms (channel rows) to compare instead of the point masses; all of the same length. */
-  inputs?: readonly Histogram[];
+  /** True after dispose(): every method then throws TypeError. */
+  readonly disposed: boolean;
   /**
-   * A prior over the inputs (one entry per input; sums to 1): who holds which input. Needed for the
-   * context-dependent notions (LIP, I(X;Y)). Inputs outside its support are ignored by LIP.
+   * Releases the sampler's WebAssembly memory now (idempotent). A sampler you drop without calling it is released
+   * when the garbage collector reclaims it; dispose() matters when you make many samplers in a loop.
    */
-  prior?: Histogram;
-  /** The ε' grid of the curves (>= 0); default: 0 … a little past the pure LDP ε (or 10), 101 points. */
-  epsilons?: Histogram;
-}
-
-/**
- * What a sampler guarantees in every notion, computed from its channel W(y | input) over the inputs
- * (Ngo, Östman, Graell i Amat, "Local Mutual-Information Differential Privacy"; information in bits).
- */
-export interface AccountantReport {
-  readonly guarantee: Guarantee;
-  /** The ε' grid of both curves. */
-  readonly epsilons: Float64Array;
-  /**
-   * LDP between any two of the given inputs (by default the k point masses): pure ε (Infinity if unbounded) and
-   * the exact curve δ(ε'). It describes the channel over these inputs, so it can be below the mechanism's
-   * nominal ε (e.g. 'local' with a non-uniform prior, whose worst pair is not two point masses) or, for the
-   * record-level mechanisms, above it (n records moved at once: group privacy).
-   */
-  readonly ldp: { readonly pureEpsilon: number; readonly delta: Float64Array };
-  /**
-   * CI-LMIDP: the capacity sup over priors of I(X;Y), certified lower <= C <= upper (Blahut–Arimoto), with the
-   * capacity-achieving prior, and the two bounds of Theorem 1(b): from the pure ε, log2(e)·ε·tanh(ε/2), and
-   * from the whole LDP curve. The bounds show how loose LDP → MI conversions are.
-   */
-  readonly capacity: {
-    readonly lower: number;
-    readonly upper: number;
-    readonly prior: Float64Array;
-    readonly boundFromPureLdp: number;
-    /** null when the channel is too large to integrate its curve (inputs²·k > 4·10^6). */
-    readonly boundFromLdpCurve: number | null;
-  };
-  /** With a prior: H(X), I(X;Y) (CD-LMIDP: what an observer learns about you, in bits), LIP, Theorem 2(b). */
-  readonly prior: null | {
-    readonly entropy: number;
-    readonly mutualInformation: number;
-    readonly lip: { readonly pureEpsilon: number; readonly delta: Float64Array };
-    readonly mutualInformationBoundFromLipCurve: number | null;
-  };
-}
-
-/** The conversions of the LMIDP paper (bits, ε in nats). */
-export interface Lmidp {
-  /** Theorem 1(a): the tight δ at ε of every μ-bit CI-LMIDP mechanism. */
-  ldpDeltaFromCapacity(mu: number, epsilon: number): number;
-  /** The limit of Theorem 1(a) as ε → ∞: a μ-bit mechanism can still out this fraction of a group. */
-  ldpDeltaFloorFromCapacity(mu: number): number;
-  /**
-   * Theorem 2(a) CORRECTED: the LIP δ at ε of a μ-bit CD-LMIDP mechanism whose prior's smallest mass is pMin.
-   * The paper's statement (without pMin) is false: a Gaussian mechanism exceeds it (see AsPrinted).
-   */
-  lipDeltaFromMutualInformation(mu: number, pMin: number, epsilon: number): number;
-  /** Theorem 2(a) exactly as printed in the paper. NOT a valid bound; for showing the erratum only. */
-  lipDeltaFromMutualInformationAsPrinted(mu: number, epsilon: number): number;
-  /** Theorem 3 / Fig. 1: the Gaussian noise variance σ² whose peak-constrained capacity is mu (d dims, |x_i| <= bound). */
-  gaussianSigma2ForCapacity(mu: number, d: number, bound: number): number;
-}
-
-// ---- continuous data on grids ----------------------------------------------------------------------------------
-
-/** [lo, hi] cut into `cells` equal cells; cell i is [lo + (hi − lo)·i/cells, lo + (hi − lo)·(i+1)/cells]. */
-export interface Grid1D {
-  readonly dimension: 1;
-  readonly lo: number;
-  readonly hi: number;
-  readonly cells: number;
-}
-
-/**
- * [xLo, xHi] × [yLo, yHi] cut into nx × ny cells; cell (ix, iy) has index iy·nx + ix (rows of constant y, the
- * layout of an image). `cells` = nx·ny.
- */
-export interface Grid2D {
-  readonly dimension: 2;
-  readonly xLo: number;
-  readonly xHi: number;
-  readonly nx: number;
-  readonly yLo: number;
-  readonly yHi: number;
-  readonly ny: number;
-  readonly cells: number;
-}
-
-export type Grid = Grid1D | Grid2D;
-
-/** A point of the plane as [x, y]. */
-export type Point2D = readonly [number, number];
-
-/**
- * 2-D points: an array of [x, y] pairs, or a flat [x0, y0, x1, y1, …] of even length (array or typed array).
- * In 1-D, points are plain numbers (a Histogram-like array).
- */
-export type Points2D = readonly Point2D[] | Histogram;
-
-/** A density's cell masses on a grid: one entry per cell, >= 0, any positive scale (normalised by the samplers). */
-export type CellMasses = Histogram;
-
-/**
- * Densities as exact cell masses (closed-form CDF differences), TRUNCATED to the grid and renormalised: each
- * returns the pmf over the grid's cells (Σ = 1). 2-D families are isotropic products over the axes. Throws
- * RangeError for bad values (σ <= 0, NaN means, mismatched weights, no mass on the grid), TypeError for wrong types.
- */
-export interface Densities {
-  /** Σ w_i N(μ_i, σ²) (2-D: N(μ_i, σ²I)). The papers' 1-D class: grid [−4, 4], σ = 1, |μ_i| <= 1. */
-  gaussianMixture(grid: Grid1D, options: { means: Histogram; weights?: Histogram; sigma: number }): Float64Array;
-  gaussianMixture(grid: Grid2D, options: { means: Points2D; weights?: Histogram; sigma: number }): Float64Array;
-  /** Σ w_i L(m_i, scale), density exp(−|x − m|/scale)/(2·scale); in 2-D the product over the axes. */
-  laplaceMixture(grid: Grid1D, options: { means: Histogram; weights?: Histogram; scale: number }): Float64Array;
-  laplaceMixture(grid: Grid2D, options: { means: Points2D; weights?: Histogram; scale: number }): Float64Array;
-  /**
-   * Park et al.'s Gaussian ring: `modes` equal-weight components N(μ_j, variance·I), μ_j = radius·(cos 2πj/modes,
-   * sin 2πj/modes). Defaults: 3 modes, variance 0.5, radius 1 (the paper's grid is [−3, 3]², 500 × 500).
-   */
-  ring(grid: Grid2D, options?: { modes?: number; variance?: number; radius?: number }): Float64Array;
-  /**
-   * Gaussian kernel density estimate (1/n)Σ N(x_j, bw²). bandwidth 0 or omitted: Scott's rule (σ̂·n^{−1/5} in 1-D,
-   * σ̂_d·n^{−1/6} per axis in 2-D; needs two or more distinct values per axis). Points may lie outside the grid.
-   */
-  kernelDensity(grid: Grid1D, points: Histogram, options?: { bandwidth?: number }): Float64Array;
-  kernelDensity(grid: Grid2D, points: Points2D, options?: { bandwidth?: number }): Float64Array;
-  /**
-   * The envelope h̃ of Park et al.'s 1-D experiment as RAW cell masses (Σ = 1.79761187 on [−4, 4] with the
-   * defaults σ = 1, radius = 1): every mixture of N(μ_i, σ²) with |μ_i| <= radius, truncated to the grid, has
-   * cell masses <= these. Use it as the reference of 'minimax' / 'linear' with c1 = 0, c2 = 1.
-   */
-  gaussianMixtureEnvelope(grid: Grid1D, options?: { sigma?: number; radius?: number }): Float64Array;
-}
-
-/**
- * Continuous mechanisms, solved exactly on grid cells (a released point is a cell drawn from q, then a uniform
- * point inside it, so the ratio bound on cells is exactly ε-LDP of the point):
- * - 'minimax': Park et al.'s Q*_{c1,c2,h,ε} (Thm 3.3) for the class c1·h <= p <= c2·h; ε-LDP for EVERY input.
- * - 'linear': Q† = λ·P + (1 − λ)·h; pure, (ε,δ) or μ-Gaussian LDP, but only on the class (other inputs: RangeError).
- * - 'local': the local clip sampler around a public prior P0 (Ghoukasian et al. Thm 5.1); ε-LDP for every input.
- * - 'local-linear': projection onto N_γ(P0), then mixing with P0; pure, (ε,δ) or μ-Gaussian LDP for every input.
- */
-export type ContinuousMechanismName = 'minimax' | 'linear' | 'local' | 'local-linear';
-
-/**
- * The class 𝒫̃_{c1,c2,h}: reference cell masses h (any scale, zeros allowed: those cells are never output) and
- * RAW constants with c1·h <= p <= c2·h for the densities it covers (normalised internally: 0 <= c1·Σh < 1 < c2·Σh).
- */
-export interface ContinuousClassOptions {
-  reference: CellMasses;
-  /** Lower constant, >= 0; default 0 (the papers' experiments). */
-  c1?: number;
-  c2: number;
-}
-
-/** Public prior P0 (cell masses, positive total; not derived from the user's data) and γ in (1, 10^12]. */
-export interface ContinuousLocalOptions {
-  prior: CellMasses;
-  gamma: number;
-}
-
-/** The options each continuous mechanism takes; unknown or unsupported options throw RangeError. */
-export interface ContinuousOptionsByMechanism {
-  minimax: { epsilon: number } & ContinuousClassOptions;
-  linear: LinearNotionOptions & ContinuousClassOptions;
-  local: { epsilon: number } & ContinuousLocalOptions;
-  'local-linear': LinearNotionOptions & ContinuousLocalOptions;
-}
-
-export interface ContinuousSampler {
-  readonly mechanism: ContinuousMechanismName;
-  /** The options the sampler was made with (arrays copied to frozen arrays; c1 filled in with its default 0). */
-  readonly options: Readonly<Record<string, number | readonly number[]>>;
-  readonly guarantee: Guarantee;
-  /** Number of cells of the reference / prior: every density and grid used with this sampler must have as many. */
-  readonly cells: number;
-  /** The exact output pmf q over the cells for the user's cell masses. Never release it: it reveals P. */
-  distribution(density: CellMasses): Float64Array;
-  /**
-   * r_P of the clip samplers ('minimax', 'local'): q = clip(p/r_P; …) with p normalised; 0 when no normaliser
-   * exists (Case B), 1 in the trivial case of 'minimax'; null for the linear samplers.
-   */
-  normaliser(density: CellMasses): number | null;
-  /**
-   * Closed-form worst-case D_f(P‖Q(P)) over the mechanism's class ('minimax', 'linear': Park et al. Thm 3.3 on
-   * c1·h <= p <= c2·h; 'local', 'local-linear': over N_γ(P0)).
-   */
-  worstCaseRisk(f: DivergenceName): number;
-  /**
-   * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from q by exact rejection from the
-   * mechanism's data-independent envelope (so the time a draw takes does not depend on your density), then a
-   * uniform point in it. The grid must have `cells` cells. Spends the budget once; every further point spends it again.
-   */
-  samplePoint(grid: Grid1D, density: CellMasses): number;
-  samplePoint(grid: Grid2D, density: CellMasses): [number, number];
-  samplePoint(grid: Grid, density: CellMasses): number | [number, number];
+  dispose(): void;
+  /** `using s = ps.sampler(…)` (explicit resource management) disposes it at the end of the block. */
+  [Symbol.dispose](): void;
 }
 
 export interface Privsample {
@@ -334,40 +142,31 @@ export interface Privsample {
   readonly maxCategories: number;
   /** Names accepted by sampler(). */
   readonly mechanisms: readonly MechanismName[];
-  /** Throws RangeError for an unknown mechanism or a bad option, TypeError for a wrong type. */
-  sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
   /**
-   * The privacy accountant: the sampler's guarantee in every notion (LDP curve, capacity, and with a prior
-   * I(X;Y) and LIP). Cost O(inputs²·k) per ε' point; meant for k up to a few hundred.
+   * Builds the mechanism once (its methods reuse it). Throws RangeError for an unknown mechanism or a bad option
+   * value, TypeError for a wrong type.
    */
-  accountant(sampler: Sampler, options?: AccountantOptions): AccountantReport;
-  /** The LMIDP paper's conversions between notions. */
-  readonly lmidp: Lmidp;
+  sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
-  /** A 1-D grid (frozen). Throws RangeError unless lo < hi are finite and cells is an integer in [1, 10^7]. */
-  grid1d(options: { lo: number; hi: number; cells: number }): Grid1D;
-  /** A 2-D grid (frozen), nx·ny <= 10^7 cells. */
-  grid2d(options: { xLo: number; xHi: number; nx: number; yLo: number; yHi: number; ny: number }): Grid2D;
-  /** Density families as cell masses on a grid. */
-  readonly densities: Densities;
   /**
-   * The MBDE baseline (Husain et al.'s mollified boosted density estimation, as run in Park et al.'s experiments):
-   * boosted MLP classifiers move a truncated-Gaussian base q0 toward the density, with
-   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) runs in about a second in
-   * WebAssembly; 'paper' is the paper's setting (about a minute natively). With `seed` the training randomness is
-   * a seeded generator (reproducible, NOT secure); otherwise the CSPRNG.
+   * The compiled WebAssembly.Module this instance runs: post it to a worker and pass it to init({ wasm }) there,
+   * so the page and its workers download and compile it once.
    */
-  mbde(
-    grid: Grid,
-    density: Histogram,
-    options: { epsilon: number; preset?: 'reduced' | 'paper'; seed?: number },
-  ): { readonly density: Float64Array; readonly reference: Float64Array; readonly theta: number };
-  /** Names accepted by continuousSampler(). */
-  readonly continuousMechanisms: readonly ContinuousMechanismName[];
-  /** A sampler for densities given as cell masses on a grid; throws RangeError for a bad option, TypeError for a wrong type. */
-  continuousSampler<M extends ContinuousMechanismName>(mechanism: M, options: ContinuousOptionsByMechanism[M]): ContinuousSampler;
+  readonly wasmModule: WebAssembly.Module;
 }
 
-/** Loads the WebAssembly module once; later calls return the same instance. */
-export function init(): Promise<Privsample>;
+export interface InitOptions {
+  /**
+   * Where the WebAssembly comes from: a URL (string or URL; fetched, compiled while it streams when served as
+   * application/wasm), a Response, the bytes, or a compiled WebAssembly.Module. Default: the package's
+   * build/wasm/privsample-client.wasm next to the module (bundlers copy it as an asset; Node reads the file).
+   */
+  wasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}
+
+/**
+ * Loads the WebAssembly module once; later calls return the same instance (their options are ignored). Captures
+ * crypto.getRandomValues at that moment: replacing it later does not affect the samplers.
+ */
+export function init(options?: InitOptions): Promise<Privsample>;

@@ -1,11 +1,41 @@
 #!/usr/bin/env bash
-# npm pack → install the tarball into an empty folder → a script there imports it and privatizes a histogram.
+# What a publisher does, from the committed tree only: clone it into an empty folder, npm ci, npm pack (prepack
+# builds the WebAssembly there from the sources), then install the tarball into an empty consumer project and use
+# both entries as a user would: privatize a histogram, draw with the CSPRNG and with a seed, require() it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
-echo "packed $tarball ($(du -h "$work/$tarball" | cut -f1))"
+
+git clone --quiet --no-hardlinks . "$work/clone"
+echo "cloned $(git -C "$work/clone" rev-parse --short HEAD) (committed tree only) into an empty folder"
+cd "$work/clone"
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+listing=$(npm pack --dry-run --json --loglevel=error 2>/dev/null)
+tarball=$(npm pack --silent --pack-destination "$work" --loglevel=error | tail -n 1)
+echo "packed $tarball ($(du -h "$work/$tarball" | cut -f1)) in the clean clone"
+
+# The tarball ships exactly the package: its modules, types, README and LICENSE, nothing from the build tree.
+node - "$listing" <<'JS'
+const [{ files }] = JSON.parse(process.argv[2]);
+const paths = files.map((f) => f.path).sort();
+const required = [
+  'LICENSE', 'README.md', 'package.json',
+  'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
+  'bindings/js/common.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'build/wasm/privsample-client.mjs', 'build/wasm/privsample-client.wasm', 'build/wasm/privsample-research.mjs',
+];
+const missing = required.filter((p) => !paths.includes(p));
+const extra = paths.filter((p) => !required.includes(p));
+if (missing.length || extra.length) {
+  console.error(`npm pack lists ${paths.join(', ')}\nmissing: ${missing.join(', ') || '-'}\nunexpected: ${extra.join(', ') || '-'}`);
+  process.exit(1);
+}
+const size = (p) => files.find((f) => f.path === p).size;
+if (size('build/wasm/privsample-client.wasm') < 10000) throw new Error('the packed .wasm is implausibly small');
+console.log(`npm pack --dry-run lists the ${paths.length} expected files`);
+JS
+
 mkdir "$work/app"
 cd "$work/app"
 cat > package.json <<'JSON'
@@ -14,19 +44,33 @@ JSON
 npm install --no-audit --no-fund --loglevel=error "../$tarball" >/dev/null
 cat > smoke.mjs <<'JS'
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { init } from 'privsample';
+import { init as initResearch } from 'privsample/research';
 
 const ps = await init();
 const sampler = ps.sampler('minimax', { epsilon: 1 });
 const q = sampler.distribution([1, 0, 0, 0, 0]);
 assert.ok(Math.abs(q[0] - 0.404610) < 1e-6 && Math.abs(q[1] - 0.148848) < 1e-6, `Q* of a point mass is k-RR: ${q}`);
 const x = sampler.sample([12, 30, 7]);
-assert.ok(Number.isInteger(x) && x >= 0 && x < 3, `sample ${x} is a category index`);
-assert.throws(() => sampler.distribution([1, -2]), RangeError);
+assert.ok(Number.isInteger(x) && x >= 0 && x < 3, `CSPRNG sample ${x} is a category index`);
+const seeded = sampler.sampleMany([12, 30, 7], 1000, { seed: 7 });
+assert.deepEqual(seeded, sampler.sampleMany([12, 30, 7], 1000, { seed: 7 }), 'a seed reproduces its draws');
+assert.ok(seeded.every((v) => v < 3));
+const secure = sampler.sampleMany([12, 30, 7], 1000);
+assert.notDeepEqual(secure, sampler.sampleMany([12, 30, 7], 1000), 'CSPRNG draws differ between calls');
+assert.throws(() => sampler.distribution([1, -2]), { name: 'RangeError', message: /hist\[1\] = -2/ });
+sampler.dispose();
+
+const research = await initResearch();
+const report = research.accountant(research.sampler('linear', { epsilon: 1 }), { k: 4 });
+assert.ok(Math.abs(report.ldp.pureEpsilon - 1) < 1e-9, `k-RR is exactly 1-LDP: ${report.ldp.pureEpsilon}`);
+
+const require = createRequire(import.meta.url);
+const required = require('privsample');
+assert.equal((await required.init()).version, ps.version, 'require() gives the same module');
 console.log(`smoke: privsample ${ps.version} from the tarball: Q*(δ0) = [${Array.from(q, (v) => v.toFixed(6)).join(', ')}], one private sample = ${x}`);
 JS
 node smoke.mjs
-# The installed package ships exactly what it needs.
 test -f node_modules/privsample/bindings/js/privsample.d.ts
-test -f node_modules/privsample/build/wasm/privsample-wasm.mjs
 echo "1 passed, 0 failed"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# npm pack / npm publish run this first (the "prepack" script): the package ships the built WebAssembly modules,
+# so build them from the sources, installing what is missing exactly as `npm test` does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+bash scripts/build-wasm.sh
+for file in build/wasm/privsample-client.mjs build/wasm/privsample-client.wasm build/wasm/privsample-research.mjs; do
+  [[ -s "$file" ]] || { echo "privsample: prepack: $file was not built" >&2; exit 1; }
+done
