@@ -11,8 +11,8 @@ git clone --quiet --no-hardlinks . "$work/clone"
 echo "cloned $(git -C "$work/clone" rev-parse --short HEAD) (committed tree only) into an empty folder"
 cd "$work/clone"
 npm ci --no-audit --no-fund --loglevel=error >/dev/null
-listing=$(npm pack --dry-run --json --loglevel=error 2>/dev/null)
 tarball=$(npm pack --silent --pack-destination "$work" --loglevel=error | tail -n 1)
+listing=$(npm pack --dry-run --json --ignore-scripts --loglevel=error)
 echo "packed $tarball ($(du -h "$work/$tarball" | cut -f1)) in the clean clone"
 
 # The tarball ships exactly the package: its modules, types, README and LICENSE, nothing from the build tree.
