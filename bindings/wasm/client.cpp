@@ -31,6 +31,23 @@ PendingError& pending_error() {
   return slot;
 }
 
+void record_current_exception() noexcept {
+  PendingError& slot = pending_error();
+  try {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    slot = {ErrorKind::range, e.what()};
+  } catch (const std::domain_error& e) {
+    slot = {ErrorKind::range, e.what()};
+  } catch (const std::bad_alloc&) {
+    slot = {ErrorKind::range, "out of memory: the input is too large for this WebAssembly module"};
+  } catch (const std::exception& e) {
+    slot = {ErrorKind::other, e.what()};
+  } catch (...) {
+    slot = {ErrorKind::other, "unknown error in the privsample core"};
+  }
+}
+
 val take_error() {
   PendingError& slot = pending_error();
   if (slot.kind == ErrorKind::none) return val::null();

@@ -21,22 +21,17 @@ struct PendingError {
 // The module's error slot (one per WebAssembly instance; JS is single-threaded per instance).
 PendingError& pending_error();
 
-// Runs body() and returns its val, or records the exception and returns undefined. Never throws.
+// Classifies the exception being handled (call only inside a catch block) and records it in the slot.
+void record_current_exception() noexcept;
+
+// Runs body() and returns its val, or records the exception and returns undefined. Never throws. The catch is a
+// single catch (...) per call site: the classification lives once in record_current_exception().
 template <class Body>
 emscripten::val guarded(Body&& body) noexcept {
-  PendingError& slot = pending_error();
   try {
     return body();
-  } catch (const std::invalid_argument& e) {
-    slot = {ErrorKind::range, e.what()};
-  } catch (const std::domain_error& e) {
-    slot = {ErrorKind::range, e.what()};
-  } catch (const std::bad_alloc&) {
-    slot = {ErrorKind::range, "out of memory: the input is too large for this WebAssembly module"};
-  } catch (const std::exception& e) {
-    slot = {ErrorKind::other, e.what()};
   } catch (...) {
-    slot = {ErrorKind::other, "unknown error in the privsample core"};
+    record_current_exception();
   }
   return emscripten::val::undefined();
 }

@@ -118,7 +118,8 @@ IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
   auto data = [projected = std::move(projected), top = std::move(top)](RandomBits& bits) {
     return top.draw(projected, bits).cell;
   };
-  auto base = [prior = DiscreteSampler(prior_)](RandomBits& bits) { return prior.draw(bits); };
+  // The prior is public: an envelope draw under itself accepts every proposal.
+  auto base = [prior = prior_, top = Envelope(prior_)](RandomBits& bits) { return top.draw(prior, bits).cell; };
   return mixture_draw(lambda_, std::move(data), prior_.size(), std::move(base));
 }
 
