@@ -81,6 +81,38 @@ TEST_CASE("accounting: shuffling numerical bound (FMT21 Section 4)", "[accountin
     }
     CHECK(shuffle_numerical(0.0, 100, 1e-6).epsilon == 0.0);
   }
+  SECTION("inside the authors' reference bounds") {
+    // apple/ml-shuffling-amplification, computeamplification.py, numericalanalysis(n, ε0, δ, T, step, upperbound)
+    // run with scipy 1.10 (T = 20 unless noted): the numerical upper and lower bounds on ε. Ours (an upper bound with a
+    // tighter early exit, and with step 1 exact per c) must lie between them.
+    struct Reference {
+      double n, epsilon0, delta;
+      std::size_t step;
+      double lower, upper;
+    };
+    const std::vector<Reference> refs{
+        {1e5, 1.0, 1e-6, 100, 0.01527090244, 0.01545069528},
+        {1e4, 1.0, 1e-6, 10, 0.052970477, 0.05452391104},
+        {1e5, 4.0, 1e-6, 100, 0.1675385583, 0.1727905508},  // T = 10 there (grid 2^-10·0.54 = 5e-4): upper + 5e-4
+    };
+    for (const Reference& r : refs) {
+      INFO("n = " << r.n << ", epsilon0 = " << r.epsilon0);
+      ShuffleNumericalOptions o;
+      o.iterations = 30;
+      o.step = r.step;
+      const double ours = shuffle_numerical(r.epsilon0, r.n, r.delta, o).epsilon;
+      CHECK(ours >= r.lower);
+      CHECK(ours <= r.upper + (r.epsilon0 == 4.0 ? 5e-4 : 0.0));
+    }
+    ShuffleNumericalOptions exact;
+    exact.iterations = 30;
+    exact.step = 1;
+    exact.tail_fraction = 1e-6;
+    const double e = shuffle_numerical(1.0, 1e4, 1e-6, exact).epsilon;
+    CHECK(e >= 0.052970477);
+    CHECK(e <= 0.05452391104);
+    CHECK(e == Approx(0.05300532).epsilon(1e-6));  // this implementation at step 1 (regression value)
+  }
   SECTION("the δ bound at the returned ε is below δ, and above it a little lower") {
     const ShuffleBound num = shuffle_numerical(1.0, 1e5, 1e-6);
     CHECK(shuffle_delta_bound(1.0, 1e5, num.epsilon) < 1e-6);
