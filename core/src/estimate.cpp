@@ -79,6 +79,22 @@ void finish(PopulationEstimate& out, double alpha) {
   out.confidence = 1.0 - alpha;
 }
 
+// o when W is a randomized-response channel — one value on the diagonal, one value o elsewhere (to 1e-13
+// relative) — and nothing otherwise.
+std::optional<double> randomized_response_floor(const ChannelMatrix& w) {
+  const Eigen::Index k = w.rows();
+  if (k < 2) return std::nullopt;
+  const double d = w(0, 0);
+  const double o = w(0, 1);
+  const double tolerance = 1e-13 * std::max(d, o);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    for (Eigen::Index j = 0; j < k; ++j) {
+      if (std::fabs(w(i, j) - (i == j ? d : o)) > tolerance) return std::nullopt;
+    }
+  }
+  return o;
+}
+
 }  // namespace
 
 double validated_sample_counts(std::span<const double> counts, const FiniteMechanism* mechanism,
@@ -278,6 +294,32 @@ PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::
   }
   const std::vector<std::vector<double>> inputs = point_mass_inputs(mechanism, k);
   const ChannelMatrix w = channel_matrix(mechanism, inputs);
+  PopulationEstimate out;
+  out.users = n;
+  out.method = "point-mass channel inversion";
+  out.assumption = "N independent users, one sample each, every user holding one item (a point mass" +
+                   std::string(guarantee(mechanism).notion == PrivacyNotion::record_dp ? ": all n records on one letter"
+                                                                                          : "") +
+                   "); estimates the item frequencies";
+  out.estimate.resize(k);
+  out.variance.resize(k);
+  if (const std::optional<double> off = randomized_response_floor(w)) {
+    // W = λI + oJ with λ + k·o = 1 (k-RR: minimax, linear, roo, ds-roo on point masses): W^{−1} = (I − oJ)/λ, so
+    // π̂ = (Q̂ − o)/λ and Var(π̂_x) = Q̂_x(1 − Q̂_x)/(Nλ²) — the general formulas below, in O(k) instead of O(k³).
+    const double lambda = w(0, 0) - *off;
+    if (!(lambda > 1e-13)) {
+      throw std::domain_error("the '" + mechanism_label(mechanism) +
+                              "' mechanism's channel on point masses is singular (lambda = " + format_value(lambda) +
+                              "; epsilon = 0?)");
+    }
+    for (std::size_t x = 0; x < k; ++x) {
+      const double q = counts[x] / n;
+      out.estimate[x] = (q - *off) / lambda;
+      out.variance[x] = q * (1.0 - q) / (n * lambda * lambda);
+    }
+    finish(out, alpha);
+    return out;
+  }
   const Eigen::PartialPivLU<Eigen::MatrixXd> lu(w.transpose());
   const double rcond = lu.rcond();
   if (!(rcond > 1e-13)) {
@@ -290,15 +332,6 @@ PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::
   for (std::size_t x = 0; x < k; ++x) q(static_cast<Eigen::Index>(x)) = counts[x] / n;
   const Eigen::VectorXd pi = m * q;
   const Eigen::VectorXd second = m.array().square().matrix() * q;  // Σ_y M_xy² Q̂_y
-  PopulationEstimate out;
-  out.users = n;
-  out.method = "point-mass channel inversion";
-  out.assumption = "N independent users, one sample each, every user holding one item (a point mass" +
-                   std::string(guarantee(mechanism).notion == PrivacyNotion::record_dp ? ": all n records on one letter"
-                                                                                          : "") +
-                   "); estimates the item frequencies";
-  out.estimate.resize(k);
-  out.variance.resize(k);
   for (std::size_t x = 0; x < k; ++x) {
     const auto i = static_cast<Eigen::Index>(x);
     out.estimate[x] = pi(i);
