@@ -222,6 +222,27 @@ TEST_CASE("simulate: one call runs N users end to end", "[simulate]") {
     CHECK(total == Approx(1.0));
     CHECK(s.items.empty());
   }
+  SECTION("record-level users (roo): Dirichlet users hold n records each") {
+    MechanismOptions ro;
+    ro.epsilon = 1.0;
+    ro.records = 5.0;
+    o.users = 3000;
+    o.model = PopulationModel::dirichlet;
+    const SimulationResult s = simulate(make_finite_mechanism("roo", ro), population, o, bits);
+    // Every user's P is a record histogram / 5: the truth is a multiple of 1/(5·3000).
+    for (const double v : s.truth) CHECK(std::fabs(v * 15000.0 - std::round(v * 15000.0)) < 1e-6);
+    REQUIRE(s.estimate.population.has_value());
+    CHECK(s.population_errors->max_abs < 0.1);
+  }
+  SECTION("given users: each row is validated") {
+    const std::vector<double> users{1, 0, 0, 1, -1, 2};
+    CHECK_THROWS_WITH(simulate_given(named("linear", 1.0), users, 2, o, bits),
+                      "users[2][0] = -1: counts must be finite and >= 0");
+    const std::vector<double> fine{1, 0, 0, 1, 1, 1};
+    const SimulationResult s = simulate_given(named("linear", 1.0), fine, 2, o, bits);
+    CHECK(s.truth[0] == Approx(0.5));
+    CHECK(s.truth[1] == Approx(0.5));
+  }
   SECTION("bad options are named") {
     o.users = 0;
     CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
