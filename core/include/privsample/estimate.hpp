@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "privsample/divergence.hpp"
@@ -72,7 +73,9 @@ struct ReleasedEstimate {
   // The worst-case D_f(P ‖ Q(P)) of the mechanism over its class for the chosen f (mechanism.hpp worst_case_risk).
   // By joint convexity of D_f, D_f(P̄ ‖ Q̄) <= mean_i D_f(P_i ‖ Q(P_i)) <= radius when every user's P is in the
   // class (all pmfs for minimax / linear / mollifier; N_γ(P0) for local / local-linear; record histograms for
-  // roo / ds-roo). Empty for laplace-projection (no closed form).
+  // roo / ds-roo). Empty for laplace-projection (no closed form). The radius is around the TRUE Q̄; Q̂'s sampling
+  // error is what the intervals above cover, so {P̄ : D_f(P̄ ‖ Q) <= radius for some Q in the simultaneous box} holds
+  // P̄ with probability >= 1 − α.
   std::optional<double> radius;
   std::string divergence;             // the f of radius: "kl" | "tv" | "hellinger" | "chi2"
 };
