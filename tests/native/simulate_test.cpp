@@ -1,0 +1,269 @@
+// Simulation of N users (simulate.hpp): the binomial / multinomial / gamma draws by goodness of fit, the point-mass
+// fast path against the per-user loop, the population models and the error metrics.
+#include "privsample/simulate.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "privsample/collection_accounting.hpp"
+#include "privsample/mechanism.hpp"
+#include "privsample/randomness.hpp"
+#include "test_support.hpp"
+
+using namespace privsample;
+using privsample_test::chi_square_survival;
+using privsample_test::kGoodnessOfFitLevel;
+
+namespace {
+
+FiniteMechanism named(const std::string& name, double epsilon) {
+  MechanismOptions o;
+  o.epsilon = epsilon;
+  return make_finite_mechanism(name, o);
+}
+
+// Pearson's χ² of `draws` binomial draws against Bin(n, p), cells merged from the tails until each expects >= 20.
+double binomial_fit_pvalue(std::uint64_t n, double p, int draws, std::uint64_t seed) {
+  SeededRandom bits(seed);
+  const double mean = static_cast<double>(n) * p;
+  const double sd = std::sqrt(mean * (1.0 - p));
+  const double from = std::max(0.0, std::floor(mean - 8.0 * sd - 2.0));
+  const double to = std::min(static_cast<double>(n), std::ceil(mean + 8.0 * sd + 2.0));
+  std::vector<double> observed(static_cast<std::size_t>(to - from) + 1, 0.0);
+  bool in_range = true;
+  for (int i = 0; i < draws; ++i) {
+    const double x = static_cast<double>(binomial(bits, n, p));
+    in_range = in_range && x <= static_cast<double>(n);
+    const double cell = std::clamp(x, from, to) - from;
+    observed[static_cast<std::size_t>(cell)] += 1.0;
+  }
+  // Expected cell masses (the end cells take the tails), then merge neighbours until each expects >= 20.
+  REQUIRE(in_range);
+  std::vector<double> expected(observed.size());
+  for (std::size_t c = 0; c < observed.size(); ++c) {
+    const double x = from + static_cast<double>(c);
+    const double upper = c + 1 == observed.size() ? 1.0 : binomial_cdf(x, static_cast<double>(n), p);
+    const double lower = c == 0 ? 0.0 : binomial_cdf(x - 1.0, static_cast<double>(n), p);
+    expected[c] = (upper - lower) * draws;
+  }
+  double stat = 0.0;
+  int cells = 0;
+  double o_acc = 0.0, e_acc = 0.0;
+  for (std::size_t c = 0; c < observed.size(); ++c) {
+    o_acc += observed[c];
+    e_acc += expected[c];
+    if (e_acc >= 20.0 || c + 1 == observed.size()) {
+      if (e_acc > 0.0) {
+        stat += (o_acc - e_acc) * (o_acc - e_acc) / e_acc;
+        ++cells;
+      }
+      o_acc = e_acc = 0.0;
+    }
+  }
+  if (cells < 2) return 1.0;
+  return chi_square_survival(stat, cells - 1);
+}
+
+}  // namespace
+
+TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][statistical]") {
+  struct Case {
+    std::uint64_t n;
+    double p;
+  };
+  // Inversion only (small n·p), the splitting recursion (large n·p), p > ½ (symmetry), extreme p.
+  const std::vector<Case> cases{{1, 0.3},       {5, 0.3},     {40, 0.5},       {1000, 0.01},  {1000, 0.3},
+                                {100000, 0.3},  {100000, 0.999}, {1000000, 2e-5}, {1000000, 0.5}, {7, 1.0}};
+  std::uint64_t seed = 1;
+  for (const Case& c : cases) {
+    INFO("n = " << c.n << ", p = " << c.p);
+    const double pvalue = binomial_fit_pvalue(c.n, c.p, 200000, seed++);
+    CHECK(pvalue > kGoodnessOfFitLevel);
+  }
+  SeededRandom bits(3);
+  // n = 3·10^9 (beyond 32 bits): mean and variance over 20000 draws.
+  double s = 0.0, s2 = 0.0;
+  for (int i = 0; i < 20000; ++i) {
+    const double x = static_cast<double>(binomial(bits, 3000000000ULL, 0.25)) - 7.5e8;
+    s += x;
+    s2 += x * x;
+  }
+  const double var = 3e9 * 0.25 * 0.75;
+  CHECK(std::fabs(s / 20000.0) < 5.0 * std::sqrt(var / 20000.0));
+  CHECK(s2 / 20000.0 == Approx(var).epsilon(0.06));
+  CHECK(binomial(bits, 10, 0.0) == 0);
+  CHECK(binomial(bits, 10, 1.0) == 10);
+  CHECK(binomial(bits, 0, 0.5) == 0);
+  CHECK_THROWS_AS(binomial(bits, 10, 1.5), std::invalid_argument);
+  CHECK_THROWS_AS(binomial(bits, 10, std::nan("")), std::invalid_argument);
+}
+
+TEST_CASE("simulate: multinomial counts sum to n and fit the probabilities", "[simulate][statistical]") {
+  SeededRandom bits(11);
+  const std::vector<double> probs{0.5, 0.0, 0.2, 0.2, 0.1};
+  std::vector<std::size_t> total(probs.size(), 0);
+  constexpr std::uint64_t kN = 1000;
+  constexpr int kReps = 2000;
+  for (int rep = 0; rep < kReps; ++rep) {
+    const auto c = multinomial(bits, kN, probs);
+    std::uint64_t sum = 0;
+    for (std::size_t x = 0; x < c.size(); ++x) {
+      sum += c[x];
+      total[x] += c[x];
+    }
+    REQUIRE(sum == kN);
+    REQUIRE(c[1] == 0);
+  }
+  const double stat = privsample_test::chi_square_statistic(total, probs, kN * kReps);
+  CHECK(chi_square_survival(stat, 3) > kGoodnessOfFitLevel);
+  // The first coordinate is Bin(n, p_0): its variance over replications is n p (1−p) = 250.
+  double s = 0.0, s2 = 0.0;
+  for (int rep = 0; rep < kReps; ++rep) {
+    const double c0 = static_cast<double>(multinomial(bits, kN, probs)[0]);
+    s += c0;
+    s2 += c0 * c0;
+  }
+  const double var = s2 / kReps - (s / kReps) * (s / kReps);
+  CHECK(var == Approx(250.0).epsilon(0.12));
+}
+
+TEST_CASE("simulate: gamma and Dirichlet draws have the right moments", "[simulate][statistical]") {
+  SeededRandom bits(12);
+  for (const double shape : {0.3, 1.0, 4.5, 100.0}) {
+    INFO("shape " << shape);
+    double s = 0.0, s2 = 0.0;
+    constexpr int kDraws = 100000;
+    for (int i = 0; i < kDraws; ++i) {
+      const double g = gamma_draw(bits, shape);
+      s += g;
+      s2 += g * g;
+    }
+    const double mean = s / kDraws;
+    const double var = s2 / kDraws - mean * mean;
+    CHECK(mean == Approx(shape).margin(5.0 * std::sqrt(shape / kDraws)));
+    CHECK(var == Approx(shape).epsilon(0.05));
+  }
+  const std::vector<double> alpha{2.0, 1.0, 0.5, 0.5};
+  std::vector<double> mean(4, 0.0);
+  for (int i = 0; i < 20000; ++i) {
+    const auto d = dirichlet(bits, alpha);
+    for (std::size_t x = 0; x < 4; ++x) mean[x] += d[x] / 20000.0;
+  }
+  for (std::size_t x = 0; x < 4; ++x) CHECK(mean[x] == Approx(alpha[x] / 4.0).margin(0.01));
+}
+
+TEST_CASE("simulate: the point-mass fast path has the law of the per-user loop", "[simulate][statistical]") {
+  // Both give counts whose mean is Σ_x items_x·distribution(e_x); compare the totals of many runs by chi-square.
+  const FiniteMechanism m = named("minimax", 1.0);
+  // 5 holders < 2k: drawn one per holder; the others as multinomials.
+  const std::vector<double> items{300, 0, 195, 5};
+  const auto inputs = point_mass_inputs(m, 4);
+  std::vector<double> expected(4, 0.0);
+  for (std::size_t x = 0; x < 4; ++x) {
+    const auto row = distribution(m, inputs[x]);
+    for (std::size_t y = 0; y < 4; ++y) expected[y] += items[x] * row[y] / 500.0;
+  }
+  SeededRandom bits(21);
+  std::vector<std::size_t> fast(4, 0), slow(4, 0);
+  for (int rep = 0; rep < 200; ++rep) {
+    const auto a = release_point_masses(m, items, bits);
+    const auto b = release_point_masses_per_user(m, items, bits);
+    double ta = 0.0, tb = 0.0;
+    for (std::size_t y = 0; y < 4; ++y) {
+      fast[y] += static_cast<std::size_t>(a[y]);
+      slow[y] += static_cast<std::size_t>(b[y]);
+      ta += a[y];
+      tb += b[y];
+    }
+    REQUIRE(ta == 500.0);
+    REQUIRE(tb == 500.0);
+  }
+  const std::size_t n = 200 * 500;
+  CHECK(chi_square_survival(privsample_test::chi_square_statistic(fast, expected, n), 3) > kGoodnessOfFitLevel);
+  CHECK(chi_square_survival(privsample_test::chi_square_statistic(slow, expected, n), 3) > kGoodnessOfFitLevel);
+}
+
+TEST_CASE("simulate: one call runs N users end to end", "[simulate]") {
+  SeededRandom bits(31);
+  const std::vector<double> population{50, 30, 15, 5};
+  SimulationOptions o;
+  o.users = 1'000'000;
+  SECTION("point masses, k-RR: estimate close to the truth") {
+    const SimulationResult s = simulate(named("linear", 2.0), population, o, bits);
+    double users = 0.0;
+    for (const double v : s.items) users += v;
+    CHECK(users == 1e6);
+    double released = 0.0;
+    for (const double v : s.counts) released += v;
+    CHECK(released == 1e6);
+    REQUIRE(s.estimate.population.has_value());
+    REQUIRE(s.estimate.point_masses.has_value());
+    REQUIRE(s.population_errors.has_value());
+    CHECK(s.population_errors->max_abs < 0.005);  // se ≈ sqrt(0.25/(1e6·0.5²)) = 1e-3
+    CHECK(s.population_errors->tv <= s.released_errors.tv);
+    CHECK(s.population_errors->l2 <= std::sqrt(2.0) * s.population_errors->tv + 1e-15);
+  }
+  SECTION("point masses, minimax: the point-mass inversion is the estimate") {
+    const SimulationResult s = simulate(named("minimax", 2.0), population, o, bits);
+    CHECK_FALSE(s.estimate.population.has_value());
+    REQUIRE(s.point_mass_errors.has_value());
+    CHECK(s.point_mass_errors->max_abs < 0.005);
+  }
+  SECTION("Dirichlet users") {
+    o.users = 2000;
+    o.model = PopulationModel::dirichlet;
+    o.concentration = 5.0;
+    const SimulationResult s = simulate(named("linear", 1.0), population, o, bits);
+    double total = 0.0;
+    for (const double v : s.truth) total += v;
+    CHECK(total == Approx(1.0));
+    CHECK(s.items.empty());
+  }
+  SECTION("record-level users (roo): Dirichlet users hold n records each") {
+    MechanismOptions ro;
+    ro.epsilon = 1.0;
+    ro.records = 5.0;
+    o.users = 3000;
+    o.model = PopulationModel::dirichlet;
+    const SimulationResult s = simulate(make_finite_mechanism("roo", ro), population, o, bits);
+    // Every user's P is a record histogram / 5: the truth is a multiple of 1/(5·3000).
+    for (const double v : s.truth) CHECK(std::fabs(v * 15000.0 - std::round(v * 15000.0)) < 1e-6);
+    REQUIRE(s.estimate.population.has_value());
+    CHECK(s.population_errors->max_abs < 0.1);
+  }
+  SECTION("given users: each row is validated") {
+    const std::vector<double> users{1, 0, 0, 1, -1, 2};
+    CHECK_THROWS_WITH(simulate_given(named("linear", 1.0), users, 2, o, bits),
+                      "users[2][0] = -1: counts must be finite and >= 0");
+    const std::vector<double> fine{1, 0, 0, 1, 1, 1};
+    const SimulationResult s = simulate_given(named("linear", 1.0), fine, 2, o, bits);
+    CHECK(s.truth[0] == Approx(0.5));
+    CHECK(s.truth[1] == Approx(0.5));
+  }
+  SECTION("bad options are named") {
+    o.users = 0;
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
+                      "users = 0: must be an integer in [1, 1000000000]");
+    o.users = 10;
+    o.model = PopulationModel::dirichlet;
+    o.concentration = -1.0;
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits), "concentration = -1: must be finite and > 0");
+    const std::vector<double> users{1, 0, 0, 1, 2};  // 5 entries, not a multiple of k = 2
+    CHECK_THROWS_AS(simulate_given(named("linear", 1.0), users, 2, o, bits), std::invalid_argument);
+  }
+}
+
+TEST_CASE("simulate: error metrics", "[simulate]") {
+  const std::vector<double> truth{0.5, 0.5, 0.0};
+  const std::vector<double> estimate{0.25, 0.5, 0.25};
+  const EstimationErrors e = estimation_errors(truth, estimate);
+  CHECK(e.tv == Approx(0.25));
+  CHECK(e.max_abs == Approx(0.25));
+  CHECK(e.l2 == Approx(std::sqrt(0.125)));
+  CHECK(e.kl == Approx(0.5 * std::log(2.0)));
+  const std::vector<double> missing{1.0, 0.0, 0.0};
+  CHECK(std::isinf(estimation_errors(truth, missing).kl));
+}
