@@ -88,43 +88,28 @@ EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const
   return Envelope(std::vector<double>(ceiling.begin(), ceiling.end())).draw(q, bits);
 }
 
-// Vose's construction: every column holds mass 1/k, split between its own atom (stay) and one donor (alias).
-AliasTable::AliasTable(std::span<const double> weights) {
+CumulativeTable::CumulativeTable(std::span<const double> weights) {
   check_weights(weights, "weights");
-  const std::size_t k = weights.size();
-  CompensatedSum total;
-  for (const double w : weights) total.add(w);
-  const double scale = static_cast<double>(k) / total.value();
-  std::vector<double> scaled(k);
-  std::vector<std::size_t> small;
-  std::vector<std::size_t> large;
-  small.reserve(k);
-  large.reserve(k);
-  for (std::size_t x = 0; x < k; ++x) {
-    scaled[x] = weights[x] * scale;
-    (scaled[x] < 1.0 ? small : large).push_back(x);
+  upper_.resize(weights.size());
+  CompensatedSum running;
+  for (std::size_t x = 0; x < weights.size(); ++x) {
+    running.add(weights[x]);
+    upper_[x] = running.value();
   }
-  stay_.assign(k, 1.0);
-  alias_.resize(k);
-  for (std::size_t x = 0; x < k; ++x) alias_[x] = x;
-  while (!small.empty() && !large.empty()) {
-    const std::size_t s = small.back();
-    small.pop_back();
-    const std::size_t l = large.back();
-    stay_[s] = scaled[s];
-    alias_[s] = l;
-    scaled[l] = (scaled[l] + scaled[s]) - 1.0;  // the donor gives 1 − scaled[s] to column s
-    if (scaled[l] < 1.0) {
-      large.pop_back();
-      small.push_back(l);
-    }
-  }
-  // Leftovers hold mass 1 up to rounding: they keep their own column.
+  while ((std::size_t{1} << steps_) < upper_.size()) ++steps_;
 }
 
-std::size_t AliasTable::draw(RandomBits& bits) const {
-  const auto column = static_cast<std::size_t>(uniform_below(bits, stay_.size()));
-  return bernoulli_fixed_cost(bits, stay_[column]) ? column : alias_[column];
+std::size_t CumulativeTable::draw(RandomBits& bits) const {
+  const double target = uniform01(bits) * upper_.back();
+  // The first x with upper_[x] > target, by a fixed number of halvings: low + width stays within the table.
+  std::size_t low = 0;
+  std::size_t width = std::size_t{1} << steps_;
+  for (std::size_t step = 0; step < steps_; ++step) {
+    width >>= 1;
+    const std::size_t probe = std::min(low + width, upper_.size()) - 1;
+    low = upper_[probe] <= target ? probe + 1 : low;
+  }
+  return std::min(low, upper_.size() - 1);
 }
 
 IndexDraw mixture_draw(double data_weight, IndexDraw data, std::size_t categories, IndexDraw base) {

@@ -52,12 +52,12 @@ std::vector<double> FunctionalLinearSampler::distribution(std::span<const double
   return q;
 }
 
-// With probability λ a draw from P (alias table), else a uniform category: the released law is this mechanism
-// applied to the alias table's pmf, so its guarantee holds for it as for any input.
+// With probability λ a draw from P (cumulative table), else a uniform category: the released law is this mechanism
+// applied to the cumulative table's pmf, so its guarantee holds for it as for any input.
 IndexDraw FunctionalLinearSampler::prepare(std::span<const double> hist) const {
   const std::vector<double> p = normalized_pmf(hist);
   const Mix m = mix(p.size());
-  return mixture_draw(m.lambda, [alias = AliasTable(p)](RandomBits& bits) { return alias.draw(bits); }, p.size());
+  return mixture_draw(m.lambda, [table = CumulativeTable(p)](RandomBits& bits) { return table.draw(bits); }, p.size());
 }
 
 std::size_t FunctionalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {

@@ -87,8 +87,8 @@ std::vector<double> LinearSampler::distribution(std::span<const double> hist) co
   return q;
 }
 
-// k-RR on one draw of P: with probability γ a draw from P (alias table), else a uniform category. The released
-// law is k-RR applied to the alias table's pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is
+// k-RR on one draw of P: with probability γ a draw from P (cumulative table), else a uniform category. The released
+// law is k-RR applied to the cumulative table's pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is
 // rounded down until that bound, evaluated in extended precision, is at most e^ε.
 IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
   const std::vector<double> p = normalized_pmf(hist);
@@ -99,7 +99,7 @@ IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
   constexpr double kUlp = 0x1.0p-52;
   const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
   while (gamma > 0.0 && k * gamma / (1.0 - gamma) * (1.0 + 4.0 * kUlp) > room) gamma = std::nextafter(gamma, 0.0);
-  return mixture_draw(gamma, [alias = AliasTable(p)](RandomBits& bits) { return alias.draw(bits); }, p.size());
+  return mixture_draw(gamma, [table = CumulativeTable(p)](RandomBits& bits) { return table.draw(bits); }, p.size());
 }
 
 std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }

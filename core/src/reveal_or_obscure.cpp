@@ -388,7 +388,7 @@ std::size_t LaplaceProjectionSampler::sample(std::span<const double> counts, Ran
   validated_counts(counts, records_, "laplace-projection");
   std::vector<double> projected;
   project_noisy(counts, bits, projected);
-  return AliasTable(projected).draw(bits);  // post-processing of the noisy counts: no privacy rests on it
+  return CumulativeTable(projected).draw(bits);  // post-processing of the noisy counts: no privacy rests on it
 }
 
 // Every run draws fresh noise, so there is nothing to prepare beyond checking the counts.

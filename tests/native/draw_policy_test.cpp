@@ -204,13 +204,13 @@ TEST_CASE("draw policy: the envelope draw takes Σ ceiling proposals on average"
   CHECK_THROWS_WITH(flat.draw(std::vector<double>{1.0}, bits), Catch::Contains("envelope has 10 atoms"));
 }
 
-TEST_CASE("draw policy: the alias table draws in proportion to its weights", "[draw]") {
+TEST_CASE("draw policy: the cumulative table draws in proportion to its weights", "[draw]") {
   const std::vector<double> w{5, 0, 1, 1e-3, 3, 0.5, 0, 10};
   double total = 0.0;
   for (double v : w) total += v;
   std::vector<double> probs;
   for (double v : w) probs.push_back(v / total);
-  const AliasTable table(w);
+  const CumulativeTable table(w);
   SeededRandom bits(11);
   constexpr std::size_t n = 1000000;
   std::vector<std::size_t> counts(w.size(), 0);
@@ -218,8 +218,8 @@ TEST_CASE("draw policy: the alias table draws in proportion to its weights", "[d
   CHECK(counts[1] == 0);
   CHECK(counts[6] == 0);
   CHECK(chi_square_survival(chi_square_statistic(counts, probs, n), 5) > kGoodnessOfFitLevel);
-  CHECK_THROWS_AS(AliasTable(std::vector<double>{}), std::invalid_argument);
-  CHECK_THROWS_AS(AliasTable(std::vector<double>{1.0, kNaN}), std::invalid_argument);
+  CHECK_THROWS_AS(CumulativeTable(std::vector<double>{}), std::invalid_argument);
+  CHECK_THROWS_AS(CumulativeTable(std::vector<double>{1.0, kNaN}), std::invalid_argument);
 }
 
 TEST_CASE("draw policy: 10^6 released samples of every mechanism match distribution()", "[draw][sampling]") {

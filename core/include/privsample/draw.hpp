@@ -11,7 +11,7 @@
 //    Σ_x (c_x/Σc)(q_x/c_x) = 1/Σc whatever q is, so the number of proposals is Geometric(1/Σc): its law is
 //    fixed by public data. The accepted index has law q exactly (up to one rounding of q_x/c_x).
 //  * Public/data mixture (linear samplers, Reveal-or-Obscure): q = λ·D(P) + (1−λ)·B with public λ and base B.
-//    The data part D(P) is made ready in time depending on k only (an alias table, or a constant-work record
+//    The data part D(P) is made ready in time depending on k only (a cumulative table, or a constant-work record
 //    draw) before the coin is tossed, and both branches cost O(1) words.
 //
 // Not protected: building q itself (clip-normalise's selection search does data-dependent comparisons) and the
@@ -58,20 +58,22 @@ class Envelope {
 [[nodiscard]] EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling,
                                                     RandomBits& bits);
 
-// Walker/Vose alias table: built in O(k) steps whatever the weights are, each draw costs one uniform index and
-// one Bernoulli. Column probabilities carry rounding of order 1e-16 per donation, so use it only where the
-// privacy guarantee does not rest on the exact value of each atom: the data part of a public/data mixture whose
+// Inverse-CDF table with constant work: building it is one prefix-sum pass and every draw is a binary search of
+// exactly ceil(log2 k) steps, whatever the weights are (an alias table's build pairs small and large atoms, which
+// takes more steps for some inputs than for others). A draw's law puts on atom x the share of the 2^-53 grid that
+// falls in its cumulative interval, so an atom far below 2^-53 of the total can get probability 0: use it only where
+// the privacy guarantee does not rest on each atom's exact value — the data part of a public/data mixture whose
 // bound holds for ANY pmf there (k-RR: (1−λ)/k <= q_x <= (1−λ)/k + λ for every pmf), or post-processing.
-class AliasTable {
+class CumulativeTable {
  public:
   // weights: finite, >= 0, not all zero.
-  explicit AliasTable(std::span<const double> weights);
+  explicit CumulativeTable(std::span<const double> weights);
   [[nodiscard]] std::size_t draw(RandomBits& bits) const;
-  [[nodiscard]] std::size_t size() const noexcept { return stay_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return upper_.size(); }
 
  private:
-  std::vector<double> stay_;         // probability of keeping the proposed column
-  std::vector<std::size_t> alias_;  // the column's other atom
+  std::vector<double> upper_;  // upper_[x] = Σ_{y <= x} w_y
+  std::size_t steps_ = 0;      // ceil(log2 k)
 };
 
 // What a sampler prepares for one input (its `prepare(hist)`): a function releasing one index per call under

@@ -1,0 +1,132 @@
+// Per-call latency of the client entry, samplers built once, against (a) building the mechanism on every call, as
+// every call did before samplers held their C++ mechanism, and (b) what a web developer would write by hand in
+// plain JS: k-ary randomized response and water-filling for the minimax sampler (sort, then the closed-form
+// normaliser). Medians of repeated timed batches in one run; ratios > 1 mean privsample is slower.
+// Run: npm run bench -- client-latency
+import { init } from '../bindings/js/privsample.mjs';
+
+const ps = await init();
+const EPSILON = 1;
+
+// ---- hand-written plain JS (CSPRNG draws, like the library; no Math.random) ------------------------------------
+const randomWords = new Uint32Array(1024);
+let nextWord = randomWords.length;
+function uniform01() {
+  if (nextWord === randomWords.length) {
+    crypto.getRandomValues(randomWords);
+    nextWord = 0;
+  }
+  return randomWords[nextWord++] / 2 ** 32;
+}
+function normalise(hist) {
+  let total = 0;
+  for (let i = 0; i < hist.length; i += 1) total += hist[i];
+  const p = new Float64Array(hist.length);
+  for (let i = 0; i < hist.length; i += 1) p[i] = hist[i] / total;
+  return p;
+}
+function drawFrom(q) {
+  let u = uniform01();
+  for (let i = 0; i < q.length; i += 1) {
+    u -= q[i];
+    if (u < 0) return i;
+  }
+  return q.length - 1;
+}
+const plain = {
+  kRR: {
+    distribution(hist) {
+      const p = normalise(hist);
+      const k = p.length;
+      const weight = Math.expm1(EPSILON) / (Math.exp(EPSILON) + k - 1);
+      for (let i = 0; i < k; i += 1) p[i] = weight * p[i] + (1 - weight) / k;
+      return p;
+    },
+    sample(hist) {
+      return drawFrom(this.distribution(hist));
+    },
+  },
+  // Q*(x) = max(p_x / r, ℓ) with ℓ = 1/(e^ε + k − 1): sort descending, grow the set of atoms above the floor.
+  minimax: {
+    distribution(hist) {
+      const p = normalise(hist);
+      const k = p.length;
+      const floor = 1 / (Math.exp(EPSILON) + k - 1);
+      const sorted = Float64Array.from(p).sort().reverse();
+      let top = 0;
+      let r = 1;
+      for (let m = 1; m <= k; m += 1) {
+        top += sorted[m - 1];
+        r = top / (1 - (k - m) * floor);
+        if (m === k || sorted[m] / r <= floor) break;
+      }
+      for (let i = 0; i < k; i += 1) p[i] = Math.max(p[i] / r, floor);
+      return p;
+    },
+    sample(hist) {
+      return drawFrom(this.distribution(hist));
+    },
+  },
+};
+
+function histogramOf(k) {
+  const h = new Float64Array(k);
+  let state = 0x9e3779b9;
+  for (let i = 0; i < k; i += 1) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    h[i] = (state / 2 ** 32) ** 3;
+  }
+  return h;
+}
+
+function median(run, calls) {
+  const batches = [];
+  for (let b = 0; b < 9; b += 1) {
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i += 1) run();
+    batches.push(((performance.now() - t0) / calls) * 1000);
+  }
+  return batches.sort((a, b) => a - b)[4];
+}
+
+const us = (v) => `${v.toFixed(2)} µs`.padStart(12);
+console.log('per call, median of 9 batches (µs); ratio = privsample / other');
+console.log('mechanism  k       call          built once   rebuilt/call  ratio   plain JS   ratio');
+const ratiosAt100Plus = [];
+for (const k of [6, 100, 10_000]) {
+  const hist = histogramOf(k);
+  const calls = k >= 10_000 ? 200 : 5000;
+  for (const [name, mechanism, hand] of [['linear', 'linear', plain.kRR], ['minimax', 'minimax', plain.minimax]]) {
+    const s = ps.sampler(mechanism, { epsilon: EPSILON });
+    const check = s.distribution(hist);
+    const handQ = hand.distribution(hist);
+    if (check.some((v, i) => Math.abs(v - handQ[i]) > 1e-9)) throw new Error(`${name}: the plain-JS baseline disagrees at k = ${k}`);
+    for (const call of ['distribution', 'sample']) {
+      const once = median(() => s[call](hist), calls);
+      const rebuilt = median(() => {
+        const fresh = ps.sampler(mechanism, { epsilon: EPSILON });
+        fresh[call](hist);
+        fresh.dispose();
+      }, calls);
+      const handTime = median(() => hand[call](hist), calls);
+      if (k >= 100) ratiosAt100Plus.push(once / handTime);
+      console.log(`${name.padEnd(11)}${String(k).padEnd(8)}${call.padEnd(14)}${us(once)}${us(rebuilt)}  ${(once / rebuilt).toFixed(2).padStart(5)}x${us(handTime)}  ${(once / handTime).toFixed(2).padStart(5)}x`);
+    }
+    s.dispose();
+  }
+}
+// The mechanism whose construction is expensive: local-linear minimises λ once per sampler.
+{
+  const k = 100;
+  const prior = new Float64Array(k).fill(1 / k);
+  const hist = histogramOf(k);
+  const s = ps.sampler('local-linear', { epsilon: EPSILON, prior, gamma: 4 });
+  const once = median(() => s.sample(hist), 2000);
+  const rebuilt = median(() => {
+    const fresh = ps.sampler('local-linear', { epsilon: EPSILON, prior, gamma: 4 });
+    fresh.sample(hist);
+    fresh.dispose();
+  }, 200);
+  console.log(`local-linear k = 100 sample: built once ${us(once)}, rebuilt per call ${us(rebuilt)} (${(rebuilt / once).toFixed(0)}x faster built once)`);
+}
+console.log(`\nworst ratio to the hand-written JS at k >= 100: ${Math.max(...ratiosAt100Plus).toFixed(2)}x (target <= 1)`);
