@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, then builds and runs every test layer.
-#   1. native core: Catch2 via ctest        3. JS API against the built module (node --test), .d.ts via tsc
-#   2. WebAssembly module (em++)            4. npm pack → install in an empty folder → import and use
+#   1. native core: Catch2 via ctest        3. JS API against the built modules (node --test), .d.ts via tsc
+#   2. WebAssembly modules (em++)           4. clean clone → npm ci → npm pack → install in an empty folder → use
 #   5. demo build (Vite) and browser end-to-end test in Debian's Chromium (playwright-core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2
 (cd build/native && ctest --output-on-failure -j2)
 
-step "WebAssembly module"
+step "WebAssembly modules (client and research)"
 bash scripts/build-wasm.sh
 
 step "TypeScript declarations (tsc --noEmit on a usage file)"
@@ -23,7 +23,7 @@ npx tsc -p tests/js/tsconfig.json
 step "JS API tests against the built module"
 node --test tests/js/
 
-step "npm pack smoke test in an empty folder"
+step "npm pack from a clean clone of the committed tree, installed into an empty project"
 bash tests/pack/smoke.sh
 
 step "demo build and browser end-to-end test"

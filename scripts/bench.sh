@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# npm run bench -- <name> [args]: builds what the benchmark needs, then runs it. Names:
+#   client-size     bytes per entry point and init() in Chromium         (bench/client-size.mjs)
+#   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
+#   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
+#   clip-normalise | ring | mbde | simulate   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
+#   <file>.mjs      any other JS benchmark in bench/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name="${1:-}"
+[[ -n "$name" ]] || { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift
+bash scripts/bootstrap.sh
+bash scripts/build-wasm.sh >/dev/null
+case "$name" in
+  clip-normalise|ring|mbde|simulate)
+    target="${name//-/_}_bench"
+    cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build/native -j2 --target "$target" >/dev/null
+    NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target "$target" >/dev/null
+    echo "== native"; "build/native/$target" "$@"
+    echo "== WebAssembly (Node $(node --version))"; node "build/wasm/$target.cjs" "$@"
+    ;;
+  *)
+    file="bench/${name%.mjs}.mjs"
+    [[ -f "$file" ]] || { echo "privsample: no benchmark '$name' (see npm run bench)" >&2; exit 2; }
+    node "$file" "$@"
+    ;;
+esac
