@@ -256,8 +256,8 @@ void validate_grid(const Grid1D& grid) {
 }
 
 void validate_grid(const Grid2D& grid) {
-  validate_axis(grid.x_lo, grid.x_hi, grid.nx, "grid.x_lo", "grid.x_hi", "grid.nx");
-  validate_axis(grid.y_lo, grid.y_hi, grid.ny, "grid.y_lo", "grid.y_hi", "grid.ny");
+  validate_axis(grid.x_lo, grid.x_hi, grid.nx, "grid.xLo", "grid.xHi", "grid.nx");  // the names a JS caller writes
+  validate_axis(grid.y_lo, grid.y_hi, grid.ny, "grid.yLo", "grid.yHi", "grid.ny");
   if (!(grid.nx <= kMaxCategories / grid.ny))
     fail("grid.nx * grid.ny = " + std::to_string(grid.nx) + " * " + std::to_string(grid.ny) + ": at most " +
          std::to_string(kMaxCategories) + " cells");

@@ -601,7 +601,7 @@ double lip_delta_from_mutual_information_as_printed(double mu_bits, double epsil
 double lip_delta_from_mutual_information(double mu_bits, double p_min, double epsilon) {
   require_mu(mu_bits);
   if (!(p_min > 0.0 && p_min <= 1.0)) {
-    throw std::invalid_argument("p_min = " + format_value(p_min) +
+    throw std::invalid_argument("pMin = " + format_value(p_min) +
                                 ": must be the smallest positive prior mass, in (0, 1]");
   }
   require_epsilon(epsilon);

@@ -221,7 +221,7 @@ test('bad grids are rejected naming the field', () => {
   expectError(() => ps.grid1d({ lo: 0, hi: 1, cells: 3, nx: 2 }), RangeError, /option 'nx' is not supported/);
   expectError(() => ps.grid1d(5), TypeError, /options must be an object/);
   expectError(() => ps.grid2d({ xLo: -1, xHi: 1, nx: 10000, yLo: -1, yHi: 1, ny: 10000 }), RangeError, /at most 10000000 cells/);
-  expectError(() => ps.grid2d({ xLo: -1, xHi: 1, nx: 3, yLo: 2, yHi: 2, ny: 3 }), RangeError, /grid.y_lo = 2, grid.y_hi = 2: need finite lo < hi/);
+  expectError(() => ps.grid2d({ xLo: -1, xHi: 1, nx: 3, yLo: 2, yHi: 2, ny: 3 }), RangeError, /grid.yLo = 2, grid.yHi = 2: need finite lo < hi/);
   expectError(() => ps.densities.ring({ dimension: 3 }), TypeError, /grid.dimension must be 1 or 2/);
   expectError(() => ps.densities.ring('grid'), TypeError, /grid must be a grid from ps.grid1d\(\) or ps.grid2d\(\)/);
   expectError(() => ps.densities.ring(g1), TypeError, /2-D grid/);

@@ -634,7 +634,7 @@ TEST_CASE("continuous: bad inputs name the parameter", "[continuous][validation]
   CHECK_THROWS_WITH(gaussian_mixture(Grid1D{kNaN, 1.0, 10}, one, one, 1.0), Catch::Contains("NaN"));
   CHECK_THROWS_WITH(gaussian_mixture(Grid1D{0.0, kInf, 10}, one, one, 1.0), Catch::Contains("grid.hi"));
   CHECK_THROWS_WITH(gaussian_ring(Grid2D{-3.0, 3.0, 0, -3.0, 3.0, 5}), Catch::Contains("grid.nx"));
-  CHECK_THROWS_WITH(gaussian_ring(Grid2D{-3.0, 3.0, 5, 3.0, -3.0, 5}), Catch::Contains("grid.y_lo"));
+  CHECK_THROWS_WITH(gaussian_ring(Grid2D{-3.0, 3.0, 5, 3.0, -3.0, 5}), Catch::Contains("grid.yLo"));
   CHECK_THROWS_WITH(gaussian_ring(Grid2D{-3.0, 3.0, 5000, -3.0, 3.0, 5000}), Catch::Contains("grid.nx * grid.ny"));
   const Grid1D grid{-4.0, 4.0, 100};
   CHECK_THROWS_WITH(gaussian_mixture(grid, one, one, 0.0), Catch::Contains("sigma"));

@@ -660,9 +660,9 @@ TEST_CASE("lmidp: bad inputs throw std::invalid_argument naming the parameter", 
   CHECK_THROWS_WITH(ldp_delta_floor_from_capacity(-1.0), Contains("mu = -1"));
   CHECK_THROWS_WITH(lip_delta_from_mutual_information_as_printed(-1.0, 0.0), Contains("mu = -1"));
   CHECK_THROWS_WITH(lip_delta_from_mutual_information_as_printed(0.1, kNaN), Contains("epsilon = NaN"));
-  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, 0.0, 1.0), Contains("p_min = 0"));
-  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, 1.5, 1.0), Contains("p_min = 1.5"));
-  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, kNaN, 1.0), Contains("p_min = NaN"));
+  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, 0.0, 1.0), Contains("pMin = 0"));
+  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, 1.5, 1.0), Contains("pMin = 1.5"));
+  CHECK_THROWS_WITH(lip_delta_from_mutual_information(0.1, kNaN, 1.0), Contains("pMin = NaN"));
   CHECK_THROWS_WITH(lip_delta_from_mutual_information(-0.1, 0.5, 1.0), Contains("mu = -0.1"));
   CHECK_THROWS_WITH(binary_entropy_bits(1.5), Contains("p = 1.5"));
   CHECK_THROWS_WITH(bernoulli_kl_bits(kNaN, 0.5), Contains("p1 = NaN"));
