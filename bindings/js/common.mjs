@@ -80,6 +80,14 @@ export function checked(wasm, result) {
   throw new CONSTRUCTORS[error.kind](formatNumbers(error.message));
 }
 
+/** The same for the calls that return a number and signal an error by NaN. */
+export function checkedNumber(wasm, result) {
+  if (!Number.isNaN(result)) return result;
+  const error = wasm.takeError();
+  if (error === null) return result;
+  throw new CONSTRUCTORS[error.kind](formatNumbers(error.message));
+}
+
 // ---- the finite API (both entries) ----------------------------------------------------------------------------
 
 const NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'records'];
@@ -109,6 +117,15 @@ export function makeFiniteApi(wasm) {
   // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
   const release = new FinalizationRegistry((handle) => handle.delete());
 
+  // Copies a histogram into the handle's input buffer on the WebAssembly heap (one typed-array copy instead of
+  // JS values crossing the boundary); returns its length.
+  function toInput(handle, hist) {
+    const values = histogram(hist, 'hist');
+    const at = checkedNumber(wasm, handle.inputBuffer(values.length)) / 8;
+    wasm.HEAPF64.set(values, at); // read HEAPF64 after inputBuffer: the heap may have grown
+    return values.length;
+  }
+
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
     if (!mechanisms.includes(mechanism)) {
@@ -132,9 +149,16 @@ export function makeFiniteApi(wasm) {
       mechanism,
       options: publicOptions(opts),
       guarantee,
-      distribution: (hist) => checked(wasm, live().distribution(histogram(hist, 'hist'))),
+      distribution(hist) {
+        const length = toInput(live(), hist);
+        const at = checkedNumber(wasm, handle.distributionOfInput()) / 8;
+        return wasm.HEAPF64.slice(at, at + length); // a copy: no view of the heap escapes
+      },
       normaliser: (hist) => checked(wasm, live().normaliser(histogram(hist, 'hist'))),
-      sample: (hist) => checked(wasm, live().sample(histogram(hist, 'hist'))),
+      sample(hist) {
+        toInput(live(), hist);
+        return checkedNumber(wasm, handle.sampleOfInput());
+      },
       sampleMany(hist, n, sampleOptions) {
         const h = histogram(hist, 'hist');
         number(n, 'n');

@@ -13,6 +13,7 @@
 
 #include "guard.hpp"
 #include "privsample/divergence.hpp"
+#include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
@@ -35,6 +36,8 @@ void record_current_exception() noexcept {
   PendingError& slot = pending_error();
   try {
     throw;
+  } catch (const ShapeError& e) {
+    slot = {ErrorKind::type, e.what()};
   } catch (const std::invalid_argument& e) {
     slot = {ErrorKind::range, e.what()};
   } catch (const std::domain_error& e) {
@@ -170,6 +173,27 @@ val Sampler::worst_case_risk(std::string f, double k) const {
   });
 }
 
+double Sampler::input_buffer(double n) {
+  return guarded_number([&] {
+    // n is a JS array's length; an empty histogram is left for the core to reject with its own message.
+    const auto length = static_cast<std::size_t>(n);
+    if (length > 0) check_category_count(length, "hist");
+    input_.resize(length);
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(input_.data()));
+  });
+}
+
+double Sampler::distribution_of_input() {
+  return guarded_number([&] {
+    output_ = privsample::distribution(mechanism(), input_);
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(output_.data()));
+  });
+}
+
+double Sampler::sample_of_input() const {
+  return guarded_number([&] { return static_cast<double>(prepare(mechanism(), input_)(secure_bits())); });
+}
+
 namespace {
 
 val mechanism_names() {
@@ -206,7 +230,10 @@ EMSCRIPTEN_BINDINGS(privsample_client) {
       .function("normaliser", &Sampler::normaliser)
       .function("sample", &Sampler::sample)
       .function("sampleMany", &Sampler::sample_many)
-      .function("worstCaseRisk", &Sampler::worst_case_risk);
+      .function("worstCaseRisk", &Sampler::worst_case_risk)
+      .function("inputBuffer", &Sampler::input_buffer)
+      .function("distributionOfInput", &Sampler::distribution_of_input)
+      .function("sampleOfInput", &Sampler::sample_of_input);
   emscripten::function("takeError", &take_error);
   emscripten::function("mechanismNames", &mechanism_names);
   emscripten::function("divergence", &divergence_of);

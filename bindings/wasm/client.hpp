@@ -23,11 +23,21 @@ class Sampler {
   emscripten::val sample_many(emscripten::val hist, double n, emscripten::val seed) const;
   emscripten::val worst_case_risk(std::string f, double k) const;
 
+  // The fast path for one histogram, without a JS value per call: the wrapper copies the histogram into the
+  // buffer input_buffer(n) returns (a heap address), then distribution_of_input() returns the address of the
+  // output (n doubles, valid until the next call) and sample_of_input() the category. NaN means an error was
+  // recorded (guard.hpp).
+  double input_buffer(double n);
+  double distribution_of_input();
+  double sample_of_input() const;
+
   // For the research module (accountant); throws std::logic_error when not configured.
   [[nodiscard]] const FiniteMechanism& mechanism() const;
 
  private:
   std::optional<FiniteMechanism> mechanism_;
+  std::vector<double> input_;
+  std::vector<double> output_;
 };
 
 // The platform CSPRNG captured by the JS wrapper at init (Module.privsampleRandom), in 4 KiB blocks.

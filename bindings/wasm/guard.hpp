@@ -36,6 +36,17 @@ emscripten::val guarded(Body&& body) noexcept {
   return emscripten::val::undefined();
 }
 
+// The same for calls that return a number: NaN signals the recorded error.
+template <class Body>
+double guarded_number(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    record_current_exception();
+  }
+  return __builtin_nan("");
+}
+
 // {kind: 'RangeError' | 'TypeError' | 'Error', message} and clears the slot, or null when nothing is pending.
 emscripten::val take_error();
 
