@@ -1,4 +1,5 @@
 #include "privsample/estimate.hpp"
+#include "privsample/errors.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -41,7 +42,7 @@ void check_mechanism_k(const FiniteMechanism& mechanism, std::size_t k, std::str
   if (const auto* local = std::get_if<LocalClipSampler>(&mechanism)) expected = local->prior().size();
   if (const auto* local_linear = std::get_if<LocalLinearSampler>(&mechanism)) expected = local_linear->prior().size();
   if (expected && *expected != k) {
-    throw std::invalid_argument(std::string(name) + " has " + std::to_string(k) + " entries but the '" +
+    throw ShapeError(std::string(name) + " has " + std::to_string(k) + " entries but the '" +
                                 mechanism_label(mechanism) + "' mechanism has k = " + std::to_string(*expected) +
                                 " categories (the length of its prior)");
   }

@@ -1,4 +1,5 @@
 #include "privsample/histogram.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,7 @@ void check_category_count(std::size_t k, std::string_view name) {
 std::vector<double> validated_prior(std::span<const double> prior, std::size_t k, std::string_view name,
                                     bool allow_zeros) {
   if (prior.size() != k) {
-    throw std::invalid_argument(std::string(name) + " has " + std::to_string(prior.size()) +
+    throw ShapeError(std::string(name) + " has " + std::to_string(prior.size()) +
                                 " entries but the histogram has " + std::to_string(k) + " categories");
   }
   CompensatedSum total;
