@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -49,30 +51,34 @@ double round_up(double q) {
 // The DS-ROO′ recursion (spec §2.2.2, §2.2.4), divided through by e^ε:
 //   q_j = max{0, [(n − (j+1)k)·q_{j−1}·w + k(w − j·a)] / (n − j·k), t_j},  t_j = k(w − j·a)/(k·w + a(n − j·k)),
 //   q_M = 0 when k | n.
+// One step, j >= 1 and j <= M: the same operations in the same order wherever a run starts, so re-running from a
+// stored q_{j−1} reproduces the full run bit for bit.
+double dsroo_step(Decay d, std::uint64_t n, std::uint64_t k, std::uint64_t j, double q) {
+  const auto den = static_cast<std::int64_t>(n) - static_cast<std::int64_t>(j * k);  // k·D_j >= 0
+  if (den == 0) return 0.0;  // j = M = n/k: v_M = 0, the exact-uniform histogram, whose output is U for any q
+  const double kd = static_cast<double>(k);
+  const double jd = static_cast<double>(j);
+  const double head = d.w - jd * d.a;  // (1 − j·e1)/e^ε
+  const auto next_den = static_cast<std::int64_t>(n) - static_cast<std::int64_t>((j + 1) * k);  // k·D_{j+1}
+  const double r = (static_cast<double>(next_den) * q * d.w + kd * head) / static_cast<double>(den);
+  q = r > 0.0 ? r : 0.0;
+  // The fix: q_j >= t_j. A no-op for j < M (Lemma 3), needed at j = M when k ∤ n (u_M < 0).
+  const double t = kd * head / (kd * d.w + d.a * static_cast<double>(den));
+  return t > q ? t : q;
+}
+
 // Calls visit(j, q_j) for j = 0, 1, …, J and returns J: J = M, or the first j with q_j = 0 and j·e1 > 1 (from
 // there on every entry is 0). J depends only on (ε, n, k), never on the data.
 template <class Visit>
 std::uint64_t dsroo_run(Decay d, std::uint64_t n, std::uint64_t k, Visit&& visit) {
   const std::uint64_t M = n / k;
-  const double kd = static_cast<double>(k);
   double q = roo_q(d, n, k);
   visit(std::uint64_t{0}, q);
   for (std::uint64_t j = 1; j <= M; ++j) {
-    const auto den = static_cast<std::int64_t>(n) - static_cast<std::int64_t>(j * k);  // k·D_j >= 0
-    if (den == 0) {  // j = M = n/k: v_M = 0, the exact-uniform histogram, whose output is U for any q
-      visit(j, 0.0);
-      return j;
-    }
-    const double jd = static_cast<double>(j);
-    const double head = d.w - jd * d.a;  // (1 − j·e1)/e^ε
-    const auto next_den = static_cast<std::int64_t>(n) - static_cast<std::int64_t>((j + 1) * k);  // k·D_{j+1}
-    const double r = (static_cast<double>(next_den) * q * d.w + kd * head) / static_cast<double>(den);
-    q = r > 0.0 ? r : 0.0;
-    // The fix: q_j >= t_j. A no-op for j < M (Lemma 3), needed at j = M when k ∤ n (u_M < 0).
-    const double t = kd * head / (kd * d.w + d.a * static_cast<double>(den));
-    if (t > q) q = t;
+    q = dsroo_step(d, n, k, j, q);
     visit(j, q);
-    if (q == 0.0 && jd * d.a > d.w) return j;  // j·e1 > 1 and q_j = 0: all later entries are 0
+    if (static_cast<std::int64_t>(n) == static_cast<std::int64_t>(j * k)) return j;
+    if (q == 0.0 && static_cast<double>(j) * d.a > d.w) return j;  // j·e1 > 1 and q_j = 0: all later entries are 0
   }
   return M;
 }
@@ -310,7 +316,41 @@ double DsRooSampler::q_for(std::size_t k, std::uint64_t m) const {
   if (k == 1) return 0.0;
   const double margin = 1e-12 * eps + 1e-14;
   const double eps_prime = eps > margin ? eps - margin : 0.0;
-  return dsroo_entry(decay(eps_prime), records_, k, m);
+  const Decay d = decay(eps_prime);
+  if (d.a == 0.0) return (records_ % k == 0 && m == M) ? 0.0 : 1.0;  // ε′ = 0: q ≡ 1
+  const std::shared_ptr<const Checkpoints> table = checkpoints(k, eps_prime);
+  const Checkpoints& c = *table;
+  // Re-run exactly `stride` steps from the checkpoint at or below m: the same work for every m (data-independent
+  // timing), bit-identical to the full run. Past the run's end (m > last) every entry is 0.
+  const std::uint64_t target = std::min(m, c.last);
+  const std::uint64_t base = target / c.stride * c.stride;
+  double q = c.q[target / c.stride];
+  double found = base == target ? q : 0.0;
+  for (std::uint64_t i = 1; i < c.stride; ++i) {
+    const std::uint64_t j = base + i;
+    const bool live = j <= c.last;
+    q = live ? dsroo_step(d, records_, k, j, q) : q;
+    found += (live && j == target) ? q : 0.0;
+  }
+  return m > c.last ? 0.0 : found;
+}
+
+// Built once per k (the recursion's whole length, which depends on ε, n and k only), then shared by copies.
+std::shared_ptr<const DsRooSampler::Checkpoints> DsRooSampler::checkpoints(std::size_t k, double epsilon_prime) const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  if (cache_->table && cache_->table->k == k) return cache_->table;
+  const Decay d = decay(epsilon_prime);
+  auto table = std::make_shared<Checkpoints>();
+  table->k = k;
+  // First pass: the run's length J; then every stride-th entry, stride ≈ √(J+1) (memory and per-call work both ~√J).
+  table->last = dsroo_run(d, records_, k, [](std::uint64_t, double) {});
+  table->stride = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(std::sqrt(static_cast<double>(table->last + 1)))));
+  table->q.reserve(table->last / table->stride + 1);
+  dsroo_run(d, records_, k, [&](std::uint64_t j, double q) {
+    if (j % table->stride == 0) table->q.push_back(q);
+  });
+  cache_->table = table;
+  return table;
 }
 
 double DsRooSampler::obscure_probability(std::span<const double> counts) const {

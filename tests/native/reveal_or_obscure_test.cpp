@@ -770,3 +770,27 @@ TEST_CASE("roo: samplers reject bad parameters and histograms with named values"
   // Still usable after errors.
   CHECK(roo.distribution(std::vector<double>{10, 30}).size() == 2);
 }
+
+TEST_CASE("ds-roo: q_m from the checkpointed run equals the full table at every m", "[roo]") {
+  // DsRooSampler runs the recursion once per k and re-runs ⌈√(J+1)⌉ steps from a checkpoint per call; the values
+  // must be the full run's, bit for bit, including past the run's end and at m = M.
+  struct Case {
+    double epsilon;
+    std::size_t records;
+    std::size_t k;
+  };
+  for (const Case c : {Case{0.05, 2000, 3}, Case{1.0, 997, 7}, Case{0.001, 5000, 2}, Case{3.0, 60, 4}, Case{0.2, 100, 10}}) {
+    const DsRooSampler sampler(c.epsilon, static_cast<double>(c.records));
+    // The sampler runs at ε′ = ε − (1e-12·ε + 1e-14); dsroo_obscure_table is the plain recursion at the ε given.
+    const double margin = 1e-12 * c.epsilon + 1e-14;
+    const std::vector<double> table = dsroo_obscure_table(c.epsilon - margin, c.records, c.k);
+    const std::size_t M = c.records / c.k;
+    for (std::size_t m = 0; m <= M; ++m) {
+      // counts with minimum m: m on letter 0, the rest spread over the others (each >= m)
+      std::vector<double> counts(c.k, static_cast<double>(m));
+      counts[1] += static_cast<double>(c.records - m * c.k);
+      INFO("eps = " << c.epsilon << " n = " << c.records << " k = " << c.k << " m = " << m);
+      CHECK(sampler.obscure_probability(counts) == table[m]);
+    }
+  }
+}

@@ -11,6 +11,8 @@
 // Each released sample costs ε again (basic composition, spec §5.12).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -110,9 +112,10 @@ class RooSampler {
 // Outward rounding: constraint (16) holds with equality, so the table actually used is computed at
 // ε′ = ε − (1e-12·ε + 1e-14) (spec §5.9), leaving a margin far above the few-ulp rounding of each entry; when
 // n < k (M = 0) DS-ROO is ROO and uses ROO's rounded-up q_0. The guarantee states ε.
-// q_m depends on the data and is never released (the aggregator cannot debias, spec §5.13). The recursion runs
-// to a public length whatever m is (data-independent timing), about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋:
-// negligible for ε >= 1e-6 (~10 ms at n = 10^9 natively), but ~3.5 s per call at ε = 1e-9 with n = 10^9, k = 2.
+// q_m depends on the data and is never released (the aggregator cannot debias, spec §5.13). The recursion's length
+// J (about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋) is public; the sampler runs it once per k and keeps every
+// ⌈√(J+1)⌉-th entry, then finds each q_m by re-running exactly that many steps from the checkpoint below m:
+// data-independent work per call, O(√J) time and memory (ε = 1e-12, n = 10^9, k = 2: ~3 s once, then ~0.1 ms).
 class DsRooSampler {
  public:
   explicit DsRooSampler(double epsilon, double records);
@@ -136,9 +139,22 @@ class DsRooSampler {
   [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
 
  private:
+  // Every stride-th entry of the DS-ROO′ run for one k (entries j = 0, stride, 2·stride, …, up to last = J).
+  struct Checkpoints {
+    std::size_t k = 0;
+    std::uint64_t last = 0;
+    std::uint64_t stride = 1;
+    std::vector<double> q;
+  };
+  struct Cache {
+    std::mutex mutex;
+    std::shared_ptr<const Checkpoints> table;
+  };
   [[nodiscard]] double q_for(std::size_t k, std::uint64_t m) const;
+  [[nodiscard]] std::shared_ptr<const Checkpoints> checkpoints(std::size_t k, double epsilon_prime) const;
   double epsilon_;
   std::uint64_t records_;
+  std::shared_ptr<Cache> cache_ = std::make_shared<Cache>();  // shared by copies; guarded by its mutex
 };
 
 // The Laplace baseline of Raskhodnikova–Sivakumar–Smith–Swanberg (NeurIPS 2021; ROO paper ref. [5], "RSSS";
