@@ -342,11 +342,12 @@ std::shared_ptr<const DsRooSampler::Checkpoints> DsRooSampler::checkpoints(std::
   const Decay d = decay(epsilon_prime);
   auto table = std::make_shared<Checkpoints>();
   table->k = k;
-  // First pass: the run's length J; then every stride-th entry, stride ≈ √(J+1) (memory and per-call work both ~√J).
-  table->last = dsroo_run(d, records_, k, [](std::uint64_t, double) {});
-  table->stride = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(std::sqrt(static_cast<double>(table->last + 1)))));
-  table->q.reserve(table->last / table->stride + 1);
-  dsroo_run(d, records_, k, [&](std::uint64_t j, double q) {
+  // One pass keeping every stride-th entry, stride ≈ √(M+1) from the run's public bound M (memory and per-call
+  // work both ~√M); the run may end earlier, at J, after which every entry is 0.
+  const std::uint64_t M = records_ / k;
+  table->stride = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(std::sqrt(static_cast<double>(M + 1)))));
+  table->q.reserve(M / table->stride + 1);
+  table->last = dsroo_run(d, records_, k, [&](std::uint64_t j, double q) {
     if (j % table->stride == 0) table->q.push_back(q);
   });
   cache_->table = table;

@@ -114,8 +114,8 @@ class RooSampler {
 // n < k (M = 0) DS-ROO is ROO and uses ROO's rounded-up q_0. The guarantee states ε.
 // q_m depends on the data and is never released (the aggregator cannot debias, spec §5.13). The recursion's length
 // J (about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋) is public; the sampler runs it once per k and keeps every
-// ⌈√(J+1)⌉-th entry, then finds each q_m by re-running exactly that many steps from the checkpoint below m:
-// data-independent work per call, O(√J) time and memory (ε = 1e-12, n = 10^9, k = 2: ~3 s once, then ~0.1 ms).
+// ⌈√(M+1)⌉-th entry, then finds each q_m by re-running exactly that many steps from the checkpoint below m:
+// data-independent work per call, O(√M) time and memory (ε = 1e-12, n = 10^9, k = 2: seconds once, then ~0.1 ms).
 class DsRooSampler {
  public:
   explicit DsRooSampler(double epsilon, double records);
