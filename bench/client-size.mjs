@@ -12,10 +12,7 @@ import { chromium } from 'playwright-core';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BASELINE = { raw: 608_519, gzip: 201_000 };
 const ENTRIES = {
-  'privsample (client)': [
-    'bindings/js/privsample.mjs', 'bindings/js/common.mjs', 'bindings/js/load-wasm.mjs',
-    'build/wasm/privsample-client.mjs', 'build/wasm/privsample-client.wasm',
-  ],
+  'privsample (client)': ['build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm'],
   'privsample/research': ['bindings/js/research.mjs', 'bindings/js/common.mjs', 'build/wasm/privsample-research.mjs'],
 };
 
@@ -50,7 +47,7 @@ const PAGES = {
     window.result = performance.now() - t0;</script>`,
   'client.html': `<script type="module">
     const t0 = performance.now();
-    const { init } = await import('./bindings/js/privsample.mjs');
+    const { init } = await import('./build/bundle/privsample.mjs');
     const ps = await init();
     window.result = performance.now() - t0;
     window.check = ps.sampler('minimax', { epsilon: 1 }).distribution([1, 0, 0])[0];</script>`,

@@ -9,6 +9,8 @@ if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.t
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm
-if [[ ! -f build/wasm/privsample-client.mjs || build/wasm/privsample-client-glue.mjs -nt build/wasm/privsample-client.mjs ]]; then
-  node scripts/minify-glue.mjs
+# The shipped client files and the bundled 'privsample' entry (scripts/bundle-client.mjs), when anything changed.
+newest=$(ls -t build/wasm/privsample-client-glue.mjs bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/load-wasm.mjs | head -n 1)
+if [[ ! -f build/bundle/privsample.mjs || "$newest" -nt build/bundle/privsample.mjs ]]; then
+  node scripts/bundle-client.mjs
 fi

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -337,8 +336,7 @@ double DsRooSampler::q_for(std::size_t k, std::uint64_t m) const {
 
 // Built once per k (the recursion's whole length, which depends on ε, n and k only), then shared by copies.
 std::shared_ptr<const DsRooSampler::Checkpoints> DsRooSampler::checkpoints(std::size_t k, double epsilon_prime) const {
-  std::lock_guard<std::mutex> lock(cache_->mutex);
-  if (cache_->table && cache_->table->k == k) return cache_->table;
+  if (cache_ && cache_->k == k) return cache_;
   const Decay d = decay(epsilon_prime);
   auto table = std::make_shared<Checkpoints>();
   table->k = k;
@@ -350,7 +348,7 @@ std::shared_ptr<const DsRooSampler::Checkpoints> DsRooSampler::checkpoints(std::
   table->last = dsroo_run(d, records_, k, [&](std::uint64_t j, double q) {
     if (j % table->stride == 0) table->q.push_back(q);
   });
-  cache_->table = table;
+  cache_ = table;
   return table;
 }
 

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <vector>
 
@@ -146,15 +145,14 @@ class DsRooSampler {
     std::uint64_t stride = 1;
     std::vector<double> q;
   };
-  struct Cache {
-    std::mutex mutex;
-    std::shared_ptr<const Checkpoints> table;
-  };
   [[nodiscard]] double q_for(std::size_t k, std::uint64_t m) const;
   [[nodiscard]] std::shared_ptr<const Checkpoints> checkpoints(std::size_t k, double epsilon_prime) const;
   double epsilon_;
   std::uint64_t records_;
-  std::shared_ptr<Cache> cache_ = std::make_shared<Cache>();  // shared by copies; guarded by its mutex
+  // Filled on first use for a k (an immutable table; copies share it). Not guarded: like a standard container,
+  // one object must not be used from two threads at once — give each thread its own copy after warming it up,
+  // or its own sampler. (A std::mutex would pull std::system_error into the client's WebAssembly, ~10 KB.)
+  mutable std::shared_ptr<const Checkpoints> cache_;
 };
 
 // The Laplace baseline of Raskhodnikova–Sivakumar–Smith–Swanberg (NeurIPS 2021; ROO paper ref. [5], "RSSS";
