@@ -74,4 +74,20 @@ console.log(`smoke: privsample ${ps.version} from the tarball: Q*(δ0) = [${Arra
 JS
 node smoke.mjs
 test -f node_modules/privsample/bindings/js/privsample.d.ts
+
+# A bundler (Vite, as in a user's web app) copies the .wasm as an asset and the built page refers to it.
+mkdir web
+cat > web/index.html <<'HTML'
+<!doctype html><script type="module" src="./main.js"></script>
+HTML
+cat > web/main.js <<'JS'
+import { init } from 'privsample';
+const ps = await init();
+document.title = String(ps.sampler('minimax', { epsilon: 1 }).sample([1, 2, 3]));
+JS
+node "$work/clone/node_modules/vite/bin/vite.js" build web --outDir ../dist --emptyOutDir --logLevel error
+wasm_asset=$(find dist -name '*.wasm' | head -n 1)
+[[ -n "$wasm_asset" ]] || { echo "vite build of a consumer app emitted no .wasm asset" >&2; ls -R dist >&2; exit 1; }
+grep -q "$(basename "$wasm_asset")" dist/assets/*.js || { echo "the bundled app does not refer to $wasm_asset" >&2; exit 1; }
+echo "a Vite app bundles privsample with its .wasm asset ($(basename "$wasm_asset"), $(stat -c %s "$wasm_asset") bytes)"
 echo "1 passed, 0 failed"
