@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/lmidp.hpp"
 #include "privsample/numeric.hpp"
 
@@ -43,7 +44,7 @@ void check_shape(const ChannelMatrix& w) {
 std::vector<double> checked_prior(std::span<const double> prior, std::size_t rows) {
   if (prior.empty()) throw std::invalid_argument("prior is empty: need at least one probability");
   if (rows != 0 && prior.size() != rows) {
-    throw std::invalid_argument("prior has " + std::to_string(prior.size()) + " entries but the channel W has " +
+    throw ShapeError("prior has " + std::to_string(prior.size()) + " entries but the channel W has " +
                                 std::to_string(rows) + " rows: one probability per input is needed");
   }
   CompensatedSum total;

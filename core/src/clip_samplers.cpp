@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
@@ -20,7 +21,7 @@ double normaliser_of(const ClipNormalised& solved) {
 
 void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = "prior") {
   if (k != prior_size) {
-    throw std::invalid_argument("k = " + std::to_string(k) + " but the " + name + " has " + std::to_string(prior_size) +
+    throw ShapeError("k = " + std::to_string(k) + " but the " + name + " has " + std::to_string(prior_size) +
                                 " categories");
   }
 }

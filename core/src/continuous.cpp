@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/clip_samplers.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 // Messages are built only on failure (these checks run once per cell).
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
+[[noreturn]] void fail_shape(const std::string& message) { throw ShapeError(message); }
 
 double axis_edge(double lo, double hi, std::size_t cells, std::size_t i) {
   if (i >= cells) return hi;  // the last edge exactly, whatever the rounding of lo + (hi − lo)·1
@@ -90,7 +92,7 @@ double gaussian_interval(double a, double b, double mean, double sigma) {
 std::vector<double> normalised_weights(std::span<const double> weights, std::size_t components) {
   if (!(components >= 1)) fail("means: need at least one component");
   if (!(weights.size() == components))
-    fail("weights has " + std::to_string(weights.size()) + " entries but means has " + std::to_string(components));
+    fail_shape("weights has " + std::to_string(weights.size()) + " entries but means has " + std::to_string(components));
   CompensatedSum total;
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (!(std::isfinite(weights[i]) && weights[i] >= 0.0))
@@ -212,7 +214,7 @@ std::vector<double> normalised_reference(std::span<const double> raw, const char
 std::vector<double> density_pmf(std::span<const double> density, std::size_t cells) {
   std::vector<double> p = normalized_pmf(density, "density");
   if (!(p.size() == cells))
-    fail("density has " + std::to_string(p.size()) + " cells but the reference has " + std::to_string(cells));
+    fail_shape("density has " + std::to_string(p.size()) + " cells but the reference has " + std::to_string(cells));
   return p;
 }
 
@@ -688,28 +690,28 @@ Point2D point_in_cell(const Grid2D& grid, std::size_t cell, RandomBits& bits) {
 double draw_point(const Grid1D& grid, std::span<const double> q, RandomBits& bits) {
   validate_grid(grid);
   if (!(q.size() == grid.cells))
-    fail("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(grid.cells) + " cells");
+    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(grid.cells) + " cells");
   return point_in_cell(grid, DiscreteSampler(q).draw(bits), bits);
 }
 
 Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bits) {
   const std::size_t n = cell_count(grid);
   if (!(q.size() == n))
-    fail("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
+    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
   return point_in_cell(grid, DiscreteSampler(q).draw(bits), bits);
 }
 
 double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
   validate_grid(grid);
   if (!(q.size() == grid.cells))
-    fail("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(grid.cells) + " cells");
+    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(grid.cells) + " cells");
   return point_in_cell(grid, draw_cell_under_envelope(q, ceiling, bits).cell, bits);
 }
 
 Point2D draw_point(const Grid2D& grid, std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
   const std::size_t n = cell_count(grid);
   if (!(q.size() == n))
-    fail("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
+    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
   return point_in_cell(grid, draw_cell_under_envelope(q, ceiling, bits).cell, bits);
 }
 

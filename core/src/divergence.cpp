@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
@@ -56,7 +57,7 @@ FDivergence f_divergence(NamedDivergence divergence) {
 
 double divergence(const FDivergence& f, std::span<const double> p_in, std::span<const double> q_in) {
   if (p_in.size() != q_in.size()) {
-    throw std::invalid_argument("p has " + std::to_string(p_in.size()) + " entries but q has " +
+    throw ShapeError("p has " + std::to_string(p_in.size()) + " entries but q has " +
                                 std::to_string(q_in.size()) + ": they must have the same length");
   }
   if (!f.f) throw std::invalid_argument("f is empty: an f-divergence needs a function");

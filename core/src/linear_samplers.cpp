@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/clip_normalise.hpp"
 #include "privsample/clip_samplers.hpp"
 #include "privsample/histogram.hpp"
@@ -23,7 +24,7 @@ LinearWeight running_weight(const Guarantee& g, double T) {
 
 void check_prior_size(std::size_t k, std::size_t prior_size) {
   if (k != prior_size) {
-    throw std::invalid_argument("k = " + std::to_string(k) + " but the prior has " + std::to_string(prior_size) +
+    throw ShapeError("k = " + std::to_string(k) + " but the prior has " + std::to_string(prior_size) +
                                 " categories");
   }
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/histogram.hpp"
 
@@ -170,7 +171,7 @@ ChannelMatrix channel_matrix(const FiniteMechanism& mechanism, std::span<const s
   ChannelMatrix w(static_cast<Eigen::Index>(inputs.size()), static_cast<Eigen::Index>(k));
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].size() != k) {
-      throw std::invalid_argument("inputs[" + std::to_string(i) + "] has " + std::to_string(inputs[i].size()) +
+      throw ShapeError("inputs[" + std::to_string(i) + "] has " + std::to_string(inputs[i].size()) +
                                   " categories but inputs[0] has " + std::to_string(k));
     }
     const std::vector<double> row = distribution(mechanism, inputs[i]);

@@ -115,3 +115,30 @@ test('the sampler objects are immutable', () => {
   }, TypeError);
   assert.equal(minimax.guarantee.epsilon, 1);
 });
+
+test('shape mismatches throw TypeError, as the README says; bad values RangeError', async () => {
+  const { init: initResearch } = await import('../../bindings/js/research.mjs');
+  const ps = await initResearch();
+  const local = ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 2 });
+  const localLinear = ps.sampler('local-linear', { epsilon: 1, prior: [0.2, 0.3, 0.5], gamma: 2 });
+  const mollifier = ps.sampler('mollifier', { epsilon: 1, reference: [0.25, 0.25, 0.5] });
+  const line = ps.grid1d({ lo: 0, hi: 1, cells: 4 });
+  const continuous = ps.continuousSampler('local', { epsilon: 1, prior: [1, 1, 1, 1], gamma: 2 });
+  const shapes = {
+    'prior vs histogram (local)': () => local.distribution([1, 2, 3]),
+    'prior vs histogram (local-linear)': () => localLinear.sample([1, 2]),
+    'reference vs histogram (mollifier)': () => mollifier.distribution([1, 2]),
+    'worstCaseRisk k vs prior': () => local.worstCaseRisk('kl', 3),
+    'divergence p vs q': () => ps.divergence('kl', [1, 2], [1, 2, 3]),
+    'density vs prior cells': () => continuous.distribution([1, 1, 1]),
+    'grid vs prior cells': () => continuous.samplePoint(ps.grid1d({ lo: 0, hi: 1, cells: 5 }), [1, 1, 1, 1, 1]),
+    'mixture weights vs means': () => ps.densities.gaussianMixture(line, { means: [0, 1], weights: [1], sigma: 1 }),
+    'accountant inputs of different lengths': () => ps.accountant(ps.sampler('minimax', { epsilon: 1 }), { inputs: [[1, 0], [0, 1, 0]] }),
+    'accountant prior vs inputs': () => ps.accountant(ps.sampler('minimax', { epsilon: 1 }), { inputs: [[1, 0], [0, 1]], prior: [1] }),
+  };
+  for (const [what, call] of Object.entries(shapes)) {
+    assert.throws(call, (error) => error instanceof TypeError && /has|but/.test(error.message), what);
+  }
+  assert.throws(() => local.distribution([1, -1]), RangeError);
+  assert.throws(() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 1 }), RangeError);
+});
