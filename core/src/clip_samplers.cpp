@@ -9,6 +9,7 @@
 #include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
+#include "privsample/privacy_box.hpp"
 
 namespace privsample {
 namespace {
@@ -51,12 +52,9 @@ LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, do
   const double shrink = std::exp(-effective_epsilon(epsilon_));
   const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);
   const double floor = ceiling * shrink;
-  lo_.resize(prior_.size());
-  hi_.resize(prior_.size());
-  for (std::size_t x = 0; x < prior_.size(); ++x) {
-    lo_[x] = floor * prior_[x];
-    hi_[x] = ceiling * prior_[x];
-  }
+  PrivacyBox box = privacy_box(prior_, floor, ceiling, effective_epsilon(epsilon_), "prior");
+  lo_ = std::move(box.lo);
+  hi_ = std::move(box.hi);
 }
 
 ClipNormalised LocalClipSampler::solve(std::span<const double> hist) const {
@@ -115,13 +113,9 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
     return clip_normalise(p, UniformBox{p.size(), shrink * uniform, std::min(1.0, grow * uniform)});
   }
   check_prior_size(p.size(), reference_->size(), "reference");
-  std::vector<double> lo(p.size());
-  std::vector<double> hi(p.size());
-  for (std::size_t x = 0; x < p.size(); ++x) {
-    lo[x] = shrink * (*reference_)[x];
-    hi[x] = std::min(1.0, grow * (*reference_)[x]);  // a probability never exceeds 1; the ratio only shrinks
-  }
-  return clip_normalise(p, AtomBox{lo, hi});
+  PrivacyBox box = privacy_box(*reference_, shrink, grow, 2.0 * half, "reference");
+  for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
+  return clip_normalise(p, AtomBox{box.lo, box.hi});
 }
 
 std::vector<double> MollifierSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "privsample/errors.hpp"
+#include "privsample/privacy_box.hpp"
 #include "privsample/clip_samplers.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
@@ -499,12 +500,10 @@ ContinuousClipSampler::ContinuousClipSampler(double epsilon, std::vector<double>
   // mollifier [b·h, b·e^ε·h] of Thm 3.3.
   const double floor = constants_.trivial ? class_.c1 : constants_.b;
   const double ceiling = constants_.trivial ? class_.c2 : constants_.ceiling;
-  lo_.resize(class_.h.size());
-  hi_.resize(class_.h.size());
-  for (std::size_t i = 0; i < class_.h.size(); ++i) {
-    lo_[i] = floor * class_.h[i];
-    hi_[i] = ceiling * class_.h[i];
-  }
+  PrivacyBox box = privacy_box(class_.h, floor, ceiling, effective_epsilon(epsilon_), "reference",
+                               UnderflowRule::never_output);
+  lo_ = std::move(box.lo);
+  hi_ = std::move(box.hi);
 }
 
 ClipNormalised ContinuousClipSampler::solve(std::span<const double> density) const {
@@ -589,12 +588,9 @@ ContinuousLocalClipSampler::ContinuousLocalClipSampler(double epsilon, std::vect
   const double shrink = std::exp(-effective_epsilon(epsilon_));
   const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);
   const double floor = ceiling * shrink;
-  lo_.resize(prior_.size());
-  hi_.resize(prior_.size());
-  for (std::size_t i = 0; i < prior_.size(); ++i) {
-    lo_[i] = floor * prior_[i];
-    hi_[i] = ceiling * prior_[i];
-  }
+  PrivacyBox box = privacy_box(prior_, floor, ceiling, effective_epsilon(epsilon_), "prior", UnderflowRule::never_output);
+  lo_ = std::move(box.lo);
+  hi_ = std::move(box.hi);
 }
 
 ClipNormalised ContinuousLocalClipSampler::solve(std::span<const double> density) const {

@@ -142,3 +142,17 @@ test('shape mismatches throw TypeError, as the README says; bad values RangeErro
   assert.throws(() => local.distribution([1, -1]), RangeError);
   assert.throws(() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 1 }), RangeError);
 });
+
+test('priors and references whose box floor would underflow are refused with what works (issue 12 audit)', async () => {
+  const ps = await init();
+  assert.throws(() => ps.sampler('local', { epsilon: 100, prior: [1e-300, 1 - 1e-300], gamma: 2 }), {
+    name: 'RangeError',
+    message: /^prior\[0\] = 1e-300: at epsilon = 100 .* entries of prior must be at least 1\.99\d*e-265 at this epsilon/,
+  });
+  assert.throws(() => ps.sampler('local', { epsilon: 50, prior: [1e-300, 1 - 1e-300], gamma: 2 }), /prior\[0\] = 1e-300/);
+  assert.throws(() => ps.sampler('mollifier', { epsilon: 300, reference: [1e-300, 1] }).distribution([1, 1]), /reference\[0\] = 1e-300/);
+  const fine = ps.sampler('local', { epsilon: 18, prior: [1e-300, 1 - 1e-300], gamma: 2 });
+  const a = fine.distribution([1, 0]);
+  const b = fine.distribution([0, 1]);
+  for (let x = 0; x < 2; x += 1) assert.ok(a[x] > 0 && b[x] > 0 && a[x] / b[x] <= Math.exp(18) * (1 + 1e-12) && b[x] / a[x] <= Math.exp(18) * (1 + 1e-12));
+});
