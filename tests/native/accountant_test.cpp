@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "privsample/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -436,4 +437,17 @@ TEST_CASE("accountant: bad inputs throw invalid_argument naming the offending pl
   expect_invalid([&] { (void)channel_capacity(w, 0.0); }, {"tolerance", "0"});
   expect_invalid([&] { (void)channel_capacity(w, kNaN); }, {"tolerance", "NaN"});
   expect_invalid([&] { (void)channel_capacity(w, 1e-9, 0); }, {"max_iterations", "0"});
+}
+
+TEST_CASE("accountant: the size cap is checked before anything is allocated; laplace-projection is refused", "[accountant]") {
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  const FiniteMechanism minimax = make_finite_mechanism("minimax", o);
+  // 10^5 point masses would be 10^10 numbers (80 GB): refused at once, naming k and the cap.
+  CHECK_THROWS_WITH(point_mass_inputs(minimax, 100000), Catch::Contains("k = 100000") && Catch::Contains("at most"));
+  CHECK(point_mass_inputs(minimax, 1000).size() == 1000);
+  o.records = 2.0;
+  o.epsilon = 2.0;
+  const FiniteMechanism laplace = make_finite_mechanism("laplace-projection", o);
+  CHECK_THROWS_AS(channel_matrix(laplace, point_mass_inputs(laplace, 2)), std::domain_error);
 }
