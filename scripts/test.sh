@@ -3,6 +3,7 @@
 #   1. native core: Catch2 via ctest        3. JS API against the built modules (node --test), .d.ts via tsc
 #   2. WebAssembly modules (em++)           4. clean clone → npm ci → npm pack → install in an empty folder → use
 #   5. demo build (Vite) and browser end-to-end test in Debian's Chromium (playwright-core)
+#   (after 1: the native suite under ASan+UBSan and each libFuzzer target for a bounded time, scripts/test-sanitize.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -13,6 +14,9 @@ step "native core: build and ctest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2
 (cd build/native && ctest --output-on-failure -j2)
+
+step "native core under AddressSanitizer + UndefinedBehaviorSanitizer, and bounded libFuzzer runs"
+bash scripts/test-sanitize.sh
 
 step "WebAssembly modules (client and research)"
 bash scripts/build-wasm.sh

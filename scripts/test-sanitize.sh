@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The native test suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang-14, -O1), then every libFuzzer
+# target of tests/fuzz/ for FUZZ_SECONDS (default 15) each. One build (build/sanitize) serves both: the core is
+# instrumented for the fuzzer too (-fsanitize=fuzzer-no-link), which the tests do not mind.
+# Skipped under the sanitizers, for time only (they run in the plain suite): the MBDE training tests and the
+# exhaustive ROO replace-one audit (1.4·10^9 ratio checks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${FUZZ_SECONDS:-15}"
+CXX=clang++-14 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Release -DPRIVSAMPLE_FUZZ=ON \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
+  -DCMAKE_CXX_FLAGS_RELEASE="-O1" >/dev/null
+targets=$(cd tests/fuzz && ls *_fuzz.cpp | sed 's/\.cpp$//')
+cmake --build build/sanitize -j2 --target privsample_tests $targets
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+build/sanitize/privsample_tests '~[mbde]' '~roo: exhaustive replace-one audit*'
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+for target in $targets; do
+  corpus="tests/fuzz/corpus/${target%_fuzz}"
+  mkdir -p "$scratch/$target"
+  log="$scratch/$target.log"
+  if "build/sanitize/$target" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$scratch/" \
+      "$scratch/$target" "$corpus" >"$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    echo "fuzz $target: $runs executions in ${seconds} s under ASan+UBSan, no finding"
+  else
+    failed=1
+    echo "fuzz $target: FINDING — the end of its log:" >&2
+    tail -n 30 "$log" >&2
+  fi
+done
+exit "$failed"
