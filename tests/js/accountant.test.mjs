@@ -102,10 +102,10 @@ test('accountant: clear errors for bad arguments; the module keeps working', () 
   assert.throws(() => ps.accountant({ mechanism: 'minimax' }, { k: 3 }), TypeError);
   assert.throws(() => ps.accountant(s, {}), { name: 'TypeError', message: /options\.k/ });
   assert.throws(() => ps.accountant(s, { k: 3, priors: [1] }), { name: 'RangeError', message: /'priors' is not supported/ });
-  assert.throws(() => ps.accountant(s, { k: 3, prior: [0.5, 0.5] }), RangeError, 'prior of the wrong length');
+  assert.throws(() => ps.accountant(s, { k: 3, prior: [0.5, 0.5] }), TypeError, 'prior of the wrong length (a shape error)');
   assert.throws(() => ps.accountant(s, { k: 3, prior: [0.5, 0.6, -0.1] }), RangeError);
   assert.throws(() => ps.accountant(s, { k: 3, epsilons: [-1] }), RangeError);
-  assert.throws(() => ps.accountant(s, { inputs: [[1, 0], [1, 0, 0]] }), RangeError);
+  assert.throws(() => ps.accountant(s, { inputs: [[1, 0], [1, 0, 0]] }), TypeError);
   assert.throws(() => ps.lmidp.ldpDeltaFromCapacity(-1, 1), RangeError);
   assert.throws(() => ps.lmidp.lipDeltaFromMutualInformation(0.1, 0, 1), RangeError);
   assert.ok(Math.abs(ps.accountant(s, { k: 2 }).ldp.pureEpsilon - 1) < 1e-12, 'still works');

@@ -112,10 +112,10 @@ test('bad options for the clip samplers give clear errors', () => {
     [() => ps.sampler('local', { epsilon: 1, prior: [], gamma: 3 }), RangeError, /prior is empty/],
     [() => ps.sampler('local', { epsilon: 1, prior: 'uniform', gamma: 3 }), TypeError, /options.prior must be an array of numbers/],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: '3' }), TypeError, /options.gamma must be a number/],
-    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).distribution([1, 2, 3]), RangeError, /k = 3 but the prior has 4 categories/],
-    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).worstCaseRisk('kl', 5), RangeError, /k = 5 but the prior has 4/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).distribution([1, 2, 3]), TypeError, /k = 3 but the prior has 4 categories/],
+    [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).worstCaseRisk('kl', 5), TypeError, /k = 5 but the prior has 4/],
     [() => ps.sampler('mollifier', { epsilon: 1, reference: [0.2, 0.2] }), RangeError, /reference sums to 0.4/],
-    [() => ps.sampler('mollifier', { epsilon: 1, reference: [1, 0] }).distribution([1, 1, 1]), RangeError, /k = 3 but the reference has 2/],
+    [() => ps.sampler('mollifier', { epsilon: 1, reference: [1, 0] }).distribution([1, 1, 1]), TypeError, /k = 3 but the reference has 2/],
     [() => ps.sampler('mollifier', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'mollifier' \(supported: epsilon, reference\)/],
   ];
   for (const [run, ErrorType, pattern] of bad) {

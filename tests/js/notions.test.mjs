@@ -101,7 +101,7 @@ test('local linear sampler: P̂ projection, pure-ε ratio bound and trivial regi
   const trivial = ps.sampler('local-linear', { epsilon: 2 * Math.log(3) + 1e-9, prior, gamma: 3 });
   assert.equal(trivial.worstCaseRisk('kl', 4), 0);
   assertClose(trivial.distribution([0.35, 0.3, 0.25, 0.1]), [0.35, 0.3, 0.25, 0.1], 1e-15, 'Q(P) = P inside N_γ');
-  assert.throws(() => s.worstCaseRisk('kl', 5), RangeError, 'k must equal the prior length');
+  assert.throws(() => s.worstCaseRisk('kl', 5), TypeError, 'k must equal the prior length (a shape error)');
 });
 
 test('ROO: q_0 = k/(k + n(e^ε − 1)) and Pr(y) = q/k + (1 − q)c_y/n (spec §2.1)', () => {
@@ -174,6 +174,6 @@ test('bad options of the new mechanisms give clear errors, and the module keeps 
   const roo = ps.sampler('roo', { epsilon: 1, records: 10 });
   assert.throws(() => roo.distribution([1, 2, 3]), { name: 'RangeError', message: /records = 10/ });
   assert.throws(() => roo.distribution([1.5, 2, 6.5]), RangeError, 'counts must be whole numbers');
-  assert.throws(() => ps.sampler('local-linear', { epsilon: 1, prior: [0.2, 0.3, 0.5], gamma: 2 }).distribution([1, 2]), RangeError);
+  assert.throws(() => ps.sampler('local-linear', { epsilon: 1, prior: [0.2, 0.3, 0.5], gamma: 2 }).distribution([1, 2]), TypeError); // a histogram of the wrong length: a shape error
   assert.equal(roo.distribution([4, 4, 2]).length, 3, 'still works after the errors');
 });
