@@ -212,10 +212,8 @@ struct RootSearch {
 };
 
 template <class Bounds>
-RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>& open, CompensatedSum constant) {
-  double s_low = 0.0;
-  double s_high = kInfinity;
-  CompensatedSum slope;
+RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>& open, CompensatedSum constant,
+                       CompensatedSum slope = {}, double s_low = 0.0, double s_high = kInfinity) {
   std::vector<double> scratch;
   std::pair<double, double> pivots;
   while (!open.empty()) {
@@ -297,6 +295,164 @@ RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>&
   return out;
 }
 
+// The first round of the search reads p itself instead of a materialised array of atoms: a strided sample of
+// about 2·√n of the n open atoms (all of them when n is small) estimates F as in pick_pivots and proposes two
+// pivots t1 < t2 about 2σ of rank either side of the estimated root; one pass over p then evaluates F(t1)
+// and F(t2) and, speculatively, closes every atom whose regime is fixed on [t1, t2], keeping only the few
+// open ones. When the root is not in [t1, t2] (a few percent of calls), a second pass closes the atoms for
+// the side that holds it. Memory: the open atoms of the final bracket, O(√n) of them in expectation.
+template <class Bounds>
+bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                       std::size_t open_count, double constant, std::vector<double>& scratch,
+                       std::vector<typename Bounds::Atom>& sample, std::pair<double, double>& pivots) {
+  const auto wanted = static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))) + 16;
+  std::size_t stride = std::max<std::size_t>(1, open_count / wanted);
+  for (;;) {
+    scratch.clear();
+    sample.clear();
+    for (std::size_t i = 0; i < p.size(); i += stride) {
+      if (!(p[i] > 0.0 && bounds.hi(i) > 0.0)) continue;
+      const auto a = bounds.atom(i, rescale(p[i]));
+      sample.push_back(a);
+      if (a.leave_floor > 0.0 && a.leave_floor < kInfinity) scratch.push_back(a.leave_floor);
+      if (a.reach_ceiling < kInfinity) scratch.push_back(a.reach_ceiling);
+    }
+    if (!scratch.empty()) break;
+    if (stride == 1) return false;
+    stride = 1;
+  }
+  std::sort(scratch.begin(), scratch.end());
+  const bool exact = sample.size() == open_count;
+  const double weight = static_cast<double>(open_count) / static_cast<double>(sample.size());
+  const auto estimate = [&](double s) {
+    double value = 0.0;
+    for (const auto& a : sample) value += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
+    return constant + weight * value;
+  };
+  std::size_t first = 0;
+  std::size_t last = scratch.size();
+  while (first < last) {
+    const std::size_t middle = first + (last - first) / 2;
+    if (estimate(scratch[middle]) >= 1.0) {
+      last = middle;
+    } else {
+      first = middle + 1;
+    }
+  }
+  const std::size_t margin =
+      exact ? 1 : static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(scratch.size()))) + 1;
+  const std::size_t below = first >= margin ? first - margin : 0;
+  const std::size_t above = std::min(scratch.size() - 1, first + margin - 1);
+  pivots = {scratch[std::min(below, scratch.size() - 1)], scratch[above]};
+  return true;
+}
+
+// The state of the search after the first round: the bracket, the closed atoms' contribution, the open atoms.
+template <class Bounds>
+struct FirstRound {
+  double s_low = 0.0;
+  double s_high = kInfinity;
+  CompensatedSum constant;
+  CompensatedSum slope;
+  std::vector<typename Bounds::Atom> open;
+};
+
+// One pass over p: closes every atom whose regime is fixed on [s_low, s_high] (the same classification and
+// exact sums as search_root) and keeps the others; with `pivots`, also evaluates F at both (steering sums,
+// as in search_root) into `at_pivots`.
+template <class Bounds>
+void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                  FirstRound<Bounds>& round, const std::pair<double, double>* pivots, double pivot_constant,
+                  std::pair<double, double>& at_pivots) {
+  const double s_low = round.s_low;
+  const double s_high = round.s_high;
+  const double t1 = pivots ? pivots->first : 0.0;
+  const double t2 = pivots ? pivots->second : 0.0;
+  ExactSum closed_constant;
+  ExactSum closed_slope;
+  std::size_t floors = 0;
+  std::size_t ceilings = 0;
+  CompensatedSum value_first;
+  CompensatedSum value_second;
+  for (std::size_t block = 0; block < p.size(); block += kBlock) {
+    const std::size_t end = std::min(p.size(), block + kBlock);
+    double first_sum = 0.0;
+    double second_sum = 0.0;
+    for (std::size_t i = block; i < end; ++i) {
+      const double hi_i = bounds.hi(i);
+      if (!(p[i] > 0.0 && hi_i > 0.0)) continue;
+      const auto a = bounds.atom(i, rescale(p[i]));
+      if (pivots) {
+        first_sum += std::clamp(t1 * a.p, bounds.lo(a), bounds.hi(a));
+        second_sum += std::clamp(t2 * a.p, bounds.lo(a), bounds.hi(a));
+      }
+      const bool at_ceiling = a.reach_ceiling <= s_low;
+      const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
+      const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
+      if constexpr (Bounds::kUniform) {
+        floors += at_floor ? 1 : 0;
+        ceilings += at_ceiling ? 1 : 0;
+      } else {
+        closed_constant.add(at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0));
+      }
+      closed_slope.add(scaled ? a.p : 0.0);
+      if (!(at_ceiling || at_floor || scaled)) round.open.push_back(a);
+    }
+    value_first.add(first_sum);
+    value_second.add(second_sum);
+  }
+  if (pivots) {
+    value_first.add(pivot_constant);
+    value_second.add(pivot_constant);
+    at_pivots = {value_first.value(), value_second.value()};
+  }
+  if constexpr (Bounds::kUniform) {
+    round.constant.add(static_cast<double>(floors) * bounds.box.lo);
+    round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
+  } else {
+    closed_constant.add_to(round.constant);
+  }
+  closed_slope.add_to(round.slope);
+}
+
+// search_root over the atoms of p with positive mass and room, without materialising them all.
+// `constant` holds the other atoms (always at lo).
+template <class Bounds>
+RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                              std::size_t open_count, const CompensatedSum& constant) {
+  std::vector<double> scratch;
+  std::vector<typename Bounds::Atom> sample;
+  std::pair<double, double> pivots;
+  std::pair<double, double> at_pivots;
+  FirstRound<Bounds> round;
+  round.constant = constant;
+  if (!pick_first_pivots(bounds, p, rescale, open_count, constant.value(), scratch, sample, pivots)) {
+    close_over_p(bounds, p, rescale, round, nullptr, 0.0, at_pivots);
+    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
+  }
+  scratch = {};
+  sample = {};
+  round.s_low = pivots.first;
+  round.s_high = pivots.second;
+  close_over_p(bounds, p, rescale, round, &pivots, constant.value(), at_pivots);
+  if (at_pivots.first < 1.0 && at_pivots.second >= 1.0) {
+    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
+  }
+  // The sample missed: the root is below t1 or above t2, and the speculative closing does not apply.
+  round.open.clear();
+  round.constant = constant;
+  round.slope = CompensatedSum{};
+  if (at_pivots.first >= 1.0) {
+    round.s_low = 0.0;
+    round.s_high = pivots.first;
+  } else {
+    round.s_low = pivots.second;
+    round.s_high = kInfinity;
+  }
+  close_over_p(bounds, p, rescale, round, nullptr, 0.0, at_pivots);
+  return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
+}
+
 // Where F is flat at 1 on a stretch of s (no atom strictly inside its box at s: a point mass, or one atom
 // above the floor), every s there gives the same q and rounding decides where the search lands. Report
 // the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; spec §8:
@@ -365,44 +521,66 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   }
   if constexpr (kUniform) check_bounds(bounds.box.lo, bounds.box.hi, 0);
 
-  // One pass: validate, split atoms into open ones (positive mass and room, regime depends on s) and the
-  // rest (always at lo), and total what the case analysis needs.
-  std::vector<typename Bounds::Atom> open;
-  open.reserve(k);
+  // One pass: validate and total what the case analysis needs. Open atoms (positive mass and room, regime
+  // depends on s) are only counted here; the search reads them from p.
+  std::size_t open_count = 0;
   CompensatedSum lo_total;
   CompensatedSum hi_total;
   CompensatedSum room_total;         // Σ(hi − lo): zero iff the box is a single point
   CompensatedSum value_at_infinity;  // F(∞) = Σ_open hi + Σ_rest lo
   CompensatedSum constant;           // the atoms that are not open
   double largest_mass = 0.0;
-  bool has_deep_atoms = false;  // an open atom whose ceiling breakpoint hi/p is +∞
-  for (std::size_t i = 0; i < k; ++i) {
-    check_mass(p[i], i);
-    const double lo = bounds.lo(i);
-    const double hi = bounds.hi(i);
-    if constexpr (!kUniform) {
+  if constexpr (kUniform) {
+    // Branch-free and in four lanes: this pass is a good part of the whole cost.
+    std::size_t positives[4] = {0, 0, 0, 0};
+    double largest[4] = {0.0, 0.0, 0.0, 0.0};
+    bool valid = true;
+    std::size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+      for (std::size_t lane = 0; lane < 4; ++lane) {
+        const double v = p[i + lane];
+        valid &= v >= 0.0 && v < kInfinity;
+        positives[lane] += v > 0.0 ? 1 : 0;
+        largest[lane] = std::max(largest[lane], v);
+      }
+    }
+    for (; i < k; ++i) {
+      const double v = p[i];
+      valid &= v >= 0.0 && v < kInfinity;
+      positives[0] += v > 0.0 ? 1 : 0;
+      largest[0] = std::max(largest[0], v);
+    }
+    if (!valid) {
+      for (std::size_t j = 0; j < k; ++j) check_mass(p[j], j);
+    }
+    largest_mass = std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3]));
+    open_count = bounds.box.hi > 0.0 ? positives[0] + positives[1] + positives[2] + positives[3] : 0;
+  } else {
+    for (std::size_t i = 0; i < k; ++i) {
+      check_mass(p[i], i);
+      const double lo = bounds.lo(i);
+      const double hi = bounds.hi(i);
       check_bounds(lo, hi, i);
       lo_total.add(lo);
       hi_total.add(hi);
       room_total.add(hi - lo);
-    }
-    if (p[i] > 0.0 && hi > 0.0) {
-      open.push_back(bounds.atom(i, p[i]));
-      has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
-      largest_mass = std::max(largest_mass, p[i]);
-      if constexpr (!kUniform) value_at_infinity.add(hi);
-    } else if constexpr (!kUniform) {
-      value_at_infinity.add(lo);
-      constant.add(lo);
+      if (p[i] > 0.0 && hi > 0.0) {
+        ++open_count;
+        largest_mass = std::max(largest_mass, p[i]);
+        value_at_infinity.add(hi);
+      } else {
+        value_at_infinity.add(lo);
+        constant.add(lo);
+      }
     }
   }
   if constexpr (kUniform) {
     const auto n = static_cast<double>(k);
-    const auto rest = static_cast<double>(k - open.size());
+    const auto rest = static_cast<double>(k - open_count);
     lo_total.add(n * bounds.box.lo);
     hi_total.add(n * bounds.box.hi);
     room_total.add(n * (bounds.box.hi - bounds.box.lo));
-    value_at_infinity.add(static_cast<double>(open.size()) * bounds.box.hi);
+    value_at_infinity.add(static_cast<double>(open_count) * bounds.box.hi);
     value_at_infinity.add(rest * bounds.box.lo);
     constant.add(rest * bounds.box.lo);
   }
@@ -445,24 +623,19 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   // breakpoint are then exactly at their ceiling, and the search repeats on the others (one more level),
   // rescaled by their own largest mass. Each level is exact and removes at least its largest atom.
   int shift = 0;
-  if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) {
-    shift = std::ilogb(largest_mass);
-    const PowerOfTwo rescale(-shift);
-    open.clear();
-    has_deep_atoms = false;
-    for (std::size_t i = 0; i < k; ++i) {
-      if (p[i] > 0.0 && bounds.hi(i) > 0.0) {
-        open.push_back(bounds.atom(i, rescale(p[i])));
-        has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
-      }
-    }
-  }
+  if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::ilogb(largest_mass);
+  std::vector<typename Bounds::Atom> open;
   std::vector<int> shifts{shift};  // one per level
-  RootSearch root;
+  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, constant);
   for (;;) {
-    root = search_root(bounds, open, constant);
-    if (!root.beyond_range || !has_deep_atoms) break;
+    if (!root.beyond_range) break;
+    // Rare (masses spanning more than ~2^1000): whether some open atom's ceiling breakpoint is +∞.
     const PowerOfTwo previous(-shifts.back());
+    bool has_deep_atoms = false;
+    for (std::size_t i = 0; i < k; ++i) {
+      has_deep_atoms |= p[i] > 0.0 && bounds.hi(i) > 0.0 && !(bounds.hi(i) / previous(p[i]) < kInfinity);
+    }
+    if (!has_deep_atoms) break;
     const auto in_next_level = [&](std::size_t i) { return !(bounds.hi(i) / previous(p[i]) < kInfinity); };
     constant = CompensatedSum{};
     largest_mass = 0.0;
@@ -478,13 +651,10 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     shifts.push_back(std::ilogb(largest_mass));
     const PowerOfTwo rescale(-shifts.back());
     open.clear();
-    has_deep_atoms = false;
     for (std::size_t i = 0; i < k; ++i) {
-      if (p[i] > 0.0 && bounds.hi(i) > 0.0 && in_next_level(i)) {
-        open.push_back(bounds.atom(i, rescale(p[i])));
-        has_deep_atoms |= !(open.back().reach_ceiling < kInfinity);
-      }
+      if (p[i] > 0.0 && bounds.hi(i) > 0.0 && in_next_level(i)) open.push_back(bounds.atom(i, rescale(p[i])));
     }
+    root = search_root(bounds, open, constant);
   }
 
   // q = clip(scale·p) with the scale in p's own units when that is an ordinary double: a mass that the
