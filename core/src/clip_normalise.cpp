@@ -1,8 +1,11 @@
 #include "privsample/clip_normalise.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -415,6 +418,73 @@ void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOf
   closed_slope.add_to(round.slope);
 }
 
+// Park's box and every other box with constant bounds: the regime of an atom on a bracket [s_low, s_high] is
+// decided by comparing p with four thresholds, found once per round by a binary search over the doubles for
+// where each breakpoint test (hi/p <= s_low, lo/p >= s_high, lo/p <= s_low, hi/p >= s_high, exactly as
+// search_root evaluates them) changes. Each test is monotone in p, so comparing p with its threshold gives
+// the same answer as the division would: the pass does no division and no branch except for the rare open
+// atom, and it classifies exactly as the general search does.
+struct UniformThresholds {
+  double ceiling_from;  // p >= this: hi/p <= s_low (at the ceiling on the whole bracket)
+  double floor_to;      // p <= this: lo/p >= s_high (at the floor)
+  double scaled_from;   // p >= this: lo/p <= s_low
+  double scaled_to;     // p <= this: hi/p >= s_high
+};
+
+// The smallest positive double x with test(x) (test false then true as x grows), or +∞ if there is none.
+template <class Test>
+double first_true(Test&& test) {
+  constexpr std::uint64_t kLargest = 0x7FEFFFFFFFFFFFFFull;  // bits of the largest finite double
+  const auto value = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
+  if (!test(value(kLargest))) return kInfinity;
+  std::uint64_t low = 1;  // the smallest subnormal
+  std::uint64_t high = kLargest;
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    if (test(value(middle))) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  return value(low);
+}
+
+inline double previous_double(double x) { return x == kInfinity ? std::numeric_limits<double>::max() : std::nextafter(x, 0.0); }
+
+UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& rescale, double s_low, double s_high) {
+  UniformThresholds t{};
+  t.ceiling_from = first_true([&](double x) { return box.hi / rescale(x) <= s_low; });
+  t.floor_to = previous_double(first_true([&](double x) { return !(floor_breakpoint(box.lo, rescale(x)) >= s_high); }));
+  t.scaled_from = first_true([&](double x) { return floor_breakpoint(box.lo, rescale(x)) <= s_low; });
+  t.scaled_to = previous_double(first_true([&](double x) { return !(box.hi / rescale(x) >= s_high); }));
+  return t;
+}
+
+// close_over_p for a uniform box, by thresholds (the open atoms are materialised with their breakpoints).
+void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                          FirstRound<UniformBounds>& round) {
+  const UniformThresholds t = uniform_thresholds(bounds.box, rescale, round.s_low, round.s_high);
+  ExactSum closed_slope;
+  std::size_t floors = 0;
+  std::size_t ceilings = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double x = p[i];
+    const bool at_ceiling = x >= t.ceiling_from;
+    const bool at_floor = !at_ceiling && x > 0.0 && x <= t.floor_to;
+    const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
+    floors += at_floor ? 1 : 0;
+    ceilings += at_ceiling ? 1 : 0;
+    closed_slope.add(scaled ? rescale(x) : 0.0);
+    if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
+      round.open.push_back(bounds.atom(i, rescale(x)));
+    }
+  }
+  round.constant.add(static_cast<double>(floors) * bounds.box.lo);
+  round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
+  closed_slope.add_to(round.slope);
+}
+
 // search_root over the atoms of p with positive mass and room, without materialising them all.
 // `constant` holds the other atoms (always at lo).
 template <class Bounds>
@@ -423,33 +493,52 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   std::vector<double> scratch;
   std::vector<typename Bounds::Atom> sample;
   std::pair<double, double> pivots;
-  std::pair<double, double> at_pivots;
+  std::pair<double, double> unused;
   FirstRound<Bounds> round;
   round.constant = constant;
+  const auto close = [&] {
+    if constexpr (Bounds::kUniform) {
+      close_over_p_uniform(bounds, p, rescale, round);
+    } else {
+      close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
+    }
+  };
   if (!pick_first_pivots(bounds, p, rescale, open_count, constant.value(), scratch, sample, pivots)) {
-    close_over_p(bounds, p, rescale, round, nullptr, 0.0, at_pivots);
+    close();
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
   }
   scratch = {};
   sample = {};
   round.s_low = pivots.first;
   round.s_high = pivots.second;
-  close_over_p(bounds, p, rescale, round, &pivots, constant.value(), at_pivots);
-  if (at_pivots.first < 1.0 && at_pivots.second >= 1.0) {
+  close();
+  // F at the pivots (steering only): the closed atoms' part is affine in s on the bracket.
+  const auto value_at = [&](double s) {
+    CompensatedSum value = round.constant;
+    value.add(s * round.slope.value());
+    double open_part = 0.0;
+    for (const auto& a : round.open) open_part += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
+    value.add(open_part);
+    return value.value();
+  };
+  const double at_first = value_at(pivots.first);
+  const double at_second = value_at(pivots.second);
+  if (std::getenv("CN_DEBUG")) std::fprintf(stderr, "n=%zu piv %g %g F %.17g %.17g open %zu\n", open_count, pivots.first, pivots.second, at_first, at_second, round.open.size());
+  if (at_first < 1.0 && at_second >= 1.0) {
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
   }
   // The sample missed: the root is below t1 or above t2, and the speculative closing does not apply.
   round.open.clear();
   round.constant = constant;
   round.slope = CompensatedSum{};
-  if (at_pivots.first >= 1.0) {
+  if (at_first >= 1.0) {
     round.s_low = 0.0;
     round.s_high = pivots.first;
   } else {
     round.s_low = pivots.second;
     round.s_high = kInfinity;
   }
-  close_over_p(bounds, p, rescale, round, nullptr, 0.0, at_pivots);
+  close();
   return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
 }
 
