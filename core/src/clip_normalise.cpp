@@ -306,10 +306,12 @@ RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>&
 // the side that holds it. Memory: the open atoms of the final bracket, O(√n) of them in expectation.
 template <class Bounds>
 bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                       std::size_t open_count, double constant, std::vector<double>& scratch,
+                       std::size_t open_count, double open_mass, double constant, std::vector<double>& scratch,
                        std::vector<typename Bounds::Atom>& sample, std::pair<double, double>& pivots) {
-  const auto wanted = static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))) + 16;
-  std::size_t stride = std::max<std::size_t>(1, open_count / wanted);
+  constexpr std::size_t kAll = 256;  // up to this many open atoms the sample is all of them: F̂ = F
+  const auto wanted =
+      std::max(kAll, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
+  std::size_t stride = open_count <= kAll ? 1 : std::max<std::size_t>(1, open_count / wanted);
   for (;;) {
     scratch.clear();
     sample.clear();
@@ -325,28 +327,65 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
     stride = 1;
   }
   std::sort(scratch.begin(), scratch.end());
+  const auto n = static_cast<double>(open_count);
+  const auto m = static_cast<double>(sample.size());
   const bool exact = sample.size() == open_count;
-  const double weight = static_cast<double>(open_count) / static_cast<double>(sample.size());
-  const auto estimate = [&](double s) {
-    double value = 0.0;
-    for (const auto& a : sample) value += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
-    return constant + weight * value;
+  // F̂(s) with s·Σp as a control variate (regression estimator): where most atoms are scaled, clip(s·p)
+  // follows s·p and the known total removes nearly all the sampling error; where most are clipped the
+  // regression weight falls to ~0 and the plain mean is used. Also its standard error.
+  struct Estimate {
+    double value;
+    double error;
   };
-  std::size_t first = 0;
-  std::size_t last = scratch.size();
-  while (first < last) {
-    const std::size_t middle = first + (last - first) / 2;
-    if (estimate(scratch[middle]) >= 1.0) {
-      last = middle;
-    } else {
-      first = middle + 1;
+  const auto estimate = [&](double s) -> Estimate {
+    if (exact) {
+      double value = 0.0;
+      for (const auto& a : sample) value += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
+      return {constant + value, 0.0};
     }
+    double sum_c = 0.0, sum_x = 0.0;
+    for (const auto& a : sample) {
+      sum_c += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
+      sum_x += s * a.p;
+    }
+    const double mean_c = sum_c / m;
+    const double mean_x = sum_x / m;
+    double var_c = 0.0, var_x = 0.0, cov = 0.0;
+    for (const auto& a : sample) {
+      const double dc = std::clamp(s * a.p, bounds.lo(a), bounds.hi(a)) - mean_c;
+      const double dx = s * a.p - mean_x;
+      var_c += dc * dc;
+      var_x += dx * dx;
+      cov += dc * dx;
+    }
+    const double beta = var_x > 0.0 ? cov / var_x : 0.0;
+    const double residual = std::max(0.0, var_c - beta * cov) / std::max(1.0, m - 2.0);
+    const double value = constant + n * (mean_c - beta * (mean_x - s * open_mass / n));
+    return {value, n * std::sqrt(residual / m * std::max(0.0, 1.0 - m / n))};
+  };
+  const auto first_reaching = [&](double target) {
+    std::size_t first = 0;
+    std::size_t last = scratch.size();
+    while (first < last) {
+      const std::size_t middle = first + (last - first) / 2;
+      if (estimate(scratch[middle]).value >= target) {
+        last = middle;
+      } else {
+        first = middle + 1;
+      }
+    }
+    return first;
+  };
+  const std::size_t at_root = first_reaching(1.0);
+  double spread = 0.0;
+  if (!exact) {
+    // Four standard errors either side, at the estimated root; a miss costs one more pass, not correctness.
+    const double s_root = scratch[std::min(at_root, scratch.size() - 1)];
+    spread = 4.0 * estimate(s_root).error + 1e-12;
   }
-  const std::size_t margin =
-      exact ? 1 : static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(scratch.size()))) + 1;
-  const std::size_t below = first >= margin ? first - margin : 0;
-  const std::size_t above = std::min(scratch.size() - 1, first + margin - 1);
-  pivots = {scratch[std::min(below, scratch.size() - 1)], scratch[above]};
+  const std::size_t below = first_reaching(1.0 - spread);
+  const std::size_t above = exact ? at_root : first_reaching(1.0 + spread);
+  pivots = {below > 0 ? scratch[below - 1] : 0.0, above < scratch.size() ? scratch[above] : kInfinity};
   return true;
 }
 
@@ -489,7 +528,7 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
 // `constant` holds the other atoms (always at lo).
 template <class Bounds>
 RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                              std::size_t open_count, const CompensatedSum& constant) {
+                              std::size_t open_count, double open_mass, const CompensatedSum& constant) {
   std::vector<double> scratch;
   std::vector<typename Bounds::Atom> sample;
   std::pair<double, double> pivots;
@@ -503,7 +542,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
       close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
     }
   };
-  if (!pick_first_pivots(bounds, p, rescale, open_count, constant.value(), scratch, sample, pivots)) {
+  if (!pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots)) {
     close();
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
   }
@@ -521,8 +560,9 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
     value.add(open_part);
     return value.value();
   };
-  const double at_first = value_at(pivots.first);
-  const double at_second = value_at(pivots.second);
+  // F(0) = Σlo < 1 <= F(∞) in Case A, so bracket ends at 0 and ∞ need no evaluation (∞·0 would be NaN).
+  const double at_first = pivots.first > 0.0 ? value_at(pivots.first) : 0.0;
+  const double at_second = pivots.second < kInfinity ? value_at(pivots.second) : kInfinity;
   if (std::getenv("CN_DEBUG")) std::fprintf(stderr, "n=%zu piv %g %g F %.17g %.17g open %zu\n", open_count, pivots.first, pivots.second, at_first, at_second, round.open.size());
   if (at_first < 1.0 && at_second >= 1.0) {
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
@@ -619,10 +659,12 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   CompensatedSum value_at_infinity;  // F(∞) = Σ_open hi + Σ_rest lo
   CompensatedSum constant;           // the atoms that are not open
   double largest_mass = 0.0;
+  double open_mass = 0.0;  // Σ p over the open atoms, for the search's estimates only
   if constexpr (kUniform) {
     // Branch-free and in four lanes: this pass is a good part of the whole cost.
     std::size_t positives[4] = {0, 0, 0, 0};
     double largest[4] = {0.0, 0.0, 0.0, 0.0};
+    double mass[4] = {0.0, 0.0, 0.0, 0.0};
     bool valid = true;
     std::size_t i = 0;
     for (; i + 4 <= k; i += 4) {
@@ -631,6 +673,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
         valid &= v >= 0.0 && v < kInfinity;
         positives[lane] += v > 0.0 ? 1 : 0;
         largest[lane] = std::max(largest[lane], v);
+        mass[lane] += v;
       }
     }
     for (; i < k; ++i) {
@@ -638,7 +681,9 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
       valid &= v >= 0.0 && v < kInfinity;
       positives[0] += v > 0.0 ? 1 : 0;
       largest[0] = std::max(largest[0], v);
+      mass[0] += v;
     }
+    open_mass = (mass[0] + mass[1]) + (mass[2] + mass[3]);
     if (!valid) {
       for (std::size_t j = 0; j < k; ++j) check_mass(p[j], j);
     }
@@ -655,6 +700,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
       room_total.add(hi - lo);
       if (p[i] > 0.0 && hi > 0.0) {
         ++open_count;
+        open_mass += p[i];
         largest_mass = std::max(largest_mass, p[i]);
         value_at_infinity.add(hi);
       } else {
@@ -715,7 +761,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::ilogb(largest_mass);
   std::vector<typename Bounds::Atom> open;
   std::vector<int> shifts{shift};  // one per level
-  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, constant);
+  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass), constant);
   for (;;) {
     if (!root.beyond_range) break;
     // Rare (masses spanning more than ~2^1000): whether some open atom's ceiling breakpoint is +∞.
