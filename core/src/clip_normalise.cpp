@@ -343,21 +343,22 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
       for (const auto& a : sample) value += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
       return {constant + value, 0.0};
     }
-    double sum_c = 0.0, sum_x = 0.0;
+    // One pass of raw moments (steering only, so their cancellation error is of no concern).
+    double sum_c = 0.0, sum_x = 0.0, sum_cc = 0.0, sum_xx = 0.0, sum_cx = 0.0;
     for (const auto& a : sample) {
-      sum_c += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
-      sum_x += s * a.p;
+      const double x = s * a.p;
+      const double c = std::clamp(x, bounds.lo(a), bounds.hi(a));
+      sum_c += c;
+      sum_x += x;
+      sum_cc += c * c;
+      sum_xx += x * x;
+      sum_cx += c * x;
     }
     const double mean_c = sum_c / m;
     const double mean_x = sum_x / m;
-    double var_c = 0.0, var_x = 0.0, cov = 0.0;
-    for (const auto& a : sample) {
-      const double dc = std::clamp(s * a.p, bounds.lo(a), bounds.hi(a)) - mean_c;
-      const double dx = s * a.p - mean_x;
-      var_c += dc * dc;
-      var_x += dx * dx;
-      cov += dc * dx;
-    }
+    const double var_c = std::max(0.0, sum_cc - m * mean_c * mean_c);
+    const double var_x = std::max(0.0, sum_xx - m * mean_x * mean_x);
+    const double cov = sum_cx - m * mean_c * mean_x;
     const double beta = var_x > 0.0 ? cov / var_x : 0.0;
     const double residual = std::max(0.0, var_c - beta * cov) / std::max(1.0, m - 2.0);
     const double value = constant + n * (mean_c - beta * (mean_x - s * open_mass / n));
@@ -383,8 +384,39 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
     const double s_root = scratch[std::min(at_root, scratch.size() - 1)];
     spread = 4.0 * estimate(s_root).error + 1e-12;
   }
-  const std::size_t below = first_reaching(1.0 - spread);
-  const std::size_t above = exact ? at_root : first_reaching(1.0 + spread);
+  // The targets 1 ± spread are usually a few breakpoints from the root: gallop out from it.
+  const auto gallop = [&](double target, bool downwards) {
+    std::size_t step = 1;
+    std::size_t near = at_root;
+    for (;;) {
+      if (downwards) {
+        const std::size_t next = near > step ? near - step : 0;
+        if (next == 0 || estimate(scratch[next]).value < target) {
+          std::size_t first = next, last = near;
+          while (first < last) {
+            const std::size_t middle = first + (last - first) / 2;
+            if (estimate(scratch[middle]).value >= target) last = middle; else first = middle + 1;
+          }
+          return first;
+        }
+        near = next;
+      } else {
+        const std::size_t next = std::min(scratch.size(), near + step);
+        if (next == scratch.size() || estimate(scratch[next]).value >= target) {
+          std::size_t first = near, last = next;
+          while (first < last) {
+            const std::size_t middle = first + (last - first) / 2;
+            if (estimate(scratch[middle]).value >= target) last = middle; else first = middle + 1;
+          }
+          return first;
+        }
+        near = next;
+      }
+      step *= 2;
+    }
+  };
+  const std::size_t below = exact ? at_root : gallop(1.0 - spread, true);
+  const std::size_t above = exact ? at_root : gallop(1.0 + spread, false);
   pivots = {below > 0 ? scratch[below - 1] : 0.0, above < scratch.size() ? scratch[above] : kInfinity};
   return true;
 }
@@ -504,21 +536,37 @@ UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& re
 void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                           FirstRound<UniformBounds>& round) {
   const UniformThresholds t = uniform_thresholds(bounds.box, rescale, round.s_low, round.s_high);
-  ExactSum closed_slope;
-  std::size_t floors = 0;
-  std::size_t ceilings = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  // Four independent exact sums and counts (one per lane), so consecutive atoms do not wait on each other.
+  ExactSum slopes[4];
+  std::size_t floor_counts[4] = {0, 0, 0, 0};
+  std::size_t ceiling_counts[4] = {0, 0, 0, 0};
+  const auto visit = [&](std::size_t i, std::size_t lane) {
     const double x = p[i];
     const bool at_ceiling = x >= t.ceiling_from;
     const bool at_floor = !at_ceiling && x > 0.0 && x <= t.floor_to;
     const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
-    floors += at_floor ? 1 : 0;
-    ceilings += at_ceiling ? 1 : 0;
-    closed_slope.add(scaled ? rescale(x) : 0.0);
+    floor_counts[lane] += at_floor ? 1 : 0;
+    ceiling_counts[lane] += at_ceiling ? 1 : 0;
+    slopes[lane].add(scaled ? rescale(x) : 0.0);
     if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
       round.open.push_back(bounds.atom(i, rescale(x)));
     }
+  };
+  std::size_t i = 0;
+  for (; i + 4 <= p.size(); i += 4) {
+    visit(i, 0);
+    visit(i + 1, 1);
+    visit(i + 2, 2);
+    visit(i + 3, 3);
   }
+  for (; i < p.size(); ++i) visit(i, 0);
+  ExactSum closed_slope;
+  for (const ExactSum& lane : slopes) {
+    closed_slope.add(lane.sum);
+    closed_slope.add(lane.error);
+  }
+  const std::size_t floors = floor_counts[0] + floor_counts[1] + floor_counts[2] + floor_counts[3];
+  const std::size_t ceilings = ceiling_counts[0] + ceiling_counts[1] + ceiling_counts[2] + ceiling_counts[3];
   round.constant.add(static_cast<double>(floors) * bounds.box.lo);
   round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
   closed_slope.add_to(round.slope);
@@ -799,7 +847,13 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   const double scale = last(s);
   const bool scale_is_normal = std::isnormal(scale);
   const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
-  if (shifts.size() == 1) {
+  if (kUniform && shifts.size() == 1 && scale_is_normal) {
+    // Same values as below (clip(scale·0) = lo, and hi > 0 in Case A), without the test: it vectorises.
+    const double lo = bounds.lo(0);
+    const double hi = bounds.hi(0);
+    double* q = out.q.data();
+    for (std::size_t i = 0; i < k; ++i) q[i] = std::min(std::max(scale * p[i], lo), hi);
+  } else if (shifts.size() == 1) {
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
