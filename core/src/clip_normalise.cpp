@@ -146,6 +146,7 @@ class PowerOfTwo {
   explicit PowerOfTwo(int exponent)
       : exponent_(exponent), factor_(std::abs(exponent) <= 1000 ? std::ldexp(1.0, exponent) : 0.0) {}
   [[nodiscard]] double operator()(double x) const { return factor_ != 0.0 ? x * factor_ : std::ldexp(x, exponent_); }
+  [[nodiscard]] bool identity() const { return exponent_ == 0; }
 
  private:
   int exponent_;
@@ -540,6 +541,7 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
   ExactSum slopes[4];
   std::size_t floor_counts[4] = {0, 0, 0, 0};
   std::size_t ceiling_counts[4] = {0, 0, 0, 0};
+  const auto classify = [&](const auto& scale) {
   const auto visit = [&](std::size_t i, std::size_t lane) {
     const double x = p[i];
     const bool at_ceiling = x >= t.ceiling_from;
@@ -547,9 +549,9 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
     const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
     floor_counts[lane] += at_floor ? 1 : 0;
     ceiling_counts[lane] += at_ceiling ? 1 : 0;
-    slopes[lane].add(scaled ? rescale(x) : 0.0);
+    slopes[lane].add(scaled ? scale(x) : 0.0);
     if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
-      round.open.push_back(bounds.atom(i, rescale(x)));
+      round.open.push_back(bounds.atom(i, scale(x)));
     }
   };
   std::size_t i = 0;
@@ -560,6 +562,13 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
     visit(i + 3, 3);
   }
   for (; i < p.size(); ++i) visit(i, 0);
+  };
+  // p itself when no rescaling is needed (the common case): one multiplication and test less per atom.
+  if (rescale.identity()) {
+    classify([](double x) { return x; });
+  } else {
+    classify(rescale);
+  }
   ExactSum closed_slope;
   for (const ExactSum& lane : slopes) {
     closed_slope.add(lane.sum);
@@ -709,30 +718,32 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   double largest_mass = 0.0;
   double open_mass = 0.0;  // Σ p over the open atoms, for the search's estimates only
   if constexpr (kUniform) {
-    // Branch-free and in four lanes: this pass is a good part of the whole cost.
+    // Branch-free and in four lanes: this pass is a good part of the whole cost. A NaN or ±∞ makes the
+    // total non-finite and a negative mass the smallest one negative; then the slow check names the index
+    // (a total that overflows with valid masses passes it).
     std::size_t positives[4] = {0, 0, 0, 0};
     double largest[4] = {0.0, 0.0, 0.0, 0.0};
+    double smallest[4] = {0.0, 0.0, 0.0, 0.0};
     double mass[4] = {0.0, 0.0, 0.0, 0.0};
-    bool valid = true;
     std::size_t i = 0;
     for (; i + 4 <= k; i += 4) {
       for (std::size_t lane = 0; lane < 4; ++lane) {
         const double v = p[i + lane];
-        valid &= v >= 0.0 && v < kInfinity;
         positives[lane] += v > 0.0 ? 1 : 0;
         largest[lane] = std::max(largest[lane], v);
+        smallest[lane] = std::min(smallest[lane], v);
         mass[lane] += v;
       }
     }
     for (; i < k; ++i) {
       const double v = p[i];
-      valid &= v >= 0.0 && v < kInfinity;
       positives[0] += v > 0.0 ? 1 : 0;
       largest[0] = std::max(largest[0], v);
+      smallest[0] = std::min(smallest[0], v);
       mass[0] += v;
     }
     open_mass = (mass[0] + mass[1]) + (mass[2] + mass[3]);
-    if (!valid) {
+    if (!(std::isfinite(open_mass) && std::min(std::min(smallest[0], smallest[1]), std::min(smallest[2], smallest[3])) >= 0.0)) {
       for (std::size_t j = 0; j < k; ++j) check_mass(p[j], j);
     }
     largest_mass = std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3]));
