@@ -1,11 +1,9 @@
 #include "privsample/clip_normalise.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -507,7 +505,11 @@ struct UniformThresholds {
 template <class Test>
 double first_true(Test&& test) {
   constexpr std::uint64_t kLargest = 0x7FEFFFFFFFFFFFFFull;  // bits of the largest finite double
-  const auto value = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
+  const auto value = [](std::uint64_t bits) {  // std::bit_cast, which Emscripten 3.1.6's libc++ lacks
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+  };
   if (!test(value(kLargest))) return kInfinity;
   std::uint64_t low = 1;  // the smallest subnormal
   std::uint64_t high = kLargest;
@@ -620,7 +622,6 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   // F(0) = Σlo < 1 <= F(∞) in Case A, so bracket ends at 0 and ∞ need no evaluation (∞·0 would be NaN).
   const double at_first = pivots.first > 0.0 ? value_at(pivots.first) : 0.0;
   const double at_second = pivots.second < kInfinity ? value_at(pivots.second) : kInfinity;
-  if (std::getenv("CN_DEBUG")) std::fprintf(stderr, "n=%zu piv %g %g F %.17g %.17g open %zu\n", open_count, pivots.first, pivots.second, at_first, at_second, round.open.size());
   if (at_first < 1.0 && at_second >= 1.0) {
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
   }
