@@ -307,7 +307,7 @@ template <class Bounds>
 bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                        std::size_t open_count, double open_mass, double constant, std::vector<double>& scratch,
                        std::vector<typename Bounds::Atom>& sample, std::pair<double, double>& pivots) {
-  constexpr std::size_t kAll = 256;  // up to this many open atoms the sample is all of them: F̂ = F
+  constexpr std::size_t kAll = 32;  // up to this many open atoms the sample is all of them: F̂ = F
   const auto wanted =
       std::max(kAll, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
   std::size_t stride = open_count <= kAll ? 1 : std::max<std::size_t>(1, open_count / wanted);
@@ -502,14 +502,33 @@ struct UniformThresholds {
 };
 
 // The smallest positive double x with test(x) (test false then true as x grows), or +∞ if there is none.
+// `guess` is where the division rounds to the threshold, give or take an ulp or two: walk from there, and fall
+// back to a binary search over the bits of the doubles when the walk does not settle.
 template <class Test>
-double first_true(Test&& test) {
+double first_true(Test&& test, double guess) {
   constexpr std::uint64_t kLargest = 0x7FEFFFFFFFFFFFFFull;  // bits of the largest finite double
   const auto value = [](std::uint64_t bits) {  // std::bit_cast, which Emscripten 3.1.6's libc++ lacks
     double x;
     std::memcpy(&x, &bits, sizeof x);
     return x;
   };
+  if (guess > 0.0 && guess <= std::numeric_limits<double>::max()) {
+    double x = guess;
+    for (int step = 0; step < 8; ++step) {
+      const double below = std::nextafter(x, 0.0);
+      const bool here = test(x);
+      if (here && below > 0.0 && !test(below)) return x;
+      if (here && !(below > 0.0)) return x;  // x is the smallest positive double
+      if (!here) {
+        const double above = std::nextafter(x, kInfinity);
+        if (!(above <= std::numeric_limits<double>::max())) break;
+        if (test(above)) return above;
+        x = above;
+      } else {
+        x = below;
+      }
+    }
+  }
   if (!test(value(kLargest))) return kInfinity;
   std::uint64_t low = 1;  // the smallest subnormal
   std::uint64_t high = kLargest;
@@ -528,10 +547,15 @@ inline double previous_double(double x) { return x == kInfinity ? std::numeric_l
 
 UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& rescale, double s_low, double s_high) {
   UniformThresholds t{};
-  t.ceiling_from = first_true([&](double x) { return box.hi / rescale(x) <= s_low; });
-  t.floor_to = previous_double(first_true([&](double x) { return !(floor_breakpoint(box.lo, rescale(x)) >= s_high); }));
-  t.scaled_from = first_true([&](double x) { return floor_breakpoint(box.lo, rescale(x)) <= s_low; });
-  t.scaled_to = previous_double(first_true([&](double x) { return !(box.hi / rescale(x) >= s_high); }));
+  // The guesses hi/s and lo/s in p's own units (rescale multiplies by 2^-shift).
+  const double unit = rescale(1.0);
+  t.ceiling_from = first_true([&](double x) { return box.hi / rescale(x) <= s_low; }, box.hi / s_low / unit);
+  t.floor_to = previous_double(first_true(
+      [&](double x) { return !(floor_breakpoint(box.lo, rescale(x)) >= s_high); }, box.lo / s_high / unit));
+  t.scaled_from = first_true([&](double x) { return floor_breakpoint(box.lo, rescale(x)) <= s_low; },
+                             box.lo / s_low / unit);
+  t.scaled_to =
+      previous_double(first_true([&](double x) { return !(box.hi / rescale(x) >= s_high); }, box.hi / s_high / unit));
   return t;
 }
 
