@@ -561,33 +561,69 @@ UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& re
 
 // close_over_p for a uniform box, by thresholds (the open atoms are materialised with their breakpoints).
 void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                          FirstRound<UniformBounds>& round) {
+                          std::size_t zeros, FirstRound<UniformBounds>& round) {
   const UniformThresholds t = uniform_thresholds(bounds.box, rescale, round.s_low, round.s_high);
-  // Four independent exact sums and counts (one per lane), so consecutive atoms do not wait on each other.
+  // Four independent lanes, so consecutive atoms do not wait on each other. The scaled masses are summed
+  // exactly by Fast2Sum (three additions instead of TwoSum's six): each lane starts at a power of two B above
+  // every scaled mass (p <= hi/s_high), so |sum| >= |term| always holds and each rounding error is caught
+  // exactly; the B's are taken off at the end by an exact sum. With s_low < s_high the regimes are disjoint
+  // intervals of p: floor (0, floor_to], scaled [scaled_from, scaled_to], ceiling [ceiling_from, ∞).
+  const double largest_scaled = bounds.box.hi / round.s_high;
+  const int top = largest_scaled > 0.0 ? std::ilogb(largest_scaled) + 2 : 0;
+  const bool disjoint = round.s_low < round.s_high && top < 1000 && top > -1000;
+  const double offset = disjoint ? std::ldexp(1.0, top) : 0.0;
+  double sums[4] = {offset, offset, offset, offset};
+  double errors[4] = {0.0, 0.0, 0.0, 0.0};
   ExactSum slopes[4];
   std::size_t floor_counts[4] = {0, 0, 0, 0};
   std::size_t ceiling_counts[4] = {0, 0, 0, 0};
   const auto classify = [&](const auto& scale) {
-  const auto visit = [&](std::size_t i, std::size_t lane) {
-    const double x = p[i];
-    const bool at_ceiling = x >= t.ceiling_from;
-    const bool at_floor = !at_ceiling && x > 0.0 && x <= t.floor_to;
-    const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
-    floor_counts[lane] += at_floor ? 1 : 0;
-    ceiling_counts[lane] += at_ceiling ? 1 : 0;
-    slopes[lane].add(scaled ? scale(x) : 0.0);
-    if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
-      round.open.push_back(bounds.atom(i, scale(x)));
+    const auto visit = [&](std::size_t i, std::size_t lane) {
+      const double x = p[i];
+      const bool at_ceiling = x >= t.ceiling_from;
+      const bool at_floor = !at_ceiling && x > 0.0 && x <= t.floor_to;
+      const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
+      floor_counts[lane] += at_floor ? 1 : 0;
+      ceiling_counts[lane] += at_ceiling ? 1 : 0;
+      slopes[lane].add(scaled ? scale(x) : 0.0);
+      if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
+        round.open.push_back(bounds.atom(i, scale(x)));
+      }
+    };
+    // Counts x <= floor_to including the zeros (taken off after): one comparison less per atom.
+    const auto visit_disjoint = [&](std::size_t i, std::size_t lane) {
+      const double x = p[i];
+      const bool at_ceiling = x >= t.ceiling_from;
+      const bool low = x <= t.floor_to;
+      const bool scaled = x >= t.scaled_from && x <= t.scaled_to;
+      floor_counts[lane] += low ? 1 : 0;
+      ceiling_counts[lane] += at_ceiling ? 1 : 0;
+      const double term = scaled ? scale(x) : 0.0;
+      const double total = sums[lane] + term;
+      errors[lane] += term - (total - sums[lane]);
+      sums[lane] = total;
+      if (!(low || scaled || at_ceiling)) [[unlikely]] {
+        round.open.push_back(bounds.atom(i, scale(x)));
+      }
+    };
+    std::size_t i = 0;
+    if (disjoint) {
+      for (; i + 4 <= p.size(); i += 4) {
+        visit_disjoint(i, 0);
+        visit_disjoint(i + 1, 1);
+        visit_disjoint(i + 2, 2);
+        visit_disjoint(i + 3, 3);
+      }
+      for (; i < p.size(); ++i) visit_disjoint(i, 0);
+    } else {
+      for (; i + 4 <= p.size(); i += 4) {
+        visit(i, 0);
+        visit(i + 1, 1);
+        visit(i + 2, 2);
+        visit(i + 3, 3);
+      }
+      for (; i < p.size(); ++i) visit(i, 0);
     }
-  };
-  std::size_t i = 0;
-  for (; i + 4 <= p.size(); i += 4) {
-    visit(i, 0);
-    visit(i + 1, 1);
-    visit(i + 2, 2);
-    visit(i + 3, 3);
-  }
-  for (; i < p.size(); ++i) visit(i, 0);
   };
   // p itself when no rescaling is needed (the common case): one multiplication and test less per atom.
   if (rescale.identity()) {
@@ -596,11 +632,17 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
     classify(rescale);
   }
   ExactSum closed_slope;
-  for (const ExactSum& lane : slopes) {
-    closed_slope.add(lane.sum);
-    closed_slope.add(lane.error);
+  for (std::size_t lane = 0; lane < 4; ++lane) {
+    closed_slope.add(slopes[lane].sum);
+    closed_slope.add(slopes[lane].error);
+    closed_slope.add(sums[lane]);
+    closed_slope.add(errors[lane]);
+    closed_slope.add(-offset);
   }
-  const std::size_t floors = floor_counts[0] + floor_counts[1] + floor_counts[2] + floor_counts[3];
+  std::size_t floors = floor_counts[0] + floor_counts[1] + floor_counts[2] + floor_counts[3];
+  if (disjoint) {
+    floors -= zeros;  // p = 0 passed the x <= floor_to test
+  }
   const std::size_t ceilings = ceiling_counts[0] + ceiling_counts[1] + ceiling_counts[2] + ceiling_counts[3];
   round.constant.add(static_cast<double>(floors) * bounds.box.lo);
   round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
@@ -620,7 +662,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   round.constant = constant;
   const auto close = [&] {
     if constexpr (Bounds::kUniform) {
-      close_over_p_uniform(bounds, p, rescale, round);
+      close_over_p_uniform(bounds, p, rescale, p.size() - open_count, round);
     } else {
       close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
     }
