@@ -11,6 +11,10 @@
 
 #include "privsample/numeric.hpp"
 
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#endif
+
 namespace privsample {
 namespace {
 
@@ -760,6 +764,25 @@ double settle_root(const Bounds& bounds, std::span<const double> p, const PowerO
   return root.s;
 }
 
+// The output q, zeroed. A large q is fresh memory from the system, and touching it page by page is what
+// dominates a solve at k = 10^7 natively (20,000 page faults for 80 MB). On Linux, ask for transparent huge
+// pages on it before the first touch (a hint: 2 MB pages, 500 times fewer faults; ignored where unavailable).
+std::vector<double> zeroed_output(std::size_t k) {
+  std::vector<double> q;
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  constexpr std::size_t kHugePage = std::size_t{1} << 21;
+  if (k * sizeof(double) >= 4 * kHugePage) {
+    q.reserve(k);
+    const auto begin = reinterpret_cast<std::uintptr_t>(q.data());
+    const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t last = (begin + k * sizeof(double)) & ~(kHugePage - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#endif
+  q.resize(k);
+  return q;
+}
+
 template <class Bounds>
 ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   constexpr bool kUniform = std::is_same_v<Bounds, UniformBounds>;
@@ -848,7 +871,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   check_box_totals(lo_total.value(), hi_total.value());
 
   ClipNormalised out;
-  out.q.resize(k);
+  out.q = zeroed_output(k);
   if (room_total.value() <= 0.0 || lo_total.value() >= 1.0) {
     for (std::size_t i = 0; i < k; ++i) out.q[i] = bounds.lo(i);
     out.scale = 0.0;
