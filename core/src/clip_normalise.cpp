@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <compare>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -764,10 +766,11 @@ double settle_root(const Bounds& bounds, std::span<const double> p, const PowerO
   return root.s;
 }
 
-// The output q, zeroed. A large q is fresh memory from the system, and touching it page by page is what
-// dominates a solve at k = 10^7 natively (20,000 page faults for 80 MB). On Linux, ask for transparent huge
-// pages on it before the first touch (a hint: 2 MB pages, 500 times fewer faults; ignored where unavailable).
-std::vector<double> zeroed_output(std::size_t k) {
+// The output q: room for k values, none written yet. A large q is fresh memory from the system, and touching it
+// page by page is what dominates a solve at k = 10^7 natively (20,000 page faults for 80 MB). On Linux, ask for
+// transparent huge pages on it before the first touch (a hint: 2 MB pages, 500 times fewer faults; ignored
+// where unavailable).
+std::vector<double> reserved_output(std::size_t k) {
   std::vector<double> q;
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
   constexpr std::size_t kHugePage = std::size_t{1} << 21;
@@ -779,9 +782,41 @@ std::vector<double> zeroed_output(std::size_t k) {
     if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
   }
 #endif
-  q.resize(k);
+  q.reserve(k);
   return q;
 }
+
+// q_i = clip(scale·p_i; lo, hi) as a random-access iterator, so that vector::assign writes q once, straight
+// into the reserved memory (resize would first zero it: one more pass over 8·k bytes).
+class ClippedScaled {
+ public:
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = double;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const double*;
+  using reference = double;
+  ClippedScaled(const double* at, double scale, double lo, double hi) : at_(at), scale_(scale), lo_(lo), hi_(hi) {}
+  double operator*() const { return std::min(std::max(scale_ * *at_, lo_), hi_); }
+  double operator[](difference_type n) const { return *(*this + n); }
+  ClippedScaled& operator++() { ++at_; return *this; }
+  ClippedScaled operator++(int) { ClippedScaled before = *this; ++at_; return before; }
+  ClippedScaled& operator--() { --at_; return *this; }
+  ClippedScaled operator--(int) { ClippedScaled before = *this; --at_; return before; }
+  ClippedScaled& operator+=(difference_type n) { at_ += n; return *this; }
+  ClippedScaled& operator-=(difference_type n) { at_ -= n; return *this; }
+  friend ClippedScaled operator+(ClippedScaled it, difference_type n) { return it += n; }
+  friend ClippedScaled operator+(difference_type n, ClippedScaled it) { return it += n; }
+  friend ClippedScaled operator-(ClippedScaled it, difference_type n) { return it -= n; }
+  friend difference_type operator-(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ - b.at_; }
+  friend bool operator==(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ == b.at_; }
+  friend auto operator<=>(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ <=> b.at_; }
+
+ private:
+  const double* at_;
+  double scale_;
+  double lo_;
+  double hi_;
+};
 
 template <class Bounds>
 ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
@@ -871,8 +906,9 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   check_box_totals(lo_total.value(), hi_total.value());
 
   ClipNormalised out;
-  out.q = zeroed_output(k);
+  out.q = reserved_output(k);
   if (room_total.value() <= 0.0 || lo_total.value() >= 1.0) {
+    out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) out.q[i] = bounds.lo(i);
     out.scale = 0.0;
     out.kind = ClipCase::box_is_point;
@@ -889,6 +925,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     }
     const double shortfall = 1.0 - value_at_infinity.value();
     const double theta = zero_room.value() > 0.0 ? std::clamp(shortfall / zero_room.value(), 0.0, 1.0) : 0.0;
+    out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
@@ -952,15 +989,16 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     // Same values as below (clip(scale·0) = lo, and hi > 0 in Case A), without the test: it vectorises.
     const double lo = bounds.lo(0);
     const double hi = bounds.hi(0);
-    double* q = out.q.data();
-    for (std::size_t i = 0; i < k; ++i) q[i] = std::min(std::max(scale * p[i], lo), hi);
+    out.q.assign(ClippedScaled(p.data(), scale, lo, hi), ClippedScaled(p.data() + k, scale, lo, hi));
   } else if (shifts.size() == 1) {
+    out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
       out.q[i] = (p[i] > 0.0 && hi > 0.0) ? std::clamp(scaled_mass(p[i]), lo, hi) : lo;
     }
   } else {
+    out.q.resize(k);
     const PowerOfTwo before_last(-shifts[shifts.size() - 2]);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
