@@ -1,3 +1,12 @@
+// clip-normalise (spec local-minimax-sampling.md §2.6): the exact root s of Σ clip(s·p_x; lo_x, hi_x) = 1, Case B
+// and the point box, with lo_x <= q_x <= hi_x exactly and Σq = 1 to within 1e-13 (see the header).
+//
+// Cost (issue 8): no array of k breakpoints or atoms. One pass validates p; a strided sample of ~2·√n masses
+// proposes a bracket [t1, t2] around the root (a regression estimate of F with s·Σp as control variate, four
+// standard errors wide); one pass over p closes every atom whose regime is fixed on the bracket (for constant
+// bounds by comparing p with exact thresholds, no division) and keeps the O(√n)-ish open ones, on which the
+// selection search finishes; one pass writes q. A miss of the bracket costs one more pass, never exactness.
+// Masses beyond 2^±500 and roots past the double range take the older, materialising route (rare inputs).
 #include "privsample/clip_normalise.hpp"
 
 #include <algorithm>
@@ -169,7 +178,7 @@ class PowerOfTwo {
 template <class Bounds>
 bool pick_pivots(const Bounds& bounds, const std::vector<typename Bounds::Atom>& open, double s_low, double s_high,
                  double constant, double slope, std::vector<double>& scratch, std::pair<double, double>& pivots) {
-  constexpr std::size_t kSample = 1024;
+  constexpr std::size_t kSample = 64;
   std::size_t stride = open.size() / kSample + 1;
   std::size_t sampled = 0;
   for (;;) {
