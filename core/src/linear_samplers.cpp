@@ -1,6 +1,7 @@
 #include "privsample/linear_samplers.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -40,7 +41,34 @@ FunctionalLinearSampler::Mix FunctionalLinearSampler::mix(std::size_t k) const {
   const double categories = static_cast<double>(k);
   const LinearWeight weight = running_weight(guarantee_, categories);
   // λ <= 1 mathematically (δ_g <= 1); the floor is computed directly and stays > 0 even when λ rounds to 1.
-  return {std::clamp(weight.lambda, 0.0, 1.0), std::clamp(weight.floor, 0.0, 1.0 / categories)};
+  Mix m{std::clamp(weight.lambda, 0.0, 1.0), std::clamp(weight.floor, 0.0, 1.0 / categories)};
+  if (guarantee_.notion == PrivacyNotion::approximate_ldp) m.lambda = rounded_toward_delta(m, categories);
+  return m;
+}
+
+// Outward rounding of λ for (ε,δ)-LDP: the worst pair of inputs is two point masses, whose hockey-stick divergence is
+// fl(λ + floor) − e^ε·floor for distribution()'s values and λ + (1 − λ)(1 − e^ε)/k for the released law (a coin of
+// probability λ, else a uniform category). Both are evaluated in extended precision and λ is lowered (by steps that
+// double from one ulp) until neither exceeds δ; λ found numerically can otherwise overshoot by a few ulps
+// (ε = 20, δ = 1e-6: 1.00000000025e-6).
+double FunctionalLinearSampler::rounded_toward_delta(const Mix& m, double categories) const {
+  const long double growth = std::exp(static_cast<long double>(effective_epsilon(guarantee_.epsilon)));
+  const long double delta = guarantee_.delta;
+  const auto excess = [&](double lambda) {
+    const long double l = lambda;
+    // distribution() stores λ + floor as a double: its rounding counts (for δ ~ 1e-12 it is 1e-4 of δ)
+    const double stored_top = lambda + m.floor;
+    const long double of_distribution = static_cast<long double>(stored_top) - growth * static_cast<long double>(m.floor);
+    const long double of_release = l + (1.0L - l) * (1.0L - growth) / static_cast<long double>(categories);
+    return std::max(of_distribution, of_release) > delta;
+  };
+  double lambda = m.lambda;
+  double step = std::nextafter(lambda, 2.0) - lambda;
+  while (lambda > 0.0 && excess(lambda)) {
+    lambda = std::max(0.0, lambda - step);
+    step *= 2.0;
+  }
+  return lambda;
 }
 
 double FunctionalLinearSampler::lambda(std::size_t k) const { return mix(k).lambda; }

@@ -833,3 +833,32 @@ TEST_CASE("functional-LDP: invalid parameters are rejected with clear messages",
   CHECK(at_zero.r1 == 0.0);
   CHECK(at_zero.r2 == 4.0);
 }
+
+TEST_CASE("linear (eps, delta): the hockey-stick of point masses is <= delta in extended precision", "[functional-ldp]") {
+  // The audit found 1.00000000025e-6 > 1e-6 at eps = 20, delta = 1e-6: lambda is now rounded toward delta. Checked for
+  // distribution()'s values and for the released law (coin lambda, else uniform), over a grid of eps, delta and k.
+  std::size_t checked = 0;
+  for (const double epsilon : {0.01, 0.1, 1.0, 5.0, 20.0, 50.0}) {
+    for (const double delta : {1e-12, 1e-9, 1e-6, 1e-3, 0.1, 0.5}) {
+      for (const std::size_t k : {std::size_t{2}, std::size_t{3}, std::size_t{10}, std::size_t{1000}, std::size_t{100000}}) {
+        const FunctionalLinearSampler s({PrivacyNotion::approximate_ldp, epsilon, delta, 0.0, 0.0});
+        std::vector<double> a(k, 0.0), b(k, 0.0);
+        a[0] = 1.0;
+        b[k - 1] = 1.0;
+        const std::vector<double> qa = s.distribution(a);
+        const std::vector<double> qb = s.distribution(b);
+        const long double growth = std::exp(static_cast<long double>(epsilon));
+        long double hockey = 0.0L;
+        for (std::size_t y = 0; y < k; ++y) hockey += std::max(0.0L, static_cast<long double>(qa[y]) - growth * qb[y]);
+        const long double l = s.lambda(k);
+        const long double released = std::max(0.0L, l + (1.0L - l) * (1.0L - growth) / static_cast<long double>(k));
+        INFO("eps = " << epsilon << " delta = " << delta << " k = " << k << " hockey-stick " << static_cast<double>(hockey)
+                      << " released " << static_cast<double>(released));
+        CHECK(hockey <= static_cast<long double>(delta));
+        CHECK(released <= static_cast<long double>(delta));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 180);
+}

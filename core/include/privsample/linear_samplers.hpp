@@ -49,6 +49,7 @@ class FunctionalLinearSampler {
     double floor;   // (1−λ)/k, the mass every category gets from the uniform part
   };
   [[nodiscard]] Mix mix(std::size_t k) const;
+  [[nodiscard]] double rounded_toward_delta(const Mix& m, double categories) const;
 
   Guarantee guarantee_;
 };
