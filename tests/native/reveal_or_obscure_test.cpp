@@ -794,3 +794,17 @@ TEST_CASE("ds-roo: q_m from the checkpointed run equals the full table at every 
     }
   }
 }
+
+TEST_CASE("roo at eps = 700, n = 10^9: the released law (an exact coin of probability q0) is eps-DP", "[roo]") {
+  // Releases go through prepare(): an exact Bernoulli(q0) then a uniform letter or a uniform record, so the law
+  // released is q0/k + (1 − q0)·c_y/n with the double q0 exactly — even where q0 is subnormal (~1e-313 here). The worst
+  // neighbour pair moves one record onto a letter with count 0: ratio 1 + (1 − q0)·k/(n·q0), checked in long double.
+  for (const std::size_t k : {std::size_t{2}, std::size_t{10}, std::size_t{1000}}) {
+    const RooSampler roo(700.0, 1e9);
+    const long double q0 = roo.obscure_probability(k);
+    REQUIRE(q0 > 0.0L);
+    const long double ratio = 1.0L + (1.0L - q0) * static_cast<long double>(k) / (1e9L * q0);
+    INFO("k = " << k << " q0 = " << static_cast<double>(q0) << " ratio / e^700 = " << static_cast<double>(ratio / std::exp(700.0L)));
+    CHECK(ratio <= std::exp(700.0L));
+  }
+}
