@@ -107,7 +107,7 @@ const estimateChart = new Chart(el.estimateCanvas, {
   },
 });
 
-function curveChart(canvas, xTitle, xLog) {
+function curveChart(canvas, xTitle, ticks, format) {
   return new Chart(canvas, {
     type: 'line',
     data: { datasets: [] },
@@ -116,14 +116,15 @@ function curveChart(canvas, xTitle, xLog) {
       maintainAspectRatio: false,
       parsing: false,
       scales: {
-        x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (xLog.has(v) ? formatUsers(v) : '') } },
+        x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (ticks.has(v) ? format(v) : '') } },
         y: { type: 'logarithmic', title: { display: true, text: 'TV(estimate, truth)' } },
       },
+      plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
     },
   });
 }
-const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N)', new Set([0.1, 1, 10]));
-const usersChart = curveChart(el.usersCanvas, 'number of users N (at the chosen ε)', new Set([1e2, 1e3, 1e4, 1e5, 1e6]));
+const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N; dashed line: the chosen ε)', new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String);
+const usersChart = curveChart(el.usersCanvas, 'number of users N (at the chosen ε; dashed line: the chosen N)', new Set([1e2, 1e3, 1e4, 1e5, 1e6]), formatUsers);
 
 function curveDatasets(result, key, xs, marker) {
   return result.mechanisms.map((m) => ({
@@ -173,7 +174,9 @@ function showStatus(state, text) {
 }
 
 let runCount = 0;
+let debounce = 0;
 async function simulate() {
+  clearTimeout(debounce); // a pending automatic run is this one
   el.inputError.hidden = true;
   let spec;
   try {
@@ -209,7 +212,6 @@ async function simulate() {
   }
 }
 
-let debounce = 0;
 function scheduleRun() {
   clearTimeout(debounce);
   debounce = setTimeout(simulate, 300);

@@ -99,6 +99,7 @@ describe('many-users page', () => {
     await page.getByTestId('users-slider').fill('4');
     await page.getByTestId('run').click();
     await waitForResult(result);
+    assert.equal(await page.getByTestId('run-status').textContent(), 'Done.');
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'many-users.png'), fullPage: true });
   });
