@@ -25,10 +25,10 @@ export default defineConfig({
     target: 'es2022',
     // The WASM is inlined in the module (base64); no extra chunk-size warning for it.
     chunkSizeWarningLimit: 1024,
-    // Three pages: the histogram demo, the continuous view (2-D densities) and the reproductions of the papers'
-    // figures, linked from each other's header.
+    // Four pages: the histogram demo, the continuous view (2-D densities), the reproductions of the papers'
+    // figures and the many-users view (population estimates), linked from each other's header.
     rollupOptions: {
-      input: { main: here('index.html'), continuous: here('continuous.html'), reproduce: here('reproduce.html') },
+      input: { main: here('index.html'), continuous: here('continuous.html'), reproduce: here('reproduce.html'), manyUsers: here('many-users.html') },
     },
   },
 });

@@ -206,6 +206,150 @@ export interface ContinuousSampler {
   samplePoint(grid: Grid, density: CellMasses): number | [number, number];
 }
 
+
+// ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
+
+/** Options of ps.estimate(). */
+export interface EstimateOptions {
+  /** 1 − confidence of every interval; default 0.05 (95% intervals). */
+  alpha?: number;
+  /** The f of the released estimate's radius; default 'kl'. */
+  divergence?: DivergenceName;
+  /** Also run the point-mass channel inversion (k <= 1000); default true. */
+  pointMasses?: boolean;
+}
+
+/**
+ * Q̄, the mean over users of Q(·|P_i), estimated by Q̂ = counts / N (unbiased). Assumes only that each user released
+ * one independent sample. Intervals: Wilson score intervals, pointwise at level α and simultaneous for all k
+ * categories at once by Bonferroni (each at α/k).
+ */
+export interface ReleasedEstimate {
+  /** N = Σ counts. */
+  readonly users: number;
+  /** 1 − α. */
+  readonly confidence: number;
+  /** Q̂ = counts / N. */
+  readonly q: Float64Array;
+  /** Simultaneous (Bonferroni–Wilson) interval: all k categories covered together with probability >= 1 − α. */
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  /** Pointwise Wilson intervals at level α. */
+  readonly pointwiseLower: Float64Array;
+  readonly pointwiseUpper: Float64Array;
+  /**
+   * Joint-convexity radius: D_f(P̄ ‖ Q̄) <= mean D_f(P_i ‖ Q(P_i)) <= R, the mechanism's worst-case risk for `divergence`
+   * (R around Q̄, the mechanism's own output mix, not around Q̂). null when the mechanism has no closed-form risk.
+   */
+  readonly radius: number | null;
+  readonly divergence: DivergenceName;
+}
+
+/**
+ * An estimate of the population P̄ = mean of the users' P_i.
+ * - method 'affine inversion' (k-RR / linear samplers in every notion, local-linear for inputs inside N_γ(P0), ROO
+ *   with fixed q0): Q = λP + b, so p̂ = (Q̂ − b)/λ is unbiased; variance Q̂(1 − Q̂)/(N λ²) (exact for identical
+ *   users, conservative for heterogeneous ones); intervals p̂ ± z·se.
+ * - method 'point-mass channel inversion' (every finite mechanism, the clip samplers included, where they are
+ *   k-RR-like channels): assumes every user holds ONE item; inverts the k×k channel of point masses.
+ * `assumption` says in words what the estimate assumes; `projected` is the Euclidean projection of `estimate` onto
+ * the probability simplex (a pmf; consistent, slightly biased).
+ */
+export interface PopulationEstimate {
+  readonly users: number;
+  readonly confidence: number;
+  /** Unbiased p̂ (sums to 1; entries may lie outside [0, 1]). */
+  readonly estimate: Float64Array;
+  /** Estimated Var(p̂_x) (plug-in of Q̂ into the closed form). */
+  readonly variance: Float64Array;
+  readonly standardError: Float64Array;
+  /** Pointwise p̂ ± z_{α/2}·se, clipped to [0, 1]. */
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  /** Bonferroni: p̂ ± z_{α/(2k)}·se, clipped to [0, 1]; all k categories together. */
+  readonly simultaneousLower: Float64Array;
+  readonly simultaneousUpper: Float64Array;
+  /** Euclidean projection of `estimate` onto the simplex. */
+  readonly projected: Float64Array;
+  readonly method: string;
+  readonly assumption: string;
+}
+
+/** What ps.estimate() returns. */
+export interface EstimateReport {
+  readonly released: ReleasedEstimate;
+  /** null unless the mechanism is affine in P (linear family, local-linear, ROO). */
+  readonly population: PopulationEstimate | null;
+  /** null when options.pointMasses is false or k > 1000. */
+  readonly pointMasses: PopulationEstimate | null;
+}
+
+/** TV, KL(truth ‖ estimate), max |difference| and Euclidean distance of an estimate to the truth. */
+export interface EstimationErrors {
+  readonly tv: number;
+  readonly kl: number;
+  readonly maxAbs: number;
+  readonly l2: number;
+}
+
+interface SimulateCommon {
+  alpha?: number;
+  divergence?: DivergenceName;
+  pointMasses?: boolean;
+  /** A seed makes the run reproducible and is NOT secure (tests, figures); without it the CSPRNG is used. */
+  seed?: number;
+}
+
+/** ps.simulate() options: each user holds one item drawn from `population` ('point-masses', the default), or has a
+ * histogram drawn from Dirichlet(concentration · population) ('dirichlet'), or the given histograms ('given'). */
+export type SimulateOptions =
+  | (SimulateCommon & { model?: 'point-masses'; population: Histogram; users: number })
+  | (SimulateCommon & { model: 'dirichlet'; population: Histogram; users: number; concentration?: number })
+  | (SimulateCommon & { model: 'given'; users: readonly Histogram[] });
+
+export interface SimulationResult {
+  /** P̄: the mean of the realised users' normalised histograms (not the model). */
+  readonly truth: Float64Array;
+  /** 'point-masses': how many users hold each item; otherwise null. */
+  readonly items: Float64Array | null;
+  /** Released counts per category (what a server holds). */
+  readonly counts: Float64Array;
+  readonly estimate: EstimateReport;
+  /** Errors against `truth`: Q̂ read as P̄, the projected population estimate, the projected point-mass inversion. */
+  readonly errors: {
+    readonly released: EstimationErrors;
+    readonly population: EstimationErrors | null;
+    readonly pointMasses: EstimationErrors | null;
+  };
+}
+
+/** A privacy loss (ε, δ). */
+export interface PrivacyLoss {
+  readonly epsilon: number;
+  readonly delta: number;
+}
+
+export interface ShuffleBound extends PrivacyLoss {
+  /** false when the closed form's condition (ε0 <= ln(n / (16 ln(2/δ)))) fails: then ε = ε0 (no amplification). */
+  readonly applies: boolean;
+  readonly method: 'numerical' | 'closed-form';
+}
+
+/** Accounting for a collection of reports. */
+export interface Collection {
+  /**
+   * A user who reports `reports` times, each (ε, δ)-LDP. 'basic': (mε, mδ). 'advanced' (Dwork–Rothblum–Vadhan):
+   * ε' = ε·sqrt(2m ln(1/δ')) + mε(e^ε − 1), δ' + mδ. 'best' (default): the smaller ε of the two.
+   */
+  compose(options: { epsilon: number; delta?: number; reports: number; deltaPrime?: number; method?: 'basic' | 'advanced' | 'best' }): PrivacyLoss;
+  /**
+   * Amplification by shuffling n users' ε0-LDP reports (Feldman, McMillan, Talwar 2021): 'closed-form' is their
+   * Theorem 3.1, ε = ln(1 + (e^ε0 − 1)/(e^ε0 + 1)·(8 sqrt(e^ε0 ln(4/δ))/sqrt(n) + 8e^ε0/n)); 'numerical' (default) is
+   * their Section 4 bound by bisection, tighter.
+   */
+  shuffle(options: { epsilon0: number; users: number; delta: number; method?: 'numerical' | 'closed-form' }): ShuffleBound;
+}
+
 export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * The privacy accountant: the sampler's guarantee in every notion (LDP curve, capacity, and with a prior
@@ -215,6 +359,16 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   accountant(sampler: Sampler, options?: AccountantOptions): AccountantReport;
   /** The LMIDP paper's conversions between notions. */
   readonly lmidp: Lmidp;
+  /**
+   * Population estimates from `counts[x]` = how many users released category x, and the sampler's public parameters
+   * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts or a wrong
+   * length; TypeError for non-numeric entries.
+   */
+  estimate(sampler: Sampler, counts: Histogram, options?: EstimateOptions): EstimateReport;
+  /** N users drawn from a population model, privatized by the sampler, counted and estimated, in one call. */
+  simulate(sampler: Sampler, options: SimulateOptions): SimulationResult;
+  /** Composition of repeated reports and amplification by shuffling. */
+  readonly collection: Collection;
   /** A 1-D grid (frozen). Throws RangeError unless lo < hi are finite and cells is an integer in [1, 10^7]. */
   grid1d(options: { lo: number; hi: number; cells: number }): Grid1D;
   /** A 2-D grid (frozen), nx·ny <= 10^7 cells. */

@@ -267,10 +267,117 @@ function makeApi(wasm) {
       checked(wasm, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
   });
 
+  // A sampler's C++ handle: its own when made by this module, else one rebuilt from its public name and options
+  // (a sampler from the client entry 'privsample'), disposed after the call.
+  function withHandle(s, run) {
+    if (s === null || typeof s !== 'object' || typeof s.mechanism !== 'string' || typeof s.options !== 'object') {
+      throw new TypeError(`sampler must be an object returned by ps.sampler(), got ${describe(s)}`);
+    }
+    const own = finite.handleOf(s);
+    const borrowed = own ? null : finite.api.sampler(s.mechanism, s.options);
+    try {
+      return run(own ?? finite.handleOf(borrowed));
+    } finally {
+      borrowed?.dispose();
+    }
+  }
+
+  function onlyKeys(given, allowed, what) {
+    const unknown = Object.keys(given).filter((key) => given[key] !== undefined && !allowed.includes(key));
+    if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by ${what} (supported: ${allowed.join(', ')})`);
+  }
+
+  const freezeReport = (r) => Object.freeze({
+    released: Object.freeze(r.released),
+    population: r.population && Object.freeze(r.population),
+    pointMasses: r.pointMasses && Object.freeze(r.pointMasses),
+  });
+
+  /** Population estimates from the counts of released categories (research.d.ts states each method). */
+  function estimate(s, counts, options) {
+    const o = plainObject(options, 'options');
+    onlyKeys(o, ['alpha', 'divergence', 'pointMasses'], 'estimate');
+    const { alpha = 0.05, divergence = 'kl', pointMasses = true } = o;
+    number(alpha, 'options.alpha');
+    text(divergence, 'options.divergence');
+    if (typeof pointMasses !== 'boolean') throw new TypeError(`options.pointMasses must be a boolean, got ${describe(pointMasses)}`);
+    const c = histogram(counts, 'counts');
+    return withHandle(s, (handle) => freezeReport(checked(wasm, wasm.estimate(handle, c, alpha, divergence, pointMasses))));
+  }
+
+  /** N simulated users privatized by the sampler, counted and estimated; errors against the realised truth. */
+  function simulate(s, options) {
+    const o = plainObject(options, 'options');
+    onlyKeys(o, ['population', 'model', 'users', 'concentration', 'alpha', 'divergence', 'pointMasses', 'seed'], 'simulate');
+    const { model = 'point-masses', users, concentration = 1, alpha = 0.05, divergence = 'kl', pointMasses = true, seed } = o;
+    text(model, 'options.model');
+    number(concentration, 'options.concentration');
+    number(alpha, 'options.alpha');
+    text(divergence, 'options.divergence');
+    if (typeof pointMasses !== 'boolean') throw new TypeError(`options.pointMasses must be a boolean, got ${describe(pointMasses)}`);
+    if (seed !== undefined) number(seed, 'options.seed');
+    let values;
+    let k = 0;
+    if (model === 'given') {
+      // The users' histograms travel as one flat array of k columns (a conversion, not a computation).
+      const rows = o.users;
+      if (!Array.isArray(rows) || rows.length === 0) {
+        throw new TypeError(`options.users must be a non-empty array of histograms for model 'given', got ${describe(rows)}`);
+      }
+      const checkedRows = rows.map((h, i) => histogram(h, `options.users[${i}]`));
+      k = checkedRows[0].length;
+      checkedRows.forEach((h, i) => {
+        if (h.length !== k) throw new RangeError(`options.users[${i}] has ${h.length} categories; options.users[0] has ${k}`);
+      });
+      values = new Float64Array(k * rows.length);
+      checkedRows.forEach((h, i) => values.set(h, i * k));
+    } else {
+      number(users, 'options.users');
+      values = histogram(o.population, 'options.population');
+    }
+    const wasmOptions = { model, users: model === 'given' ? 0 : users, concentration, alpha, divergence, pointMasses, seed: seed ?? null };
+    return withHandle(s, (handle) => {
+      const r = checked(wasm, wasm.simulate(handle, values, k, wasmOptions));
+      return Object.freeze({
+        truth: r.truth,
+        items: r.items,
+        counts: r.counts,
+        estimate: freezeReport(r.estimate),
+        errors: Object.freeze({
+          released: r.errors.released && Object.freeze(r.errors.released),
+          population: r.errors.population && Object.freeze(r.errors.population),
+          pointMasses: r.errors.pointMasses && Object.freeze(r.errors.pointMasses),
+        }),
+      });
+    });
+  }
+
+  const collection = Object.freeze({
+    /** The privacy loss of a user who reports `reports` times under (ε, δ)-LDP each time. */
+    compose(options) {
+      const o = plainObject(options, 'options');
+      onlyKeys(o, ['epsilon', 'delta', 'reports', 'deltaPrime', 'method'], 'collection.compose');
+      const { epsilon, delta = 0, reports, deltaPrime = 0, method = 'best' } = o;
+      return Object.freeze(checked(wasm, wasm.compose(number(epsilon, 'options.epsilon'), number(delta, 'options.delta'),
+        number(reports, 'options.reports'), number(deltaPrime, 'options.deltaPrime'), text(method, 'options.method'))));
+    },
+    /** The central (ε, δ) of n users' ε0-LDP reports after a uniform shuffle (Feldman, McMillan, Talwar 2021). */
+    shuffle(options) {
+      const o = plainObject(options, 'options');
+      onlyKeys(o, ['epsilon0', 'users', 'delta', 'method'], 'collection.shuffle');
+      const { epsilon0, users, delta, method = 'numerical' } = o;
+      return Object.freeze(checked(wasm, wasm.shuffle(number(epsilon0, 'options.epsilon0'), number(users, 'options.users'),
+        number(delta, 'options.delta'), text(method, 'options.method'))));
+    },
+  });
+
   return Object.freeze({
     ...finite.api,
     accountant,
     lmidp,
+    estimate,
+    simulate,
+    collection,
     ...makeContinuous(wasm),
   });
 }

@@ -14,6 +14,9 @@
 #include "client.hpp"
 #include "guard.hpp"
 #include "privsample/accountant.hpp"
+#include "privsample/collection_accounting.hpp"
+#include "privsample/estimate.hpp"
+#include "privsample/simulate.hpp"
 #include "privsample/continuous.hpp"
 #include "privsample/divergence.hpp"
 #include "privsample/functional_ldp.hpp"
@@ -274,6 +277,143 @@ val continuous_sample_point(std::string name, val options, val grid, val density
   });
 }
 
+// ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
+
+val released_to_val(const ReleasedEstimate& r) {
+  val out = val::object();
+  out.set("users", r.users);
+  out.set("confidence", r.confidence);
+  out.set("q", copy_out(r.q));
+  out.set("lower", copy_out(r.lower));
+  out.set("upper", copy_out(r.upper));
+  out.set("pointwiseLower", copy_out(r.pointwise_lower));
+  out.set("pointwiseUpper", copy_out(r.pointwise_upper));
+  out.set("radius", number_or_null(r.radius));
+  out.set("divergence", r.divergence);
+  return out;
+}
+
+val population_to_val(const std::optional<PopulationEstimate>& p) {
+  if (!p) return val::null();
+  val out = val::object();
+  out.set("users", p->users);
+  out.set("confidence", p->confidence);
+  out.set("estimate", copy_out(p->estimate));
+  out.set("variance", copy_out(p->variance));
+  out.set("standardError", copy_out(p->standard_error));
+  out.set("lower", copy_out(p->lower));
+  out.set("upper", copy_out(p->upper));
+  out.set("simultaneousLower", copy_out(p->simultaneous_lower));
+  out.set("simultaneousUpper", copy_out(p->simultaneous_upper));
+  out.set("projected", copy_out(p->projected));
+  out.set("method", p->method);
+  out.set("assumption", p->assumption);
+  return out;
+}
+
+val report_to_val(const EstimateReport& r) {
+  val out = val::object();
+  out.set("released", released_to_val(r.released));
+  out.set("population", population_to_val(r.population));
+  out.set("pointMasses", population_to_val(r.point_masses));
+  return out;
+}
+
+val errors_to_val(const std::optional<EstimationErrors>& e) {
+  if (!e) return val::null();
+  val out = val::object();
+  out.set("tv", e->tv);
+  out.set("kl", e->kl);
+  out.set("maxAbs", e->max_abs);
+  out.set("l2", e->l2);
+  return out;
+}
+
+val estimate_of(const Sampler& sampler, val counts, double alpha, std::string divergence, bool point_masses) {
+  return guarded([&] {
+    const std::vector<double> c = numbers(counts);
+    return report_to_val(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence), point_masses));
+  });
+}
+
+// options: {model, users, concentration, alpha, divergence, pointMasses, seed} with types checked by the wrapper;
+// population: the model's histogram, or for 'given' the users' histograms flattened row by row (k columns).
+val simulate_of(const Sampler& sampler, val population, double k, val options) {
+  return guarded([&] {
+    SimulationOptions o;
+    const std::string model = options["model"].as<std::string>();
+    if (model == "point-masses") o.model = PopulationModel::point_masses;
+    else if (model == "dirichlet") o.model = PopulationModel::dirichlet;
+    else if (model == "given") o.model = PopulationModel::given;
+    else throw std::invalid_argument("options.model = '" + model + "': use 'point-masses', 'dirichlet' or 'given'");
+    if (o.model != PopulationModel::given) {
+      o.users = validated_count(options["users"].as<double>(), "options.users", 1, kMaxSimulatedUsers);
+    }
+    o.concentration = options["concentration"].as<double>();
+    o.alpha = options["alpha"].as<double>();
+    o.divergence = parse_divergence(options["divergence"].as<std::string>());
+    o.point_mass_inversion = options["pointMasses"].as<bool>();
+    const std::vector<double> values = numbers(population);
+    const auto run = [&](RandomBits& bits) {
+      if (o.model == PopulationModel::given) {
+        return simulate_given(sampler.mechanism(), values, validated_count(k, "k", 1, kMaxCategories), o, bits);
+      }
+      return simulate(sampler.mechanism(), values, o, bits);
+    };
+    const val seed = options["seed"];
+    SimulationResult r;
+    if (seed.isUndefined() || seed.isNull()) {
+      r = run(secure_bits());
+    } else {
+      SeededRandom seeded(validated_seed(seed.as<double>()));
+      r = run(seeded);
+    }
+    val out = val::object();
+    out.set("truth", copy_out(r.truth));
+    out.set("items", r.items.empty() ? val::null() : copy_out(r.items));
+    out.set("counts", copy_out(r.counts));
+    out.set("estimate", report_to_val(r.estimate));
+    val errors = val::object();
+    errors.set("released", errors_to_val(r.released_errors));
+    errors.set("population", errors_to_val(r.population_errors));
+    errors.set("pointMasses", errors_to_val(r.point_mass_errors));
+    out.set("errors", errors);
+    return out;
+  });
+}
+
+val privacy_loss_to_val(const PrivacyLoss& loss) {
+  val out = val::object();
+  out.set("epsilon", loss.epsilon);
+  out.set("delta", loss.delta);
+  return out;
+}
+
+// method: 'basic' | 'advanced' | 'best' (the smaller ε of the two, as the core decides).
+val compose_of(double epsilon, double delta, double reports, double delta_prime, std::string method) {
+  return guarded([&] {
+    if (method == "basic") return privacy_loss_to_val(basic_composition(epsilon, delta, reports));
+    if (method == "advanced") return privacy_loss_to_val(advanced_composition(epsilon, delta, reports, delta_prime));
+    if (method == "best") return privacy_loss_to_val(best_composition(epsilon, delta, reports, delta_prime));
+    throw std::invalid_argument("options.method = '" + method + "': use 'basic', 'advanced' or 'best'");
+  });
+}
+
+val shuffle_of(double epsilon0, double users, double delta, std::string method) {
+  return guarded([&] {
+    ShuffleBound b;
+    if (method == "closed-form") b = shuffle_closed_form(epsilon0, users, delta);
+    else if (method == "numerical") b = shuffle_numerical(epsilon0, users, delta);
+    else throw std::invalid_argument("options.method = '" + method + "': use 'numerical' or 'closed-form'");
+    val out = val::object();
+    out.set("epsilon", b.epsilon);
+    out.set("delta", b.delta);
+    out.set("applies", b.applies);
+    out.set("method", method);
+    return out;
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(privsample_research) {
@@ -295,4 +435,8 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("continuousWorstCaseRisk", &continuous_risk_of);
   emscripten::function("continuousSamplePoint", &continuous_sample_point);
   emscripten::function("mbde", &mbde_of);
+  emscripten::function("estimate", &estimate_of);
+  emscripten::function("simulate", &simulate_of);
+  emscripten::function("compose", &compose_of);
+  emscripten::function("shuffle", &shuffle_of);
 }

@@ -4,6 +4,10 @@ import { init, type DivergenceName, type Guarantee, type Histogram, type InitOpt
 import {
   init as initResearch,
   type ContinuousSampler,
+  type EstimateReport,
+  type PrivacyLoss,
+  type ShuffleBound,
+  type SimulationResult,
   type Grid,
   type Grid1D,
   type Grid2D,
@@ -136,3 +140,25 @@ void privatize([1, 2, 3]);
 void continuous;
 void continuousMisuse;
 void misuse;
+
+// The analyst's side: estimates from counts, simulation of N users, accounting for the collection.
+async function analyse(counts: number[]): Promise<number> {
+  const ps = await initResearch();
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const report: EstimateReport = ps.estimate(s, counts, { alpha: 0.05, divergence: 'tv', pointMasses: false });
+  const q: Float64Array = report.released.q;
+  const radius: number | null = report.released.radius;
+  const p: Float64Array | undefined = report.population?.projected;
+  const sim: SimulationResult = ps.simulate(s, { population: [0.5, 0.3, 0.2], users: 1000, seed: 1 });
+  const tv: number | undefined = sim.errors.population?.tv;
+  ps.simulate(s, { model: 'dirichlet', population: [0.5, 0.5], users: 10, concentration: 2 });
+  ps.simulate(s, { model: 'given', users: [[1, 0], [0.5, 0.5]] });
+  // @ts-expect-error 'given' takes the users' histograms, not a count
+  ps.simulate(s, { model: 'given', users: 10 });
+  const loss: PrivacyLoss = ps.collection.compose({ epsilon: 0.1, reports: 100, deltaPrime: 1e-6, method: 'advanced' });
+  const shuffled: ShuffleBound = ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form' });
+  // @ts-expect-error unknown shuffle method
+  ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'magic' });
+  return q[0] + (radius ?? 0) + (p?.[0] ?? 0) + (tv ?? 0) + loss.epsilon + shuffled.epsilon;
+}
+void analyse;

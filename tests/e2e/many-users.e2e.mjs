@@ -1,0 +1,114 @@
+// Browser end-to-end test of the "Many users" page (dist/many-users.html; run `npm run build` first), in Debian's
+// Chromium:  node --test tests/e2e/
+// Serves dist/ under a sub-path, opens the histogram page and follows its header link to the page, then: the first
+// simulation draws all three charts (non-blank canvases); the estimate's confidence band contains the true
+// population for most categories; the error-versus-ε and -versus-N curves hold one line per mechanism; a custom
+// histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message.
+// No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { OUTPUT, PREFIX, closeDemoPage, openDemoPage } from './support.mjs';
+
+const STEP_TIMEOUT = 30_000;
+let server;
+let browser;
+let page;
+let baseUrl;
+const records = { requests: [], consoleErrors: [], pageErrors: [] };
+
+async function waitForResult(previous) {
+  await page.waitForFunction(
+    (before) => {
+      const app = document.getElementById('app');
+      return app.dataset.busy === 'false' && app.dataset.result && app.dataset.result !== before;
+    },
+    previous ?? '',
+    { timeout: STEP_TIMEOUT },
+  );
+  return page.getByTestId('app').getAttribute('data-result');
+}
+
+// How many canvas pixels are drawn (not transparent).
+async function inkOf(testid) {
+  return page.getByTestId(testid).evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let ink = 0;
+    for (let i = 3; i < data.length; i += 4) ink += data[i] > 0 ? 1 : 0;
+    return ink;
+  });
+}
+
+const chartData = async (testid) => JSON.parse(await page.getByTestId(testid).getAttribute('data-chart'));
+
+describe('many-users page', () => {
+  before(async () => {
+    ({ server, browser, page, baseUrl } = await openDemoPage('many-users.html', STEP_TIMEOUT, records));
+  });
+  after(async () => closeDemoPage(server, browser));
+
+  let result;
+  test('reached from the histogram page; the first simulation draws every chart', async () => {
+    await page.goto(`${baseUrl}index.html`);
+    await page.getByTestId('link-many-users').click();
+    await page.waitForURL(/many-users\.html$/);
+    result = await waitForResult();
+    for (const id of ['estimate-chart', 'epsilon-chart', 'users-chart']) {
+      assert.ok((await inkOf(id)) > 2000, `${id} is drawn`);
+    }
+    assert.match(await page.getByTestId('estimate-summary').textContent(), /affine inversion/);
+  });
+
+  test('the confidence band contains the truth for most categories; curves for each mechanism', async () => {
+    const d = await chartData('estimate-chart');
+    assert.equal(d.truth.length, 10);
+    const inside = d.truth.filter((t, i) => d.lower[i] - 1e-12 <= t && t <= d.upper[i] + 1e-12).length;
+    assert.ok(inside >= 8, `${inside} of 10 categories inside the band`);
+    const eps = await chartData('epsilon-chart');
+    assert.deepEqual(Object.keys(eps.tv).sort(), ['linear', 'minimax', 'mollifier']);
+    for (const tv of Object.values(eps.tv)) {
+      assert.equal(tv.length, eps.epsilons.length);
+      assert.ok(tv.at(-1) < tv[0], 'more ε, less error');
+    }
+    const users = await chartData('users-chart');
+    for (const tv of Object.values(users.tv)) assert.ok(tv.at(-1) < tv[0] / 10, 'more users, less error');
+  });
+
+  test('a custom histogram, a larger N and a bad histogram', async () => {
+    await page.getByTestId('population-select').selectOption('custom');
+    await page.getByTestId('custom-input').fill('40, 25, 15, 10, 5, 3, 2');
+    await page.getByTestId('users-slider').fill('5');
+    await page.getByTestId('users-slider').dispatchEvent('change');
+    const started = Date.now();
+    await page.getByTestId('run').click();
+    // Responsive while the worker runs: the page answers at once.
+    assert.equal(await page.evaluate(() => 1 + 1), 2);
+    assert.ok(Date.now() - started < 2000);
+    result = await waitForResult(result);
+    const d = await chartData('estimate-chart');
+    assert.equal(d.truth.length, 7);
+    const inside = d.truth.filter((t, i) => d.lower[i] - 1e-12 <= t && t <= d.upper[i] + 1e-12).length;
+    assert.ok(inside >= 5, `${inside} of 7 categories inside the band`);
+    await page.getByTestId('custom-input').fill('1, -2, 3');
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => !document.getElementById('input-error').hidden, null, { timeout: STEP_TIMEOUT });
+    assert.match(await page.getByTestId('input-error').textContent(), /-2|negative|>= 0/);
+    // Back to a valid population for the screenshot.
+    await page.getByTestId('population-select').selectOption('two-peaked');
+    await page.getByTestId('users-slider').fill('4');
+    await page.getByTestId('run').click();
+    await waitForResult(result);
+    assert.equal(await page.getByTestId('run-status').textContent(), 'Done.');
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'many-users.png'), fullPage: true });
+  });
+
+  test('no request outside the page\'s own files, no errors', () => {
+    const outside = records.requests.filter((url) => !url.startsWith(baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    assert.deepEqual(outside, []);
+    assert.ok(records.requests.every((url) => !url.startsWith('http') || new URL(url).pathname.startsWith(PREFIX)));
+    assert.deepEqual(records.pageErrors, []);
+    assert.deepEqual(records.consoleErrors, []);
+  });
+});

@@ -1,0 +1,218 @@
+// The analyst's side through the JS API ('privsample/research'): population estimates from counts of released
+// categories, simulation of N users, and accounting for the collection (composition, shuffling). The statistical
+// checks run seeded simulations so they are reproducible; the native tests (tests/native/estimate_test.cpp) check
+// the same properties on the core directly.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../../bindings/js/research.mjs';
+
+const ps = await init();
+const POPULATION = [0.35, 0.25, 0.2, 0.12, 0.08];
+
+// Q̄ = mean of Q(·|P_i) over point-mass users with item counts `items`: the truth of the released intervals.
+function releasedTruth(sampler, items) {
+  const k = items.length;
+  const users = items.reduce((a, b) => a + b, 0);
+  const out = new Float64Array(k);
+  for (let x = 0; x < k; x += 1) {
+    if (items[x] === 0) continue;
+    const pointMass = new Float64Array(k);
+    pointMass[x] = 1;
+    const q = sampler.distribution(pointMass);
+    for (let y = 0; y < k; y += 1) out[y] += (items[x] / users) * q[y];
+  }
+  return out;
+}
+
+test('estimate: report shape, Float64Arrays, method and assumption stated', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const r = ps.estimate(s, [120, 80, 60, 40]);
+  assert.equal(r.released.users, 300);
+  assert.equal(r.released.confidence, 0.95);
+  for (const key of ['q', 'lower', 'upper', 'pointwiseLower', 'pointwiseUpper']) {
+    assert.ok(r.released[key] instanceof Float64Array, key);
+    assert.equal(r.released[key].length, 4);
+  }
+  assert.equal(typeof r.released.radius, 'number');
+  assert.equal(r.released.divergence, 'kl');
+  assert.ok(r.population, 'linear is affine in P');
+  assert.match(r.population.method, /affine/);
+  assert.ok(r.population.assumption.length > 10);
+  assert.ok(Math.abs(r.population.estimate.reduce((a, b) => a + b, 0) - 1) < 1e-12, 'the unbiased estimate sums to 1');
+  assert.ok(Math.abs(r.population.projected.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  assert.ok(r.population.projected.every((v) => v >= 0));
+  assert.ok(r.pointMasses && /point-mass/.test(r.pointMasses.method));
+  for (let x = 0; x < 4; x += 1) {
+    assert.ok(r.population.simultaneousLower[x] <= r.population.lower[x] + 1e-15);
+    assert.ok(r.population.simultaneousUpper[x] >= r.population.upper[x] - 1e-15);
+    assert.ok(Math.abs(r.population.standardError[x] ** 2 - r.population.variance[x]) < 1e-15);
+  }
+  const noPointMasses = ps.estimate(s, [120, 80, 60, 40], { pointMasses: false, alpha: 0.1, divergence: 'tv' });
+  assert.equal(noPointMasses.pointMasses, null);
+  assert.equal(noPointMasses.released.confidence, 0.9);
+  assert.equal(noPointMasses.released.divergence, 'tv');
+});
+
+test('estimate: the clip samplers get no affine estimate, the joint-convexity radius and the point-mass inversion', () => {
+  const s = ps.sampler('minimax', { epsilon: 2 });
+  const r = ps.estimate(s, [50, 30, 20]);
+  assert.equal(r.population, null);
+  assert.ok(r.released.radius > 0);
+  assert.ok(r.pointMasses);
+});
+
+test('estimate: a sampler from another module instance (rebuilt from its public options) gives the same report', () => {
+  const own = ps.sampler('linear', { epsilon: 0.5 });
+  const foreign = { mechanism: 'linear', options: { epsilon: 0.5 }, guarantee: own.guarantee };
+  assert.deepEqual(ps.estimate(foreign, [5, 6, 7]), ps.estimate(own, [5, 6, 7]));
+});
+
+test('estimate (linear): 95% intervals cover ≥ 94% of 500 seeded simulated populations; the estimate is unbiased', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const k = POPULATION.length;
+  const populations = 500;
+  const users = 3000;
+  let pointwise = 0;
+  let simultaneous = 0;
+  let released = 0;
+  let releasedSimultaneous = 0;
+  const zSum = new Float64Array(k);
+  for (let seed = 1; seed <= populations; seed += 1) {
+    const r = ps.simulate(s, { population: POPULATION, model: 'point-masses', users, seed, pointMasses: false });
+    const p = r.estimate.population;
+    const qTruth = releasedTruth(s, r.items);
+    let every = true;
+    let everyReleased = true;
+    for (let x = 0; x < k; x += 1) {
+      const truth = r.truth[x];
+      pointwise += p.lower[x] <= truth && truth <= p.upper[x] ? 1 : 0;
+      every &&= p.simultaneousLower[x] <= truth && truth <= p.simultaneousUpper[x];
+      zSum[x] += (p.estimate[x] - truth) / p.standardError[x];
+      const q = r.estimate.released;
+      released += q.pointwiseLower[x] <= qTruth[x] && qTruth[x] <= q.pointwiseUpper[x] ? 1 : 0;
+      everyReleased &&= q.lower[x] <= qTruth[x] && qTruth[x] <= q.upper[x];
+    }
+    simultaneous += every ? 1 : 0;
+    releasedSimultaneous += everyReleased ? 1 : 0;
+  }
+  const coverage = {
+    populationPointwise: pointwise / (populations * k),
+    populationSimultaneous: simultaneous / populations,
+    releasedPointwise: released / (populations * k),
+    releasedSimultaneous: releasedSimultaneous / populations,
+  };
+  console.log('linear, ε = 1, N = 3000, 500 populations: coverage', coverage);
+  for (const [name, value] of Object.entries(coverage)) assert.ok(value >= 0.94, `${name} coverage ${value}`);
+  // Unbiased: the mean standardised error over 500 populations is within 4/sqrt(500) of 0.
+  for (let x = 0; x < k; x += 1) assert.ok(Math.abs(zSum[x] / populations) < 4 / Math.sqrt(populations), `bias z[${x}] = ${zSum[x] / populations}`);
+});
+
+test('estimate (minimax, point-mass inversion): intervals cover ≥ 94% of 500 seeded populations', () => {
+  const s = ps.sampler('minimax', { epsilon: 2 });
+  const k = POPULATION.length;
+  let covered = 0;
+  for (let seed = 1; seed <= 500; seed += 1) {
+    const r = ps.simulate(s, { population: POPULATION, users: 3000, seed });
+    const p = r.estimate.pointMasses;
+    for (let x = 0; x < k; x += 1) covered += p.lower[x] <= r.truth[x] && r.truth[x] <= p.upper[x] ? 1 : 0;
+  }
+  console.log('minimax, ε = 2, point-mass inversion: pointwise coverage', covered / (500 * k));
+  assert.ok(covered / (500 * k) >= 0.94);
+});
+
+test('estimate (linear): the empirical variance equals the closed form q(1 − q)/(N λ²) for identical users', () => {
+  const epsilon = 1;
+  const p = [0.5, 0.3, 0.15, 0.05];
+  const k = p.length;
+  const users = 1000;
+  const s = ps.sampler('linear', { epsilon });
+  const q = s.distribution(p);
+  const lambda = Math.expm1(epsilon) / (Math.exp(epsilon) + k - 1); // k-RR: Q = λP + (1 − λ)/k
+  const sum = new Float64Array(k);
+  const sum2 = new Float64Array(k);
+  const reported = new Float64Array(k);
+  const reps = 1500;
+  const given = Array.from({ length: users }, () => p);
+  for (let seed = 1; seed <= reps; seed += 1) {
+    const r = ps.simulate(s, { model: 'given', users: given, seed, pointMasses: false });
+    const e = r.estimate.population;
+    for (let x = 0; x < k; x += 1) {
+      sum[x] += e.estimate[x];
+      sum2[x] += e.estimate[x] ** 2;
+      reported[x] += e.variance[x];
+    }
+  }
+  for (let x = 0; x < k; x += 1) {
+    const mean = sum[x] / reps;
+    const variance = sum2[x] / reps - mean * mean;
+    const formula = (q[x] * (1 - q[x])) / (users * lambda * lambda);
+    // Relative standard error of a sample variance of 1500 draws ≈ sqrt(2/1500) = 3.7%: allow 15%.
+    assert.ok(Math.abs(variance / formula - 1) < 0.15, `empirical variance[${x}] ${variance} vs ${formula}`);
+    assert.ok(Math.abs(reported[x] / reps / formula - 1) < 0.05, `reported variance[${x}] ${reported[x] / reps} vs ${formula}`);
+    assert.ok(Math.abs(mean - p[x]) < 4 * Math.sqrt(formula / reps), `mean[${x}] ${mean} vs ${p[x]}`);
+  }
+});
+
+test('simulate: seeded runs are reproducible, errors are reported, 10^6 users are fast', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const a = ps.simulate(s, { population: POPULATION, users: 10000, seed: 7 });
+  const b = ps.simulate(s, { population: POPULATION, users: 10000, seed: 7 });
+  assert.deepEqual(a, b);
+  assert.equal(a.counts.reduce((x, y) => x + y, 0), 10000);
+  for (const key of ['released', 'population', 'pointMasses']) {
+    for (const e of ['tv', 'kl', 'maxAbs', 'l2']) assert.ok(Number.isFinite(a.errors[key][e]) && a.errors[key][e] >= 0, `${key}.${e}`);
+  }
+  assert.ok(a.errors.population.tv < a.errors.released.tv, 'inverting the channel beats reading Q̂ as P');
+  const d = ps.simulate(s, { population: POPULATION, model: 'dirichlet', users: 2000, concentration: 2 });
+  assert.equal(d.items, null);
+  assert.equal(ps.simulate(ps.sampler('minimax', { epsilon: 1 }), { population: POPULATION, users: 100 }).errors.population, null);
+  const start = performance.now();
+  ps.simulate(s, { population: POPULATION, users: 1e6 });
+  const ms = performance.now() - start;
+  console.log(`simulate: 10^6 point-mass users in ${ms.toFixed(0)} ms (WASM, CSPRNG)`);
+  assert.ok(ms < 2000, `${ms} ms`);
+});
+
+test('collection.compose: basic and advanced composition (hand-checked values)', () => {
+  const basic = ps.collection.compose({ epsilon: 0.1, delta: 1e-7, reports: 100, method: 'basic' });
+  assert.ok(Math.abs(basic.epsilon - 10) < 1e-12);
+  assert.ok(Math.abs(basic.delta - 1e-5) < 1e-18);
+  // sqrt(200 ln 1e6)·0.1 + 100·0.1·(e^0.1 − 1) = 6.308231…
+  const advanced = ps.collection.compose({ epsilon: 0.1, reports: 100, deltaPrime: 1e-6, method: 'advanced' });
+  assert.ok(Math.abs(advanced.epsilon - 6.308231) < 1e-5, `${advanced.epsilon}`);
+  assert.ok(Math.abs(advanced.delta - 1e-6) < 1e-15);
+  const best = ps.collection.compose({ epsilon: 0.1, reports: 100, deltaPrime: 1e-6 });
+  assert.ok(best.epsilon <= Math.min(basic.epsilon, advanced.epsilon) + 1e-12);
+});
+
+test('collection.shuffle: FMT21 closed form and numerical bound against the published values', () => {
+  const closed = ps.collection.shuffle({ epsilon0: 1, users: 1e6, delta: 1e-6, method: 'closed-form' });
+  assert.ok(closed.applies);
+  assert.ok(Math.abs(closed.epsilon - 0.02352) < 0.02352 * 1e-3, `${closed.epsilon}`);
+  const numerical = ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'numerical' });
+  assert.ok(numerical.epsilon >= 0.015271 && numerical.epsilon <= 0.015451, `${numerical.epsilon}`);
+  assert.ok(numerical.epsilon <= ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form' }).epsilon);
+});
+
+test('bad counts and options are rejected with clear errors; the module stays usable', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  assert.throws(() => ps.estimate(s, [3, -1, 2]), (e) => e instanceof RangeError && /counts\[1\]/.test(e.message));
+  assert.throws(() => ps.estimate(s, [3, 1.5, 2]), (e) => e instanceof RangeError && /counts\[1\]/.test(e.message));
+  assert.throws(() => ps.estimate(s, [0, 0, 0]), RangeError);
+  assert.throws(() => ps.estimate(s, []), RangeError);
+  assert.throws(() => ps.estimate(s, [1, NaN, 2]), RangeError);
+  assert.throws(() => ps.estimate(s, [1, '2', 3]), (e) => e instanceof TypeError && /counts\[1\]/.test(e.message));
+  assert.throws(() => ps.estimate(s, 'abc'), TypeError);
+  assert.throws(() => ps.estimate(null, [1, 2]), TypeError);
+  assert.throws(() => ps.estimate(s, [1, 2], { alpha: 2 }), RangeError);
+  assert.throws(() => ps.estimate(s, [1, 2], { divergence: 'nope' }), RangeError);
+  assert.throws(() => ps.estimate(s, [1, 2], { colour: 1 }), RangeError);
+  // A local sampler with a prior of 3 categories: counts of 4 are the wrong length.
+  const local = ps.sampler('local-linear', { epsilon: 1, prior: [0.3, 0.3, 0.4], gamma: 2 });
+  assert.throws(() => ps.estimate(local, [1, 2, 3, 4]), RangeError);
+  assert.throws(() => ps.simulate(s, { population: POPULATION, users: -5 }), RangeError);
+  assert.throws(() => ps.simulate(s, { population: POPULATION, users: 10, model: 'galaxy' }), RangeError);
+  assert.throws(() => ps.collection.compose({ epsilon: -1, reports: 3, method: 'basic' }), RangeError);
+  assert.throws(() => ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'magic' }), RangeError);
+  assert.ok(ps.estimate(s, [1, 2, 3]).population, 'still usable');
+});

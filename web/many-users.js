@@ -1,0 +1,237 @@
+// The "Many users" page (many-users.html): N users each release one private sample; the page shows the true
+// population, the released-sample histogram, the population estimate with its confidence band, and the estimation
+// error versus ε and versus N for several mechanisms. Page code only collects input and draws; every number comes
+// from the privsample API, called in a Web Worker (many-users-worker.js).
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+
+Chart.register(BarController, BarElement, CategoryScale, Filler, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
+Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+Chart.defaults.font.size = 13;
+
+// Preset populations, as unnormalised weights (the core normalises them).
+const PRESETS = {
+  zipf: Array.from({ length: 10 }, (_, i) => 1 / (i + 1)),
+  uniform: Array(10).fill(1),
+  'two-peaked': [2, 8, 14, 8, 2, 1, 4, 10, 5, 1],
+};
+// The x values of the curves (not mechanism maths): ε from 0.1 to 10, N from 10^2 to 10^6.
+const CURVE_EPSILONS = [0.1, 0.2, 0.5, 1, 2, 4, 7, 10];
+const CURVE_USERS = [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
+const REPEATS = 3;
+const MECHANISM_STYLE = {
+  linear: { label: 'linear', color: '#2274a5', dash: [] },
+  minimax: { label: 'minimax', color: '#e07a1f', dash: [6, 4] },
+  mollifier: { label: 'mollifier', color: '#2e8b57', dash: [] },
+};
+const COLORS = { truth: 'rgba(59, 91, 146, 0.75)', released: 'rgba(224, 122, 31, 0.45)', estimate: '#c0392b', band: 'rgba(192, 57, 43, 0.18)' };
+
+const el = {
+  app: document.getElementById('app'),
+  status: document.getElementById('status'),
+  population: document.getElementById('population'),
+  customRow: document.getElementById('custom-row'),
+  custom: document.getElementById('custom'),
+  users: document.getElementById('users'),
+  usersValue: document.getElementById('users-value'),
+  epsilon: document.getElementById('epsilon'),
+  epsilonValue: document.getElementById('epsilon-value'),
+  run: document.getElementById('run'),
+  progress: document.getElementById('progress'),
+  runStatus: document.getElementById('run-status'),
+  inputError: document.getElementById('input-error'),
+  summary: document.getElementById('estimate-summary'),
+  estimateCanvas: document.getElementById('estimate-chart'),
+  epsilonCanvas: document.getElementById('epsilon-chart'),
+  usersCanvas: document.getElementById('users-chart'),
+};
+
+const worker = new Worker(new URL('./many-users-worker.js', import.meta.url), { type: 'module' });
+let nextId = 0;
+const pending = new Map();
+worker.addEventListener('message', (event) => {
+  const { id, progress, ok, result, error } = event.data;
+  const entry = pending.get(id);
+  if (!entry) return;
+  if (progress) return entry.onProgress?.(progress);
+  pending.delete(id);
+  if (ok) entry.resolve(result);
+  else entry.reject(Object.assign(new Error(error.message), { name: error.name }));
+});
+function call(type, spec, onProgress) {
+  const id = (nextId += 1);
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress });
+    worker.postMessage({ id, type, spec });
+  });
+}
+
+const formatUsers = (n) => Math.round(n).toLocaleString('en-US').replace(/,/g, '\u202f');
+const usersOf = () => Math.round(10 ** Number(el.users.value));
+const epsilonOf = () => Number((10 ** Number(el.epsilon.value)).toPrecision(2));
+const mechanismsOf = () => [...document.querySelectorAll('input[name="mechanism"]:checked')].map((box) => box.value);
+
+// The population as typed: numbers only (their validity — non-negative, not all zero — is checked by the core).
+function populationOf() {
+  if (el.population.value !== 'custom') return PRESETS[el.population.value];
+  const parts = el.custom.value.split(/[\s,;]+/).filter(Boolean);
+  const values = parts.map(Number);
+  const bad = parts.findIndex((part, i) => !Number.isFinite(values[i]));
+  if (bad >= 0) throw new TypeError(`"${parts[bad]}" is not a number`);
+  if (values.length < 2) throw new RangeError('give at least two categories');
+  return values;
+}
+
+const estimateChart = new Chart(el.estimateCanvas, {
+  data: { labels: [], datasets: [] },
+  options: {
+    animation: false,
+    maintainAspectRatio: false,
+    scales: {
+      x: { title: { display: true, text: 'category' } },
+      y: { beginAtZero: true, title: { display: true, text: 'share of users' } },
+    },
+    plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
+  },
+});
+
+function curveChart(canvas, xTitle, ticks, format) {
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets: [] },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      parsing: false,
+      scales: {
+        x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (ticks.has(v) ? format(v) : '') } },
+        y: { type: 'logarithmic', title: { display: true, text: 'TV(estimate, truth)' } },
+      },
+      plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
+    },
+  });
+}
+const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N; dashed line: the chosen ε)', new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String);
+const usersChart = curveChart(el.usersCanvas, 'number of users N (at the chosen ε; dashed line: the chosen N)', new Set([1e2, 1e3, 1e4, 1e5, 1e6]), formatUsers);
+
+function curveDatasets(result, key, xs, marker) {
+  return result.mechanisms.map((m) => ({
+    label: MECHANISM_STYLE[m].label,
+    data: result[key][m].map((y, i) => ({ x: xs[i], y })),
+    borderColor: MECHANISM_STYLE[m].color,
+    backgroundColor: MECHANISM_STYLE[m].color,
+    borderDash: MECHANISM_STYLE[m].dash,
+    pointRadius: 3,
+    tension: 0,
+  })).concat([markerLine(result, key, marker)]);
+}
+// A vertical dashed line at the chosen ε or N.
+function markerLine(result, key, x) {
+  const values = result.mechanisms.flatMap((m) => result[key][m]);
+  return { label: '', data: [{ x, y: Math.min(...values) }, { x, y: Math.max(...values) }], borderColor: '#444', borderDash: [3, 3], pointRadius: 0, borderWidth: 1 };
+}
+
+function draw(result, spec) {
+  const { main } = result;
+  const labels = main.truth.map((_, i) => String(i));
+  const e = main.estimate;
+  estimateChart.data.labels = labels;
+  estimateChart.data.datasets = [
+    { type: 'bar', label: 'true population', data: main.truth, backgroundColor: COLORS.truth, order: 3 },
+    { type: 'bar', label: 'released samples (what the server counts)', data: main.released, backgroundColor: COLORS.released, order: 2 },
+    { type: 'line', label: '', data: e.lower, borderColor: 'transparent', pointRadius: 0, fill: false, order: 1 },
+    { type: 'line', label: `${Math.round(e.confidence * 100)}% confidence band`, data: e.upper, borderColor: 'transparent', backgroundColor: COLORS.band, pointRadius: 0, fill: '-1', order: 1 },
+    { type: 'line', label: `estimate (${main.mechanism})`, data: e.value, borderColor: COLORS.estimate, backgroundColor: COLORS.estimate, pointRadius: 4, showLine: false, order: 0 },
+  ];
+  estimateChart.update();
+  el.estimateCanvas.dataset.chart = JSON.stringify({ truth: main.truth, estimate: e.value, lower: e.lower, upper: e.upper, released: main.released });
+  el.summary.textContent = `${formatUsers(spec.users)} users, ${main.mechanism} at ε = ${spec.epsilon}: estimate by ${e.method}, projected onto the simplex; ` +
+    `TV to the truth ${main.errors.tv.toFixed(4)} (reading the released samples as the population: ${main.releasedErrors.tv.toFixed(4)}). Assumes: ${e.assumption}.`;
+
+  epsilonChart.data.datasets = curveDatasets(result, 'byEpsilon', CURVE_EPSILONS, spec.epsilon);
+  epsilonChart.update();
+  usersChart.data.datasets = curveDatasets(result, 'byUsers', CURVE_USERS, spec.users);
+  usersChart.update();
+  el.epsilonCanvas.dataset.chart = JSON.stringify({ epsilons: CURVE_EPSILONS, tv: result.byEpsilon });
+  el.usersCanvas.dataset.chart = JSON.stringify({ users: CURVE_USERS, tv: result.byUsers });
+}
+
+function showStatus(state, text) {
+  el.status.dataset.state = state;
+  el.status.textContent = text;
+}
+
+let runCount = 0;
+let debounce = 0;
+async function simulate() {
+  clearTimeout(debounce); // a pending automatic run is this one
+  el.inputError.hidden = true;
+  let spec;
+  try {
+    const mechanisms = mechanismsOf();
+    if (mechanisms.length === 0) throw new RangeError('check at least one mechanism');
+    spec = { population: populationOf(), users: usersOf(), epsilon: epsilonOf(), mechanisms, epsilons: CURVE_EPSILONS, userCounts: CURVE_USERS, repeats: REPEATS };
+  } catch (error) {
+    el.inputError.textContent = error.message;
+    el.inputError.hidden = false;
+    return;
+  }
+  const mine = (runCount += 1);
+  el.app.dataset.busy = 'true';
+  el.progress.value = 0;
+  el.runStatus.textContent = 'Simulating in the worker…';
+  try {
+    const result = await call('run', spec, ({ done, total }) => {
+      if (mine !== runCount) return;
+      el.progress.value = done / total;
+      el.runStatus.textContent = `Simulating in the worker… ${done} / ${total}`;
+    });
+    if (mine !== runCount) return;
+    draw(result, spec);
+    el.runStatus.textContent = 'Done.';
+    el.app.dataset.result = String(mine);
+  } catch (error) {
+    if (mine !== runCount) return; // superseded by a newer run
+    el.inputError.textContent = error.message;
+    el.inputError.hidden = false;
+    el.runStatus.textContent = '';
+  } finally {
+    if (mine === runCount) el.app.dataset.busy = 'false';
+  }
+}
+
+function scheduleRun() {
+  clearTimeout(debounce);
+  debounce = setTimeout(simulate, 300);
+}
+
+function updateLabels() {
+  el.usersValue.textContent = formatUsers(usersOf());
+  el.epsilonValue.textContent = String(epsilonOf());
+  el.customRow.hidden = el.population.value !== 'custom';
+}
+
+for (const input of [el.users, el.epsilon]) input.addEventListener('input', updateLabels);
+for (const input of [el.users, el.epsilon, el.population, el.custom, ...document.querySelectorAll('input[name="mechanism"]')]) {
+  input.addEventListener('change', () => {
+    updateLabels();
+    scheduleRun();
+  });
+}
+el.run.addEventListener('click', simulate);
+updateLabels();
+el.run.disabled = false;
+showStatus('ready', 'Ready: the privsample module runs in a Web Worker; nothing leaves this page.');
+simulate();
