@@ -924,7 +924,9 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
     return out;
   }
 
-  if (value_at_infinity.value() < 1.0 - kFlat) {
+  // No open atom (all mass where hi = 0) with F(∞) = Σlo within kFlat of 1: F is constant, so no root to search
+  // for (the search would rescale by the largest open mass, 0); Case B's formula gives the q.
+  if (value_at_infinity.value() < 1.0 - kFlat || open_count == 0) {
     // Case B: even with the whole support at its ceiling the mass is short; the zero atoms share the
     // rest at one common fraction θ of their room. (F(∞) = 1 is Case A: a point mass whose ceiling
     // plus the others' floors make 1 has the root hi/p.)
