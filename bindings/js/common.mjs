@@ -90,19 +90,35 @@ export function checkedNumber(wasm, result) {
 
 // ---- the finite API (both entries) ----------------------------------------------------------------------------
 
-const NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'records'];
-const ARRAY_OPTIONS = ['prior', 'reference'];
+/** The registry of mechanisms and options (core/include/privsample/registry.hpp), frozen, as the module exports it. */
+export function readRegistry(wasm) {
+  const registry = JSON.parse(wasm.registryJson());
+  for (const option of registry.options) Object.freeze(option);
+  for (const mechanism of registry.mechanisms) {
+    Object.freeze(mechanism.required);
+    Object.freeze(mechanism.optional);
+    Object.freeze(mechanism.defaults);
+    Object.freeze(mechanism);
+  }
+  Object.freeze(registry.options);
+  Object.freeze(registry.mechanisms);
+  return Object.freeze(registry);
+}
 
-// Checks option types (numbers, arrays of numbers) and rejects unknown keys; which options a mechanism needs, and
-// their values, are checked by the core.
-function mechanismOptions(options) {
+/**
+ * Converts each option to its registry kind (number, or numeric array → Float64Array) and rejects unknown keys;
+ * which options a mechanism needs, and their values, are checked by the core against the same registry.
+ */
+export function mechanismOptions(options, registry) {
   const given = plainObject(options, 'options');
   const out = {};
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    if (NUMBER_OPTIONS.includes(key)) out[key] = number(value, `options.${key}`);
-    else if (ARRAY_OPTIONS.includes(key)) out[key] = histogram(value, `options.${key}`);
-    else throw new RangeError(`option '${key}' is unknown (known options: ${[...NUMBER_OPTIONS, ...ARRAY_OPTIONS].join(', ')})`);
+    const spec = registry.options.find((option) => option.name === key);
+    if (spec === undefined) {
+      throw new RangeError(`option '${key}' is unknown (known options: ${registry.options.map((o) => o.name).join(', ')})`);
+    }
+    out[key] = spec.kind === 'number' ? number(value, `options.${key}`) : histogram(value, `options.${key}`);
   }
   return out;
 }
@@ -112,7 +128,8 @@ function mechanismOptions(options) {
  * handleOf(sampler) for the research entry's accountant.
  */
 export function makeFiniteApi(wasm) {
-  const mechanisms = Object.freeze(wasm.mechanismNames());
+  const registry = readRegistry(wasm);
+  const mechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name));
   const handles = new WeakMap();
   // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
   const release = new FinalizationRegistry((handle) => handle.delete());
@@ -128,10 +145,7 @@ export function makeFiniteApi(wasm) {
 
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
-    if (!mechanisms.includes(mechanism)) {
-      throw new RangeError(`mechanism = '${mechanism}': unknown mechanism; use one of ${mechanisms.map((m) => `'${m}'`).join(', ')}`);
-    }
-    const opts = mechanismOptions(options);
+    const opts = mechanismOptions(options, registry);
     const handle = new wasm.Sampler();
     try {
       checked(wasm, handle.configure(mechanism, opts));
@@ -205,6 +219,7 @@ export function makeFiniteApi(wasm) {
       version: wasm.version(),
       maxCategories: wasm.maxCategories(),
       mechanisms,
+      registry,
       sampler,
       divergence,
       [Symbol.for('privsample.internals')]: internals,

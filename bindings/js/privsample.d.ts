@@ -135,6 +135,35 @@ export interface Sampler {
   [Symbol.dispose](): void;
 }
 
+/** One option of the registry: a number, or a numeric array ('numbers': counts or probabilities). */
+export interface RegistryOption {
+  readonly name: string;
+  readonly kind: 'number' | 'numbers';
+  readonly meaning: string;
+}
+
+/**
+ * One mechanism of the registry. `required` lists its required options, where 'notion' stands for epsilon (with
+ * optional delta) or mu; `notion` says how its privacy notion is chosen: 'pure-ldp' (epsilon), 'ldp-from-options'
+ * (epsilon → pure, epsilon + delta → (ε,δ), mu → μ-GDP) or 'record-dp' (epsilon over the user's records).
+ */
+export interface RegistryMechanism {
+  readonly name: string;
+  readonly space: 'finite' | 'continuous';
+  readonly notion: 'pure-ldp' | 'ldp-from-options' | 'record-dp';
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+  /** The value an optional option takes when left out (e.g. c1: 0). */
+  readonly defaults: Readonly<Record<string, number>>;
+  readonly summary: string;
+}
+
+/** The single source of mechanism names and option rules (the core's), e.g. to build a mechanism picker. */
+export interface Registry {
+  readonly options: readonly RegistryOption[];
+  readonly mechanisms: readonly RegistryMechanism[];
+}
+
 export interface Privsample {
   /** Version of the package. */
   readonly version: string;
@@ -142,6 +171,8 @@ export interface Privsample {
   readonly maxCategories: number;
   /** Names accepted by sampler(). */
   readonly mechanisms: readonly MechanismName[];
+  /** Every mechanism (finite and continuous) with its options, as the core checks them. */
+  readonly registry: Registry;
   /**
    * Builds the mechanism once (its methods reuse it). Throws RangeError for an unknown mechanism or a bad option
    * value, TypeError for a wrong type.

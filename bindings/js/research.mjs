@@ -2,7 +2,7 @@
 // baseline, the privacy accountant and the LMIDP conversions (research.d.ts). One ES module with the WASM inlined:
 // nothing to configure; larger than the default entry.
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
-import { captureCsprng, checked, describe, histogram, makeFiniteApi, number, plainObject, publicOptions, text } from './common.mjs';
+import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
 
@@ -61,54 +61,6 @@ function pointsOf(value, dimension, name) {
 }
 
 // Which options each continuous mechanism takes; 'notion' stands for epsilon [+ delta] or mu.
-const CONTINUOUS_RULES = {
-  minimax: { required: ['epsilon', 'reference', 'c2'], optional: ['c1'] },
-  linear: { required: ['notion', 'reference', 'c2'], optional: ['c1'] },
-  local: { required: ['epsilon', 'prior', 'gamma'], optional: [] },
-  'local-linear': { required: ['notion', 'prior', 'gamma'], optional: [] },
-};
-const CONTINUOUS_MECHANISMS = Object.freeze(Object.keys(CONTINUOUS_RULES));
-const CONTINUOUS_NUMBER_OPTIONS = ['epsilon', 'delta', 'mu', 'gamma', 'c1', 'c2'];
-const CONTINUOUS_ARRAY_OPTIONS = ['reference', 'prior'];
-
-function continuousOptions(mechanism, options) {
-  const given = plainObject(options, 'options');
-  const out = {};
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined) continue;
-    if (CONTINUOUS_NUMBER_OPTIONS.includes(key)) out[key] = number(value, `options.${key}`);
-    else if (CONTINUOUS_ARRAY_OPTIONS.includes(key)) out[key] = histogram(value, `options.${key}`);
-    else {
-      throw new RangeError(`option '${key}' is unknown (known options: ${[...CONTINUOUS_NUMBER_OPTIONS, ...CONTINUOUS_ARRAY_OPTIONS].join(', ')})`);
-    }
-  }
-  const rules = CONTINUOUS_RULES[mechanism];
-  const allowed = [...rules.optional];
-  for (const key of rules.required) {
-    if (key === 'notion') {
-      if (out.mu !== undefined && (out.epsilon !== undefined || out.delta !== undefined)) {
-        throw new RangeError(`options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '${mechanism}': give either mu, or epsilon (with optional delta)`);
-      }
-      if (out.mu !== undefined) allowed.push('mu');
-      else {
-        if (out.epsilon === undefined) throw new RangeError(`options.epsilon is required for '${mechanism}' (or options.mu for Gaussian LDP)`);
-        allowed.push('epsilon', 'delta');
-      }
-    } else {
-      if (out[key] === undefined) throw new RangeError(`options.${key} is required for '${mechanism}'`);
-      allowed.push(key);
-    }
-  }
-  for (const key of Object.keys(out)) {
-    if (!allowed.includes(key)) {
-      const supported = rules.required.flatMap((k) => (k === 'notion' ? ['epsilon', 'delta', 'mu'] : [k])).concat(rules.optional);
-      throw new RangeError(`option '${key}' is not supported by '${mechanism}' (supported: ${supported.join(', ')})`);
-    }
-  }
-  if (rules.optional.includes('c1') && out.c1 === undefined) out.c1 = 0;
-  return out;
-}
-
 function densityOptions(options, name, allowed) {
   const given = plainObject(options, name);
   const unknown = Object.keys(given).filter((key) => given[key] !== undefined && !allowed.includes(key));
@@ -116,7 +68,7 @@ function densityOptions(options, name, allowed) {
   return given;
 }
 
-function makeContinuous(wasm) {
+function makeContinuous(wasm, registry) {
   function grid1d(options) {
     const { lo, hi, cells } = densityOptions(options, 'options', ['lo', 'hi', 'cells']);
     const grid = gridOf({ dimension: 1, lo, hi, cells }, 'grid');
@@ -178,11 +130,10 @@ function makeContinuous(wasm) {
 
   function continuousSampler(mechanism, options) {
     text(mechanism, 'mechanism');
-    if (!CONTINUOUS_MECHANISMS.includes(mechanism)) {
-      throw new RangeError(`mechanism = '${mechanism}': unknown continuous mechanism; use one of ${CONTINUOUS_MECHANISMS.map((m) => `'${m}'`).join(', ')}`);
-    }
-    const opts = continuousOptions(mechanism, options);
+    const opts = mechanismOptions(options, registry);
     const guarantee = Object.freeze(checked(wasm, wasm.continuousGuarantee(mechanism, opts))); // constructs: checks every value
+    const spec = registry.mechanisms.find((m) => m.space === 'continuous' && m.name === mechanism);
+    for (const [key, value] of Object.entries(spec.defaults)) opts[key] ??= value; // the options it runs with
     return Object.freeze({
       mechanism,
       options: publicOptions(opts),
@@ -198,7 +149,8 @@ function makeContinuous(wasm) {
     });
   }
 
-  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms: CONTINUOUS_MECHANISMS, mbde };
+  const continuousMechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'continuous').map((m) => m.name));
+  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms, mbde };
 }
 
 function makeApi(wasm) {
@@ -378,6 +330,6 @@ function makeApi(wasm) {
     estimate,
     simulate,
     collection,
-    ...makeContinuous(wasm),
+    ...makeContinuous(wasm, finite.api.registry),
   });
 }

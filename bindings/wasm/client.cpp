@@ -119,6 +119,8 @@ MechanismOptions read_options(const val& options) {
   out.records = number("records");
   out.prior = vector("prior");
   out.reference = vector("reference");
+  out.c1 = number("c1");
+  out.c2 = number("c2");
   return out;
 }
 
@@ -196,11 +198,9 @@ double Sampler::sample_of_input() const {
 
 namespace {
 
-val mechanism_names() {
-  val out = val::array();
-  for (const auto& name : finite_mechanism_names()) out.call<void>("push", name);
-  return out;
-}
+// The registry of mechanisms and options (registry.hpp) for the wrapper's type conversions and the public
+// ps.registry.
+std::string registry() { return registry_json(); }
 
 val divergence_of(std::string f, val p, val q) {
   return guarded([&] { return val(divergence(parse_divergence(f), numbers(p), numbers(q))); });
@@ -235,7 +235,7 @@ EMSCRIPTEN_BINDINGS(privsample_client) {
       .function("distributionOfInput", &Sampler::distribution_of_input)
       .function("sampleOfInput", &Sampler::sample_of_input);
   emscripten::function("takeError", &take_error);
-  emscripten::function("mechanismNames", &mechanism_names);
+  emscripten::function("registryJson", &registry);
   emscripten::function("divergence", &divergence_of);
   emscripten::function("version", &version);
   emscripten::function("maxCategories", &max_categories);

@@ -18,6 +18,7 @@
 #include "privsample/estimate.hpp"
 #include "privsample/simulate.hpp"
 #include "privsample/continuous.hpp"
+#include "privsample/continuous_mechanism.hpp"
 #include "privsample/divergence.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/histogram.hpp"
@@ -186,38 +187,9 @@ val mbde_of(val grid, val density, double epsilon, std::string preset, val seed)
   });
 }
 
-using ContinuousMechanism = std::variant<ContinuousClipSampler, ContinuousLinearSampler, ContinuousLocalClipSampler,
-                                         ContinuousLocalLinearSampler>;
-
-// The notion a linear sampler's options state (the wrapper has checked that mu excludes epsilon and delta).
-Guarantee ldp_guarantee_of(const val& o) {
-  if (!o["mu"].isUndefined()) {
-    return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, o["mu"].as<double>(), 0.0});
-  }
-  const double epsilon = o["epsilon"].as<double>();
-  if (!o["delta"].isUndefined()) {
-    return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, epsilon, o["delta"].as<double>(), 0.0, 0.0});
-  }
-  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, epsilon, 0.0, 0.0, 0.0});
-}
-
-ContinuousMechanism continuous_mechanism(const std::string& name, const val& o) {
-  if (name == "minimax") {
-    return ContinuousClipSampler(o["epsilon"].as<double>(), numbers(o["reference"]), o["c1"].as<double>(),
-                                 o["c2"].as<double>());
-  }
-  if (name == "linear") {
-    return ContinuousLinearSampler(ldp_guarantee_of(o), numbers(o["reference"]), o["c1"].as<double>(),
-                                   o["c2"].as<double>());
-  }
-  if (name == "local") {
-    return ContinuousLocalClipSampler(o["epsilon"].as<double>(), numbers(o["prior"]), o["gamma"].as<double>());
-  }
-  if (name == "local-linear") {
-    return ContinuousLocalLinearSampler(ldp_guarantee_of(o), numbers(o["prior"]), o["gamma"].as<double>());
-  }
-  throw std::invalid_argument("mechanism = '" + name +
-                              "': unknown continuous mechanism; use one of 'minimax', 'linear', 'local', 'local-linear'");
+// Options as the wrapper converted them (numbers, numeric arrays); the rules are the registry's, in the core.
+ContinuousMechanism continuous_mechanism(const std::string& name, const val& options) {
+  return make_continuous_mechanism(name, read_options(options));
 }
 
 val continuous_guarantee_of(std::string name, val options) {

@@ -10,110 +10,23 @@
 #include "privsample/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-struct OptionRules {
-  std::string_view mechanism;
-  std::vector<std::string_view> required;
-  std::vector<std::string_view> allowed;  // besides the required ones
-};
-
-bool has(const MechanismOptions& o, std::string_view key) {
-  if (key == "epsilon") return o.epsilon.has_value();
-  if (key == "delta") return o.delta.has_value();
-  if (key == "mu") return o.mu.has_value();
-  if (key == "gamma") return o.gamma.has_value();
-  if (key == "records") return o.records.has_value();
-  if (key == "prior") return o.prior.has_value();
-  if (key == "reference") return o.reference.has_value();
-  return false;
-}
-
-std::string joined(const std::vector<std::string_view>& keys) {
-  std::string out;
-  for (const auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
-  return out;
-}
-
-// Every option given is used and every option needed is given: a typo never silently changes the mechanism.
-void check_options(const MechanismOptions& o, const OptionRules& rules) {
-  static constexpr std::string_view kAll[] = {"epsilon", "delta", "mu", "gamma", "records", "prior", "reference"};
-  for (const auto key : rules.required) {
-    if (!has(o, key)) {
-      throw std::invalid_argument("options." + std::string(key) + " is required for '" + std::string(rules.mechanism) +
-                                  "'");
-    }
-  }
-  for (const auto key : kAll) {
-    const bool known = std::find(rules.required.begin(), rules.required.end(), key) != rules.required.end() ||
-                       std::find(rules.allowed.begin(), rules.allowed.end(), key) != rules.allowed.end();
-    if (has(o, key) && !known) {
-      std::vector<std::string_view> supported = rules.required;
-      supported.insert(supported.end(), rules.allowed.begin(), rules.allowed.end());
-      throw std::invalid_argument("option '" + std::string(key) + "' is not supported by '" +
-                                  std::string(rules.mechanism) + "' (supported: " + joined(supported) + ")");
-    }
-  }
-}
-
-}  // namespace
-
-std::vector<std::string> finite_mechanism_names() {
-  return {"minimax", "linear", "mollifier", "local", "local-linear", "roo", "ds-roo", "laplace-projection"};
-}
-
-namespace {
-
-// The local notion the options of a linear sampler state: mu → μ-GDP; epsilon and delta → (ε,δ); epsilon → pure.
-Guarantee ldp_guarantee_from(std::string_view name, const MechanismOptions& o, std::vector<std::string_view> also) {
-  if (o.mu) {
-    if (o.epsilon || o.delta) {
-      throw std::invalid_argument("options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '" +
-                                  std::string(name) + "': give either mu, or epsilon (with optional delta)");
-    }
-    also.insert(also.begin(), "mu");
-    check_options(o, {name, also, {}});
-    return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, *o.mu, 0.0});
-  }
-  also.insert(also.begin(), "epsilon");
-  check_options(o, {name, also, {"delta", "mu"}});
-  if (o.delta) return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, *o.epsilon, *o.delta, 0.0, 0.0});
-  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0});
-}
-
-}  // namespace
+std::vector<std::string> finite_mechanism_names() { return mechanism_names(MechanismSpace::finite); }
 
 FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& o) {
-  if (name == "minimax") {
-    check_options(o, {name, {"epsilon"}, {}});
-    return MinimaxSampler(*o.epsilon);
-  }
+  const MechanismSpec& spec = mechanism_spec(name, MechanismSpace::finite);
+  const Guarantee g = checked_options(spec, o);
+  if (name == "minimax") return MinimaxSampler(*o.epsilon);
   if (name == "linear") {
-    const Guarantee g = ldp_guarantee_from(name, o, {});
     if (g.notion == PrivacyNotion::pure_ldp) return LinearSampler(g.epsilon);  // k-RR on one draw, Park §3
     return FunctionalLinearSampler(g);
   }
-  if (name == "mollifier") {
-    check_options(o, {name, {"epsilon"}, {"reference"}});
-    return MollifierSampler(*o.epsilon, o.reference);
-  }
-  if (name == "local") {
-    check_options(o, {name, {"epsilon", "prior", "gamma"}, {}});
-    return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
-  }
-  if (name == "local-linear") {
-    const Guarantee g = ldp_guarantee_from(name, o, {"prior", "gamma"});
-    return LocalLinearSampler(g, *o.prior, *o.gamma);
-  }
-  if (name == "roo" || name == "ds-roo" || name == "laplace-projection") {
-    check_options(o, {name, {"epsilon", "records"}, {}});
-    if (name == "roo") return RooSampler(*o.epsilon, *o.records);
-    if (name == "ds-roo") return DsRooSampler(*o.epsilon, *o.records);
-    return LaplaceProjectionSampler(*o.epsilon, *o.records);
-  }
-  std::string names;
-  for (const auto& known : finite_mechanism_names()) names += (names.empty() ? "'" : ", '") + known + "'";
-  throw std::invalid_argument("mechanism = '" + std::string(name) + "': unknown mechanism; use one of " + names);
+  if (name == "mollifier") return MollifierSampler(*o.epsilon, o.reference);
+  if (name == "local") return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
+  if (name == "local-linear") return LocalLinearSampler(g, *o.prior, *o.gamma);
+  if (name == "roo") return RooSampler(*o.epsilon, *o.records);
+  if (name == "ds-roo") return DsRooSampler(*o.epsilon, *o.records);
+  if (name == "laplace-projection") return LaplaceProjectionSampler(*o.epsilon, *o.records);
+  throw std::logic_error("mechanism '" + std::string(name) + "' is in the registry but has no factory");
 }
 
 std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist) {

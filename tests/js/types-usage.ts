@@ -162,3 +162,12 @@ async function analyse(counts: number[]): Promise<number> {
   return q[0] + (radius ?? 0) + (p?.[0] ?? 0) + (tv ?? 0) + loss.epsilon + shuffled.epsilon;
 }
 void analyse;
+
+// The registry: names and rules from the core.
+export async function registryUsage(): Promise<void> {
+  const ps: Privsample = await init();
+  const finite: string[] = ps.registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name);
+  const kinds: ('number' | 'numbers')[] = ps.registry.options.map((o) => o.kind);
+  const c1: number | undefined = ps.registry.mechanisms[0].defaults.c1;
+  void [finite, kinds, c1];
+}

@@ -1,5 +1,6 @@
 #pragma once
-// The finite-space mechanisms by name, for entry points that choose one at run time (the JS bindings).
+// The finite-space mechanisms by name, for entry points that choose one at run time (the JS bindings); names and
+// option rules come from the registry (registry.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "privsample/clip_samplers.hpp"
 #include "privsample/linear_samplers.hpp"
 #include "privsample/minimax.hpp"
+#include "privsample/registry.hpp"
 #include "privsample/reveal_or_obscure.hpp"
 
 namespace privsample {
@@ -21,24 +23,13 @@ using FiniteMechanism =
     std::variant<MinimaxSampler, LinearSampler, MollifierSampler, LocalClipSampler, FunctionalLinearSampler,
                  LocalLinearSampler, RooSampler, DsRooSampler, LaplaceProjectionSampler>;
 
-// Options as a user states them; which ones a mechanism needs is checked by make_finite_mechanism.
-struct MechanismOptions {
-  std::optional<double> epsilon;
-  std::optional<double> delta;
-  std::optional<double> mu;
-  std::optional<double> gamma;
-  std::optional<double> records;
-  std::optional<std::vector<double>> prior;
-  std::optional<std::vector<double>> reference;
-};
-
 // Names accepted by make_finite_mechanism, in the order the documentation lists them.
 [[nodiscard]] std::vector<std::string> finite_mechanism_names();
 
-// "minimax" | "linear" | "mollifier" | "local" | "local-linear" | "roo" | "ds-roo" | "laplace-projection".
-// The linear samplers take the notion from the options: epsilon alone is pure ε-LDP, epsilon with delta is
-// (ε,δ)-LDP, mu alone is μ-Gaussian LDP. Throws std::invalid_argument naming an unknown mechanism, a missing,
-// unsupported or conflicting option, or a bad option value.
+// A finite mechanism of the registry (mechanism_registry(), MechanismSpace::finite) with the rules it states: the
+// linear samplers take the notion from the options (epsilon alone is pure ε-LDP, epsilon with delta is (ε,δ)-LDP,
+// mu alone is μ-Gaussian LDP). Throws std::invalid_argument naming an unknown mechanism, a missing, unsupported
+// or conflicting option, or a bad option value.
 [[nodiscard]] FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options);
 
 [[nodiscard]] std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist);
