@@ -17,43 +17,36 @@ test('init() loads the module once and returns the same instance', async () => {
   assert.equal(ps.maxCategories, 10_000_000);
 });
 
-test('minimax: Q* and r_P match the spec §8 test vectors', () => {
+// Golden values shared with the native tests and the pack smoke test.
+const golden = JSON.parse(readFileSync(new URL('../golden/minimax.json', import.meta.url), 'utf8'));
+
+test('minimax: Q* and r_P match the golden test vectors', () => {
   const s = ps.sampler('minimax', { epsilon: 1 });
-  const cases = [
-    { p: [1, 0, 0, 0, 0], eps: 1, q: [0.40461, 0.148848, 0.148848, 0.148848, 0.148848], r: 2.471518 },
-    { p: [0.5, 0.5, 0, 0], eps: 0.5, q: [0.284887, 0.284887, 0.215113, 0.215113], r: 1.755081 },
-    { p: [0.25, 0.25, 0.25, 0.25], eps: 3, q: [0.25, 0.25, 0.25, 0.25], r: 1 },
-    { p: [0.9, 0.1], eps: 2, q: [0.880797, 0.119203], r: 1.021802 },
-    { p: [0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0], eps: 1, q: [0.190384, 0.126922, ...Array(8).fill(0.085337)], r: 3.151531 },
-  ];
-  for (const { p, eps, q, r } of cases) {
-    const sampler = ps.sampler('minimax', { epsilon: eps });
+  const { tolerance, vectors } = golden.qstar;
+  assert.equal(vectors.length, 7);
+  for (const { p, epsilon, q, r } of vectors) {
+    const sampler = ps.sampler('minimax', { epsilon });
     const out = sampler.distribution(p);
     assert.ok(out instanceof Float64Array);
-    assertClose(out, q, 1e-6, `Q*(${p}) at ε=${eps}`);
-    assert.ok(Math.abs(sampler.normaliser(p) - r) < 1e-6, `r_P(${p}) = ${sampler.normaliser(p)}, expected ${r}`);
+    assertClose(out, q, tolerance + 1e-12, `Q*(${p}) at ε=${epsilon}`);
+    assert.ok(Math.abs(sampler.normaliser(p) - r) <= tolerance + 1e-12, `r_P(${p}) = ${sampler.normaliser(p)}, expected ${r}`);
   }
   assert.deepEqual(s.guarantee, { notion: 'pure-ldp', epsilon: 1 });
   assert.equal(s.mechanism, 'minimax');
 });
 
 test('minimax: Figure 2 of the paper (k = 5) to the printed digits', () => {
-  const p = [0.3, 0.25, 0.2, 0.15, 0.1];
-  const figure = [
-    { eps: 1, r: 1.067912, q: [0.280922, 0.234102, 0.187281, 0.148848, 0.148848] },
-    { eps: 0.5, r: 1.172942, q: [0.25577, 0.21314, 0.17703, 0.17703, 0.17703] },
-    { eps: 0.1, r: 1.385805, q: [0.21648, 0.19588, 0.19588, 0.19588, 0.19588] },
-  ];
-  for (const { eps, r, q } of figure) {
-    const s = ps.sampler('minimax', { epsilon: eps });
-    assertClose(s.distribution(p), q, 6e-6, `Fig 2 ε=${eps}`);
-    assert.ok(Math.abs(s.normaliser(p) - r) < 1e-6);
+  const { p, rows, r_tolerance: rTolerance } = golden.figure2;
+  for (const { epsilon, r, q, q_tolerance: qTolerance } of rows) {
+    const s = ps.sampler('minimax', { epsilon });
+    assertClose(s.distribution(p), q, qTolerance + 1e-12, `Fig 2 ε=${epsilon}`);
+    assert.ok(Math.abs(s.normaliser(p) - r) <= rTolerance + 1e-12);
   }
 });
 
-test('linear: Q† is k-RR on one draw of P (spec §8) and has no normaliser', () => {
-  const s = ps.sampler('linear', { epsilon: 1 });
-  assertClose(s.distribution([0.3, 0.25, 0.2, 0.15, 0.1]), [0.225576, 0.212788, 0.2, 0.187212, 0.174424], 1e-6, 'Q†');
+test('linear: Q† is k-RR on one draw of P (golden vector) and has no normaliser', () => {
+  const s = ps.sampler('linear', { epsilon: golden.krr.epsilon });
+  assertClose(s.distribution(golden.krr.p), golden.krr.q, golden.krr.tolerance + 1e-12, 'Q†');
   assert.equal(s.normaliser([1, 2]), null);
   assert.deepEqual(s.guarantee, { notion: 'pure-ldp', epsilon: 1 });
 });
@@ -66,22 +59,15 @@ test('counts and probabilities, arrays and typed arrays give the same distributi
   }
 });
 
-test('worstCaseRisk: Theorem 3.1 closed forms (spec §5.3, proposed column)', () => {
-  const table = [
-    { k: 10, eps: 1, kl: 1.4612, tv: 0.768, hellinger: 0.5184, chi2: 3.3109 },
-    { k: 5, eps: 0.1, kl: 1.5303, tv: 0.7835, hellinger: 0.5347 },
-    { k: 20, eps: 2, kl: 1.2729, tv: 0.72, hellinger: 0.4708 },
-    { k: 100, eps: 5, kl: 0.5111, tv: 0.4001, hellinger: 0.2255 },
-  ];
-  for (const row of table) {
-    for (const mechanism of ['minimax', 'linear']) {
-      const s = ps.sampler(mechanism, { epsilon: row.eps });
-      for (const f of ['kl', 'tv', 'hellinger', 'chi2']) {
-        if (row[f] === undefined) continue;
-        const risk = s.worstCaseRisk(f, row.k);
-        assert.ok(Math.abs(risk - row[f]) < 5e-5, `${mechanism} ${f} k=${row.k} ε=${row.eps}: ${risk} vs ${row[f]}`);
+test('worstCaseRisk: Theorem 3.1 closed forms to the printed digits (golden risks, proposed column)', () => {
+  const { epsilons, tolerance, rows } = golden.risks;
+  for (const { k, f, values } of rows) {
+    epsilons.forEach((epsilon, i) => {
+      for (const mechanism of ['minimax', 'linear']) {
+        const risk = ps.sampler(mechanism, { epsilon }).worstCaseRisk(f, k);
+        assert.ok(Math.abs(risk - values[i]) <= tolerance, `${mechanism} ${f} k=${k} ε=${epsilon}: ${risk} vs ${values[i]}`);
       }
-    }
+    });
   }
   // The point mass attains the worst case (spec §8).
   const s = ps.sampler('minimax', { epsilon: 1 });

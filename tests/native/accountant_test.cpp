@@ -112,7 +112,7 @@ TEST_CASE("accountant: k-RR capacity matches the closed form and the spec's tabl
                         Row{10, 0.5, 0.0210046674}}) {
     INFO("k = " << row.k << ", epsilon = " << row.epsilon);
     const double exact = krr_capacity_closed_form(row.k, row.epsilon);
-    CHECK(exact == Approx(row.capacity).margin(5e-11));
+    CHECK(exact == Approx(row.capacity).margin(5e-11).epsilon(0));
     const CapacityBounds c = channel_capacity(krr(row.k, row.epsilon));
     CHECK(std::fabs(c.lower - exact) <= 1e-8);
     CHECK(std::fabs(c.upper - exact) <= 1e-8);
@@ -121,7 +121,7 @@ TEST_CASE("accountant: k-RR capacity matches the closed form and the spec's tabl
     CHECK(c.upper >= exact - 1e-13);
     CHECK(c.lower <= c.upper);
     REQUIRE(c.prior.size() == static_cast<std::size_t>(row.k));
-    for (const double p : c.prior) CHECK(p == Approx(1.0 / static_cast<double>(row.k)).margin(1e-12));
+    for (const double p : c.prior) CHECK(p == Approx(1.0 / static_cast<double>(row.k)).margin(1e-12).epsilon(0));
   }
 }
 
@@ -130,14 +130,14 @@ TEST_CASE("accountant: k-RR pure LDP epsilon and LDP curve", "[accountant]") {
     for (const double epsilon : {0.5, 1.0, 2.0}) {
       INFO("k = " << k << ", epsilon = " << epsilon);
       const ChannelMatrix w = krr(k, epsilon);
-      CHECK(pure_ldp_epsilon(w) == Approx(epsilon).margin(1e-12));
+      CHECK(pure_ldp_epsilon(w) == Approx(epsilon).margin(1e-12).epsilon(0));
       const std::vector<double> curve = ldp_curve(w, kEpsilonGrid);
       REQUIRE(curve.size() == kEpsilonGrid.size());
       for (std::size_t i = 0; i < kEpsilonGrid.size(); ++i) {
         const double expected = std::max(0.0, (std::exp(epsilon) - std::exp(std::min(kEpsilonGrid[i], 700.0))) /
                                                   (std::exp(epsilon) + static_cast<double>(k - 1)));
         INFO("epsilon' = " << kEpsilonGrid[i]);
-        CHECK(curve[i] == Approx(expected).margin(1e-14));
+        CHECK(curve[i] == Approx(expected).margin(1e-14).epsilon(0));
       }
     }
   }
@@ -161,10 +161,10 @@ TEST_CASE("accountant: k-RR with a prior reproduces the spec's I, LIP epsilon an
     h_y -= py * std::log2(py);
   }
   const double h_y_given_x = -p * std::log2(p) - 9.0 * q * std::log2(q);
-  CHECK(mutual_information_bits(w, prior) == Approx(h_y - h_y_given_x).margin(1e-13));
+  CHECK(mutual_information_bits(w, prior) == Approx(h_y - h_y_given_x).margin(1e-13).epsilon(0));
   const double lip = std::max(std::log(p / (q + (p - q) * (0.5 / 9.0))), std::log((q + (p - q) * 0.5) / q));
-  CHECK(pure_lip_epsilon(w, prior) == Approx(lip).margin(1e-13));
-  CHECK(entropy_bits(prior) == Approx(1.0 + 0.5 * std::log2(9.0)).margin(1e-14));
+  CHECK(pure_lip_epsilon(w, prior) == Approx(lip).margin(1e-13).epsilon(0));
+  CHECK(entropy_bits(prior) == Approx(1.0 + 0.5 * std::log2(9.0)).margin(1e-14).epsilon(0));
 }
 
 TEST_CASE("accountant: erasure channel has capacity t log2 k, infinite pure LDP and delta = t", "[accountant]") {
@@ -179,10 +179,10 @@ TEST_CASE("accountant: erasure channel has capacity t log2 k, infinite pure LDP 
       CHECK(pure_ldp_epsilon(w) == kInf);
       std::vector<double> grid = kEpsilonGrid;
       grid.push_back(kInf);  // the limit e^{ε'} → ∞ must not produce ∞·0 = NaN
-      for (const double delta : ldp_curve(w, grid)) CHECK(delta == Approx(t).margin(1e-15));
+      for (const double delta : ldp_curve(w, grid)) CHECK(delta == Approx(t).margin(1e-15).epsilon(0));
       // I = t·H(X) for any prior (spec §3.3)
       const std::vector<double> prior = half_and_uniform(static_cast<std::size_t>(k));
-      CHECK(mutual_information_bits(w, prior) == Approx(t * entropy_bits(prior)).margin(1e-13));
+      CHECK(mutual_information_bits(w, prior) == Approx(t * entropy_bits(prior)).margin(1e-13).epsilon(0));
     }
   }
 }
@@ -204,13 +204,13 @@ TEST_CASE("accountant: Blahut-Arimoto reproduces the binary asymmetric channel c
     CHECK(c.upper - c.lower <= 1e-9);
     CHECK(c.lower <= row.capacity + 1e-13);
     CHECK(c.upper >= row.capacity - 1e-13);
-    CHECK(mutual_information_bits(w, c.prior) == Approx(c.lower).margin(1e-14));
+    CHECK(mutual_information_bits(w, c.prior) == Approx(c.lower).margin(1e-14).epsilon(0));
   }
   // Z-channel C(0, 1/2): the optimal input puts 2/5 on the noisy symbol (P(B=1) = 2^z/(1+2^z), spec §1.6)
   ChannelMatrix z(2, 2);
   z << 1.0, 0.0, 0.5, 0.5;
   const CapacityBounds c = channel_capacity(z, 1e-12);
-  CHECK(c.prior[1] == Approx(0.4).margin(1e-5));
+  CHECK(c.prior[1] == Approx(0.4).margin(1e-5).epsilon(0));
   CHECK(c.iterations > 1);
 }
 
@@ -224,7 +224,7 @@ TEST_CASE("accountant: Blahut-Arimoto bounds bracket a brute-force maximum over 
     CHECK(c.lower <= c.upper);
     CHECK(c.upper - c.lower <= 1e-9);
     // the BA prior attains the lower bound: lower = I(prior)
-    CHECK(mutual_information_bits(w, c.prior) == Approx(c.lower).margin(1e-12));
+    CHECK(mutual_information_bits(w, c.prior) == Approx(c.lower).margin(1e-12).epsilon(0));
     double brute = 0.0;
     const int steps = k == 2 ? 20000 : 200;
     for (int a = 0; a <= steps; ++a) {
@@ -311,11 +311,11 @@ TEST_CASE("accountant: LIP ignores the rows a prior gives zero mass", "[accounta
   const std::vector<double> sub_prior{0.5, 0.3, 0.2};
   CHECK(pure_ldp_epsilon(w) == kInf);
   CHECK(std::isfinite(pure_lip_epsilon(w, prior)));
-  CHECK(pure_lip_epsilon(w, prior) == Approx(pure_lip_epsilon(sub, sub_prior)).margin(1e-14));
+  CHECK(pure_lip_epsilon(w, prior) == Approx(pure_lip_epsilon(sub, sub_prior)).margin(1e-14).epsilon(0));
   const std::vector<double> with_zero = lip_curve(w, prior, kEpsilonGrid);
   const std::vector<double> without = lip_curve(sub, sub_prior, kEpsilonGrid);
-  for (std::size_t i = 0; i < kEpsilonGrid.size(); ++i) CHECK(with_zero[i] == Approx(without[i]).margin(1e-15));
-  CHECK(mutual_information_bits(w, prior) == Approx(mutual_information_bits(sub, sub_prior)).margin(1e-14));
+  for (std::size_t i = 0; i < kEpsilonGrid.size(); ++i) CHECK(with_zero[i] == Approx(without[i]).margin(1e-15).epsilon(0));
+  CHECK(mutual_information_bits(w, prior) == Approx(mutual_information_bits(sub, sub_prior)).margin(1e-14).epsilon(0));
 
   // k-RR with a two-point prior: ε_LIP uses the smallest NON-ZERO mass (spec §3.3)
   const ChannelMatrix g = krr(5, 1.0);
@@ -323,7 +323,7 @@ TEST_CASE("accountant: LIP ignores the rows a prior gives zero mass", "[accounta
   const double q = g(0, 1);
   const std::vector<double> two{0.6, 0.4, 0.0, 0.0, 0.0};
   const double expected = std::max(std::log(p / (q + (p - q) * 0.4)), std::log((q + (p - q) * 0.6) / q));
-  CHECK(pure_lip_epsilon(g, two) == Approx(expected).margin(1e-13));
+  CHECK(pure_lip_epsilon(g, two) == Approx(expected).margin(1e-13).epsilon(0));
   CHECK(pure_lip_epsilon(g, two) < 1.0);
 }
 
@@ -346,33 +346,33 @@ TEST_CASE("accountant: small cases: one row, identical rows, all-zero columns", 
 
   // identity channel: capacity log2 k, ε = ∞, δ = 1 everywhere, I = H(X)
   const ChannelMatrix identity = ChannelMatrix::Identity(4, 4);
-  CHECK(channel_capacity(identity).lower == Approx(2.0).margin(1e-12));
+  CHECK(channel_capacity(identity).lower == Approx(2.0).margin(1e-12).epsilon(0));
   CHECK(pure_ldp_epsilon(identity) == kInf);
   for (const double d : ldp_curve(identity, kEpsilonGrid)) CHECK(d == 1.0);
   const std::vector<double> skewed{0.7, 0.1, 0.1, 0.1};
-  CHECK(mutual_information_bits(identity, skewed) == Approx(entropy_bits(skewed)).margin(1e-14));
+  CHECK(mutual_information_bits(identity, skewed) == Approx(entropy_bits(skewed)).margin(1e-14).epsilon(0));
   CHECK(pure_lip_epsilon(identity, skewed) == kInf);
 
   // rows summing to 1 within 1e-9 are accepted and renormalised
   ChannelMatrix nearly(2, 2);
   nearly << 0.5 + 4e-10, 0.5, 0.25, 0.75;
   const ChannelMatrix fixed = validated_channel(nearly);
-  CHECK(fixed.row(0).sum() == Approx(1.0).margin(1e-15));
+  CHECK(fixed.row(0).sum() == Approx(1.0).margin(1e-15).epsilon(0));
 }
 
 TEST_CASE("accountant: the report fills every field", "[accountant]") {
   const ChannelMatrix w = krr(10, 2.0);
   const std::vector<double> prior = half_and_uniform(10);
   const AccountantReport with = accountant_report(w, std::span<const double>(prior), kEpsilonGrid);
-  CHECK(with.pure_ldp_epsilon == Approx(2.0).margin(1e-12));
+  CHECK(with.pure_ldp_epsilon == Approx(2.0).margin(1e-12).epsilon(0));
   CHECK(with.epsilons == kEpsilonGrid);
   CHECK(with.ldp_curve == ldp_curve(w, kEpsilonGrid));
-  CHECK(with.capacity.lower == Approx(0.5881541816).margin(1e-9));
-  CHECK(with.capacity_bound_from_pure_ldp == Approx(kLog2E * 2.0 * std::tanh(1.0)).margin(1e-13));
+  CHECK(with.capacity.lower == Approx(0.5881541816).margin(1e-9).epsilon(0));
+  CHECK(with.capacity_bound_from_pure_ldp == Approx(kLog2E * 2.0 * std::tanh(1.0)).margin(1e-13).epsilon(0));
   REQUIRE(with.prior_entropy.has_value());
   REQUIRE(with.mutual_information.has_value());
   REQUIRE(with.pure_lip_epsilon.has_value());
-  CHECK(*with.prior_entropy == Approx(entropy_bits(prior)).margin(1e-15));
+  CHECK(*with.prior_entropy == Approx(entropy_bits(prior)).margin(1e-15).epsilon(0));
   CHECK(std::fabs(*with.mutual_information - 0.445407) <= privsample_test::half_unit(6));
   CHECK(std::fabs(*with.pure_lip_epsilon - 1.696237) <= privsample_test::half_unit(6));
   CHECK(with.lip_curve == lip_curve(w, prior, kEpsilonGrid));
@@ -384,7 +384,7 @@ TEST_CASE("accountant: the report fills every field", "[accountant]") {
   const AccountantReport without = accountant_report(erasure(8, 0.1), std::nullopt, kEpsilonGrid);
   CHECK(without.pure_ldp_epsilon == kInf);
   CHECK(without.capacity_bound_from_pure_ldp == kInf);
-  CHECK(without.capacity.lower == Approx(0.3).margin(1e-8));
+  CHECK(without.capacity.lower == Approx(0.3).margin(1e-8).epsilon(0));
   CHECK_FALSE(without.prior_entropy.has_value());
   CHECK_FALSE(without.mutual_information.has_value());
   CHECK_FALSE(without.pure_lip_epsilon.has_value());

@@ -82,13 +82,13 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
   const ContinuousConstants k = continuous_constants(0.5, 2.0, 0.5);
   CHECK_FALSE(k.trivial);
   CHECK(k.alpha == Approx(1.0 / 3.0).epsilon(1e-15));
-  CHECK(k.b == Approx(0.822206).margin(half_unit(6)));
-  CHECK(k.ceiling == Approx(1.355588).margin(half_unit(6)));
-  CHECK(k.r1 == Approx(0.608120).margin(half_unit(6)));
-  CHECK(k.r2 == Approx(1.475374).margin(half_unit(6)));
-  CHECK(k.gamma == Approx(0.355588).margin(half_unit(6)));
-  CHECK(chord_risk(f_divergence(NamedDivergence::kl), k.r1, k.r2) == Approx(0.093480).margin(half_unit(6)));
-  CHECK(chord_risk(f_divergence(NamedDivergence::tv), k.r1, k.r2) == Approx(0.214804).margin(half_unit(6)));
+  CHECK(k.b == Approx(0.822206).margin(half_unit(6)).epsilon(0));
+  CHECK(k.ceiling == Approx(1.355588).margin(half_unit(6)).epsilon(0));
+  CHECK(k.r1 == Approx(0.608120).margin(half_unit(6)).epsilon(0));
+  CHECK(k.r2 == Approx(1.475374).margin(half_unit(6)).epsilon(0));
+  CHECK(k.gamma == Approx(0.355588).margin(half_unit(6)).epsilon(0));
+  CHECK(chord_risk(f_divergence(NamedDivergence::kl), k.r1, k.r2) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
+  CHECK(chord_risk(f_divergence(NamedDivergence::tv), k.r1, k.r2) == Approx(0.214804).margin(half_unit(6)).epsilon(0));
   // identities of spec §2
   CHECK(k.c2 * k.alpha + k.c1 * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
   CHECK(k.ceiling * k.alpha + k.b * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
@@ -101,11 +101,11 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
   const ContinuousClipSampler clip(0.5, h, 0.5 / 3.0, 2.0 / 3.0);
   CHECK(clip.density_class().c1 == Approx(0.5).epsilon(1e-14));
   CHECK(clip.density_class().c2 == Approx(2.0).epsilon(1e-14));
-  CHECK(clip.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)));
-  CHECK(clip.worst_case_risk(NamedDivergence::tv) == Approx(0.214804).margin(half_unit(6)));
+  CHECK(clip.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
+  CHECK(clip.worst_case_risk(NamedDivergence::tv) == Approx(0.214804).margin(half_unit(6)).epsilon(0));
   const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, 0.5}, h, 0.5 / 3.0, 2.0 / 3.0);
-  CHECK(linear.lambda() == Approx(0.355588).margin(half_unit(6)));
-  CHECK(linear.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)));
+  CHECK(linear.lambda() == Approx(0.355588).margin(half_unit(6)).epsilon(0));
+  CHECK(linear.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
 
   // The extreme input P_A (c2·h on a set of h-mass α, c1·h elsewhere) attains R for both samplers (spec §3.2).
   std::vector<double> extreme(n);
@@ -130,7 +130,7 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
 TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)", "[continuous][vectors]") {
   const Grid1D grid{-4.0, 4.0, 20000};
   const std::vector<double> h = gaussian_mixture_envelope(grid);
-  CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)));  // c2 = ∫h̃ (spec §5.4)
+  CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)).epsilon(0));  // c2 = ∫h̃ (spec §5.4)
 
   // Constants of spec §5.4 at ε = 0.1 / 0.5 / 1 / 2 / 5 and the class bound R.
   const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
@@ -142,13 +142,13 @@ TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)"
   for (std::size_t e = 0; e < eps.size(); ++e) {
     INFO("epsilon = " << eps[e]);
     const ContinuousClipSampler sampler(eps[e], h, 0.0, 1.0);
-    CHECK(sampler.constants().alpha == Approx(0.55629361).margin(half_unit(8)));
-    CHECK(sampler.constants().b == Approx(b[e]).margin(half_unit(6)));
-    CHECK(sampler.constants().r2 == Approx(r2[e]).margin(half_unit(6)));
+    CHECK(sampler.constants().alpha == Approx(0.55629361).margin(half_unit(8)).epsilon(0));
+    CHECK(sampler.constants().b == Approx(b[e]).margin(half_unit(6)).epsilon(0));
+    CHECK(sampler.constants().r2 == Approx(r2[e]).margin(half_unit(6)).epsilon(0));
     CHECK(sampler.constants().r1 == 0.0);
-    CHECK(sampler.worst_case_risk(NamedDivergence::kl) == Approx(risk_kl[e]).margin(half_unit(4)));
-    CHECK(sampler.worst_case_risk(NamedDivergence::tv) == Approx(risk_tv[e]).margin(half_unit(4)));
-    CHECK(sampler.worst_case_risk(NamedDivergence::hellinger) == Approx(risk_h[e]).margin(half_unit(4)));
+    CHECK(sampler.worst_case_risk(NamedDivergence::kl) == Approx(risk_kl[e]).margin(half_unit(4)).epsilon(0));
+    CHECK(sampler.worst_case_risk(NamedDivergence::tv) == Approx(risk_tv[e]).margin(half_unit(4)).epsilon(0));
+    CHECK(sampler.worst_case_risk(NamedDivergence::hellinger) == Approx(risk_h[e]).margin(half_unit(4)).epsilon(0));
   }
 
   struct Row {
@@ -169,12 +169,12 @@ TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)"
     const ClipNormalised solved = sampler.solve(p);
     CHECK(solved.kind == ClipCase::root);
     const double r = sampler.normaliser(p);
-    CHECK(r == Approx(row.r).margin(half_unit(6)));
+    CHECK(r == Approx(row.r).margin(half_unit(6)).epsilon(0));
     CHECK(r > sampler.constants().r1);  // r1 < r_P <= r2 (spec §3.2)
     CHECK(r <= sampler.constants().r2);
-    CHECK(divergence(NamedDivergence::kl, p, solved.q) == Approx(row.kl).margin(half_unit(6)));
-    CHECK(divergence(NamedDivergence::tv, p, solved.q) == Approx(row.tv).margin(half_unit(6)));
-    CHECK(divergence(NamedDivergence::hellinger, p, solved.q) == Approx(row.hellinger).margin(half_unit(6)));
+    CHECK(divergence(NamedDivergence::kl, p, solved.q) == Approx(row.kl).margin(half_unit(6)).epsilon(0));
+    CHECK(divergence(NamedDivergence::tv, p, solved.q) == Approx(row.tv).margin(half_unit(6)).epsilon(0));
+    CHECK(divergence(NamedDivergence::hellinger, p, solved.q) == Approx(row.hellinger).margin(half_unit(6)).epsilon(0));
   }
 }
 

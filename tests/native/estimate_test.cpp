@@ -101,7 +101,7 @@ TEST_CASE("estimate: bad counts are rejected with the parameter, index and value
 
 TEST_CASE("estimate: normal quantile, Wilson interval and simplex projection", "[estimate]") {
   CHECK(normal_upper_quantile(0.025) == Approx(1.959963984540054).epsilon(1e-14));
-  CHECK(normal_upper_quantile(0.5) == Approx(0.0).margin(1e-15));
+  CHECK(normal_upper_quantile(0.5) == Approx(0.0).margin(1e-15).epsilon(0));
   CHECK(normal_upper_quantile(1e-10) == Approx(6.361340902404056).epsilon(1e-12));
   CHECK(normal_upper_quantile(0.975) == Approx(-1.959963984540054).epsilon(1e-14));
   // Wilson 95% for 10/100: (0.0552, 0.1744) (Agresti & Coull 1998 style hand computation).
@@ -116,7 +116,7 @@ TEST_CASE("estimate: normal quantile, Wilson interval and simplex projection", "
   // Projection onto the simplex: a pmf is fixed; a shift is removed; negative parts are cut.
   const std::vector<double> pmf{0.2, 0.3, 0.5};
   const auto same = project_to_simplex(pmf);
-  for (std::size_t i = 0; i < 3; ++i) CHECK(same[i] == Approx(pmf[i]).margin(1e-15));
+  for (std::size_t i = 0; i < 3; ++i) CHECK(same[i] == Approx(pmf[i]).margin(1e-15).epsilon(0));
   const auto shifted = project_to_simplex(std::vector<double>{0.5, 0.6, 0.7});  // θ = 0.8/3
   CHECK(shifted[0] == Approx(0.7 / 3.0));
   CHECK(shifted[1] == Approx(1.0 / 3.0));
@@ -179,7 +179,7 @@ TEST_CASE("estimate: on point masses minimax and linear are the same k-RR channe
   const auto affine = estimate_population(mech("linear", 1.0), counts);
   const auto inverted = estimate_point_masses(mech("minimax", 1.0), counts);
   for (std::size_t x = 0; x < counts.size(); ++x) {
-    CHECK(inverted.estimate[x] == Approx(affine.estimate[x]).margin(1e-12));
+    CHECK(inverted.estimate[x] == Approx(affine.estimate[x]).margin(1e-12).epsilon(0));
     // Var of the k-RR inversion: (Σ_y M_xy² Q_y − π_x²)/N with M = W^{−T} ≠ the diagonal Q_x(1−Q_x)/(Nλ²) in
     // general? For k-RR both are the same: M = (I − (1−λ)/k·J)/λ and Σ_y M_xy Q_y = π_x.
     CHECK(inverted.variance[x] == Approx(affine.variance[x]).epsilon(1e-9));
@@ -351,7 +351,7 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
       const double formula = q[x] * (1.0 - q[x]) / (static_cast<double>(kUsers) * lambda * lambda);
       // The sample variance of 4000 draws has relative standard error ~sqrt(2/4000) = 2.2%.
       CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)));
+      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
   SECTION("local clip sampler (point-mass inversion)") {
@@ -383,7 +383,7 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
       const double var = sum2[x] / kReps - mean * mean;
       const double formula = cov(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(x));
       CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)));
+      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
 }

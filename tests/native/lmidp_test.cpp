@@ -201,7 +201,7 @@ TEST_CASE("lmidp: BAC capacity (7) matches the spec's table and special cases", 
     CHECK(bac_capacity_bits(0.0, q) == Approx(z).epsilon(1e-12));
   }
   CHECK(bac_capacity_bits(0.0, 0.0) == Approx(1.0).epsilon(1e-15));
-  CHECK(bac_capacity_bits(0.3, 0.7) == Approx(0.0).margin(1e-15));  // identical rows
+  CHECK(bac_capacity_bits(0.3, 0.7) == Approx(0.0).margin(1e-15).epsilon(0));  // identical rows
   // The three symmetries of the paper leave C unchanged, and (7) agrees with brute force on random pairs (§1.6).
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -315,9 +315,9 @@ TEST_CASE("lmidp: Thm 1(a) is tight: the spec's maximisers are feasible and atta
   for (const Point& pt : points) {
     INFO("mu = " << pt.mu << ", epsilon = " << pt.eps);
     // Rounding the maximiser to 6 decimals moves C and δ by O(1e-6).
-    CHECK(bac_capacity_bits(pt.p0, 1.0 - pt.p1) == Approx(pt.mu).margin(2e-5));
+    CHECK(bac_capacity_bits(pt.p0, 1.0 - pt.p1) == Approx(pt.mu).margin(2e-5).epsilon(0));
     const double attained = std::max(pt.p1 - std::exp(pt.eps) * pt.p0, (1.0 - pt.p0) - std::exp(pt.eps) * (1.0 - pt.p1));
-    CHECK(ldp_delta_from_capacity(pt.mu, pt.eps) == Approx(attained).margin(5e-6));
+    CHECK(ldp_delta_from_capacity(pt.mu, pt.eps) == Approx(attained).margin(5e-6).epsilon(0));
   }
 }
 
@@ -450,8 +450,8 @@ TEST_CASE("lmidp: peak-constrained Gaussian CI-LMIDP matches the spec's table; T
   CHECK_PRINTED(gaussian_capacity_peak(1, 1.0, 1.0 / 0.49), "0.285773855900");  // ρ = 0.7
   CHECK(gaussian_capacity_average_power(1, 1.0, 1.0) == Approx(0.5).epsilon(1e-15));
   // Low SNR: peak and average-power capacity coincide to 1e-8 (spec §2.5 item 3).
-  CHECK(gaussian_capacity_peak(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7));
-  CHECK(gaussian_capacity_average_power(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7));
+  CHECK(gaussian_capacity_peak(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7).epsilon(0));
+  CHECK(gaussian_capacity_average_power(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7).epsilon(0));
 }
 
 // ---- §4 Fig. 1 -------------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 #include "privsample/privacy.hpp"
+#include "golden.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -113,33 +114,21 @@ void check_ratio(const Pool& pool, double epsilon) {
 
 // ---- golden values --------------------------------------------------------------------------------------------
 
-TEST_CASE("minimax: spec 8 finite Q* test vectors (q and r_P)", "[minimax][vectors]") {
-  struct Vector {
-    std::vector<double> p;
-    double epsilon;
-    std::vector<double> q;
-    double r;
-  };
-  const std::vector<Vector> vectors{
-      {{1, 0, 0, 0, 0}, 1.0, {0.404610, 0.148848, 0.148848, 0.148848, 0.148848}, 2.471518},
-      {{0.5, 0.5, 0, 0}, 0.5, {0.284887, 0.284887, 0.215113, 0.215113}, 1.755081},
-      {{0.25, 0.25, 0.25, 0.25}, 0.5, {0.25, 0.25, 0.25, 0.25}, 1.0},
-      {{0.25, 0.25, 0.25, 0.25}, 1.0, {0.25, 0.25, 0.25, 0.25}, 1.0},
-      {{0.25, 0.25, 0.25, 0.25}, 10.0, {0.25, 0.25, 0.25, 0.25}, 1.0},
-      {{0.9, 0.1}, 2.0, {0.880797, 0.119203}, 1.021802},
-      {{0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0},
-       1.0,
-       {0.190384, 0.126922, 0.085337, 0.085337, 0.085337, 0.085337, 0.085337, 0.085337, 0.085337, 0.085337},
-       3.151531},
-  };
-  for (const auto& v : vectors) {
-    INFO("P = " << Catch::Detail::stringify(v.p) << ", epsilon = " << v.epsilon);
-    const MinimaxSampler sampler(v.epsilon);
-    const ClipNormalised solved = sampler.solve(v.p);
-    REQUIRE(solved.q.size() == v.q.size());
-    for (std::size_t x = 0; x < v.q.size(); ++x) CHECK(solved.q[x] == Approx(v.q[x]).margin(half_unit(6)));
-    CHECK(sampler.normaliser(v.p) == Approx(v.r).margin(half_unit(6)));
-    CHECK(sampler.distribution(v.p) == solved.q);
+TEST_CASE("minimax: golden Q* test vectors (q and r_P), tests/golden/minimax.json", "[minimax][vectors]") {
+  const auto golden = read_golden("minimax.json")["qstar"];
+  const double tolerance = golden["tolerance"].get<double>() + 1e-12;
+  REQUIRE(golden["vectors"].size() == 7);
+  for (const auto& v : golden["vectors"]) {
+    const auto p = v["p"].get<std::vector<double>>();
+    const auto want = v["q"].get<std::vector<double>>();
+    const double epsilon = v["epsilon"].get<double>();
+    INFO("P = " << Catch::Detail::stringify(p) << ", epsilon = " << epsilon);
+    const MinimaxSampler sampler(epsilon);
+    const ClipNormalised solved = sampler.solve(p);
+    REQUIRE(solved.q.size() == want.size());
+    for (std::size_t x = 0; x < want.size(); ++x) CHECK(solved.q[x] == Approx(want[x]).margin(tolerance).epsilon(0));
+    CHECK(sampler.normaliser(p) == Approx(v["r"].get<double>()).margin(tolerance).epsilon(0));
+    CHECK(sampler.distribution(p) == solved.q);
     CHECK(std::fabs(compensated_total(solved.q) - 1.0) <= 1e-12);
   }
   SECTION("uniform P with epsilon = 0 is still Q* = P") {
@@ -168,44 +157,37 @@ TEST_CASE("minimax: solve() reports r_P = 1/scale between 1 and (e^eps+k-1)/e^ep
   }
   const ClipNormalised spec = MinimaxSampler(1.0).solve(std::vector<double>{1, 0, 0, 0, 0});
   CHECK(spec.kind == ClipCase::root);
-  CHECK(1.0 / spec.scale == Approx(2.471518).margin(half_unit(6)));
+  CHECK(1.0 / spec.scale == Approx(2.471518).margin(half_unit(6)).epsilon(0));
 }
 
 TEST_CASE("minimax: spec 8 point mass attains the risk (D_KL, D_TV, H^2)", "[minimax][vectors]") {
   const MinimaxSampler sampler(1.0);
   const std::vector<double> p{1, 0, 0, 0, 0};
   const std::vector<double> q = sampler.distribution(p);
-  CHECK(divergence(NamedDivergence::kl, p, q) == Approx(0.904832).margin(half_unit(6)));
-  CHECK(divergence(NamedDivergence::tv, p, q) == Approx(0.595390).margin(half_unit(6)));
-  CHECK(divergence(NamedDivergence::hellinger, p, q) == Approx(0.363911).margin(half_unit(6)));
-  CHECK(sampler.worst_case_risk(NamedDivergence::kl, 5) == Approx(0.904832).margin(half_unit(6)));
-  CHECK(sampler.worst_case_risk(NamedDivergence::tv, 5) == Approx(0.595390).margin(half_unit(6)));
-  CHECK(sampler.worst_case_risk(NamedDivergence::hellinger, 5) == Approx(0.363911).margin(half_unit(6)));
+  CHECK(divergence(NamedDivergence::kl, p, q) == Approx(0.904832).margin(half_unit(6)).epsilon(0));
+  CHECK(divergence(NamedDivergence::tv, p, q) == Approx(0.595390).margin(half_unit(6)).epsilon(0));
+  CHECK(divergence(NamedDivergence::hellinger, p, q) == Approx(0.363911).margin(half_unit(6)).epsilon(0));
+  CHECK(sampler.worst_case_risk(NamedDivergence::kl, 5) == Approx(0.904832).margin(half_unit(6)).epsilon(0));
+  CHECK(sampler.worst_case_risk(NamedDivergence::tv, 5) == Approx(0.595390).margin(half_unit(6)).epsilon(0));
+  CHECK(sampler.worst_case_risk(NamedDivergence::hellinger, 5) == Approx(0.363911).margin(half_unit(6)).epsilon(0));
   for (auto f : {NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger, NamedDivergence::chi2}) {
     INFO(divergence_name(f));
     CHECK(divergence(f, p, q) == Approx(sampler.worst_case_risk(f, 5)).epsilon(1e-12));
   }
 }
 
-TEST_CASE("minimax: spec 5.2 Fig 2 table, k = 5, P = (.3,.25,.2,.15,.1)", "[minimax][vectors]") {
-  const std::vector<double> p{0.30, 0.25, 0.20, 0.15, 0.10};
-  struct Row {
-    double epsilon;
-    double r;
-    std::vector<double> q;
-    int digits;
-  };
-  const std::vector<Row> rows{
-      {1.0, 1.067912, {0.280922, 0.234102, 0.187281, 0.148848, 0.148848}, 6},
-      {0.5, 1.172942, {0.25577, 0.21314, 0.17703, 0.17703, 0.17703}, 5},
-      {0.1, 1.385805, {0.21648, 0.19588, 0.19588, 0.19588, 0.19588}, 5},
-  };
-  for (const auto& row : rows) {
-    INFO("epsilon = " << row.epsilon);
-    const MinimaxSampler sampler(row.epsilon);
+TEST_CASE("minimax: Fig 2 table, k = 5, P = (.3,.25,.2,.15,.1), tests/golden/minimax.json", "[minimax][vectors]") {
+  const auto figure = read_golden("minimax.json")["figure2"];
+  const auto p = figure["p"].get<std::vector<double>>();
+  REQUIRE(figure["rows"].size() == 3);
+  for (const auto& row : figure["rows"]) {
+    const double epsilon = row["epsilon"].get<double>();
+    INFO("epsilon = " << epsilon);
+    const MinimaxSampler sampler(epsilon);
     const std::vector<double> q = sampler.distribution(p);
-    for (std::size_t x = 0; x < 5; ++x) CHECK(q[x] == Approx(row.q[x]).margin(half_unit(row.digits)));
-    CHECK(sampler.normaliser(p) == Approx(row.r).margin(half_unit(6)));
+    const auto want = row["q"].get<std::vector<double>>();
+    for (std::size_t x = 0; x < 5; ++x) CHECK(q[x] == Approx(want[x]).margin(row["q_tolerance"].get<double>() + 1e-12).epsilon(0));
+    CHECK(sampler.normaliser(p) == Approx(row["r"].get<double>()).margin(figure["r_tolerance"].get<double>() + 1e-12).epsilon(0));
   }
   // Q* flattens toward uniform as ε → 0
   const std::vector<double> flat = MinimaxSampler(0.1).distribution(p);
@@ -213,32 +195,26 @@ TEST_CASE("minimax: spec 5.2 Fig 2 table, k = 5, P = (.3,.25,.2,.15,.1)", "[mini
   CHECK(*std::max_element(flat.begin(), flat.end()) < *std::max_element(sharp.begin(), sharp.end()));
 }
 
-TEST_CASE("minimax: spec 5.3 proposed worst-case risks to the printed 4 digits", "[minimax][vectors][risk]") {
-  const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
+TEST_CASE("minimax: proposed worst-case risks to the printed 4 digits, tests/golden/minimax.json",
+          "[minimax][vectors][risk]") {
+  const auto risks = read_golden("minimax.json")["risks"];
+  const auto eps = risks["epsilons"].get<std::vector<double>>();
+  const double tolerance = risks["tolerance"].get<double>();
   struct Row {
     std::size_t k;
     NamedDivergence f;
     std::vector<double> values;
   };
-  const std::vector<Row> rows{
-      {5, NamedDivergence::kl, {1.5303, 1.2314, 0.9048, 0.4327, 0.0266}},
-      {5, NamedDivergence::tv, {0.7835, 0.7081, 0.5954, 0.3512, 0.0262}},
-      {5, NamedDivergence::hellinger, {0.5347, 0.4597, 0.3639, 0.1945, 0.0132}},
-      {10, NamedDivergence::kl, {2.2130, 1.8654, 1.4612, 0.7966, 0.0589}},
-      {10, NamedDivergence::tv, {0.8906, 0.8452, 0.7680, 0.5491, 0.0572}},
-      {10, NamedDivergence::hellinger, {0.6693, 0.6065, 0.5184, 0.3285, 0.0290}},
-      {10, NamedDivergence::chi2, {8.1435, 5.4588, 3.3109, 1.2180, 0.0606}},
-      {20, NamedDivergence::kl, {2.9010, 2.5277, 2.0782, 1.2729, 0.1205}},
-      {20, NamedDivergence::tv, {0.9450, 0.9202, 0.8748, 0.7200, 0.1135}},
-      {20, NamedDivergence::hellinger, {0.7655, 0.7174, 0.6462, 0.4708, 0.0585}},
-      {100, NamedDivergence::kl, {4.5062, 4.1116, 3.6222, 2.6671, 0.5111}},
-      {100, NamedDivergence::tv, {0.9890, 0.9836, 0.9733, 0.9305, 0.4001}},
-      {100, NamedDivergence::hellinger, {0.8949, 0.8720, 0.8365, 0.7365, 0.2255}},
-  };
+  std::vector<Row> rows;
+  for (const auto& row : risks["rows"]) {
+    rows.push_back({row["k"].get<std::size_t>(), parse_divergence(row["f"].get<std::string>()),
+                    row["values"].get<std::vector<double>>()});
+  }
+  REQUIRE(rows.size() == 13);
   for (const auto& row : rows) {
     for (std::size_t i = 0; i < eps.size(); ++i) {
       INFO("k = " << row.k << ", f = " << divergence_name(row.f) << ", epsilon = " << eps[i]);
-      CHECK(finite_minimax_risk(row.f, row.k, eps[i]) == Approx(row.values[i]).margin(5e-5));
+      CHECK(finite_minimax_risk(row.f, row.k, eps[i]) == Approx(row.values[i]).margin(tolerance).epsilon(0));
       // the generic chord formula (Thm 3.1) agrees with the closed forms
       CHECK(finite_minimax_risk(f_divergence(row.f), row.k, eps[i]) ==
             Approx(finite_minimax_risk(row.f, row.k, eps[i])).epsilon(1e-10));
@@ -249,12 +225,13 @@ TEST_CASE("minimax: spec 5.3 proposed worst-case risks to the printed 4 digits",
   }
 }
 
-TEST_CASE("minimax: spec 8 Q-dagger (k-RR) vector", "[minimax][vectors][linear]") {
-  const std::vector<double> p{0.30, 0.25, 0.20, 0.15, 0.10};
-  const std::vector<double> want{0.225576, 0.212788, 0.2, 0.187212, 0.174424};
-  const std::vector<double> q = LinearSampler(1.0).distribution(p);
+TEST_CASE("minimax: Q-dagger (k-RR) vector, tests/golden/minimax.json", "[minimax][vectors][linear]") {
+  const auto krr = read_golden("minimax.json")["krr"];
+  const auto p = krr["p"].get<std::vector<double>>();
+  const auto want = krr["q"].get<std::vector<double>>();
+  const std::vector<double> q = LinearSampler(krr["epsilon"].get<double>()).distribution(p);
   REQUIRE(q.size() == 5);
-  for (std::size_t x = 0; x < 5; ++x) CHECK(q[x] == Approx(want[x]).margin(half_unit(6)));
+  for (std::size_t x = 0; x < 5; ++x) CHECK(q[x] == Approx(want[x]).margin(krr["tolerance"].get<double>() + 1e-12).epsilon(0));
   // Prop 3.4 on this P: Q* is at least as close as Q† for every f
   const std::vector<double> star = MinimaxSampler(1.0).distribution(p);
   for (auto f : {NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger, NamedDivergence::chi2}) {
@@ -281,16 +258,16 @@ TEST_CASE("minimax: global Park clip and global linear columns of local spec 6 (
   for (const auto& row : rows) {
     INFO("P = " << Catch::Detail::stringify(row.p));
     const std::vector<double> q = clip.distribution(row.p);
-    for (std::size_t x = 0; x < 4; ++x) CHECK(q[x] == Approx(row.clip_q[x]).margin(half_unit(6)));
-    if (row.clip_r > 0.0) CHECK(clip.normaliser(row.p) == Approx(row.clip_r).margin(half_unit(6)));
+    for (std::size_t x = 0; x < 4; ++x) CHECK(q[x] == Approx(row.clip_q[x]).margin(half_unit(6)).epsilon(0));
+    if (row.clip_r > 0.0) CHECK(clip.normaliser(row.p) == Approx(row.clip_r).margin(half_unit(6)).epsilon(0));
     if (!row.linear_q.empty()) {
       const std::vector<double> lq = linear.distribution(row.p);
-      for (std::size_t x = 0; x < 4; ++x) CHECK(lq[x] == Approx(row.linear_q[x]).margin(half_unit(6)));
+      for (std::size_t x = 0; x < 4; ++x) CHECK(lq[x] == Approx(row.linear_q[x]).margin(half_unit(6)).epsilon(0));
     }
   }
   // the linear weight of this column: γ = (e − 1)/(e + 3) = 0.300489
   const std::vector<double> at_zero = linear.distribution(std::vector<double>{0, 1, 0, 0});
-  CHECK(at_zero[1] - at_zero[0] == Approx(0.300489).margin(half_unit(6)));
+  CHECK(at_zero[1] - at_zero[0] == Approx(0.300489).margin(half_unit(6)).epsilon(0));
 }
 
 TEST_CASE("minimax: finite_minimax_box", "[minimax]") {
@@ -327,7 +304,7 @@ TEST_CASE("minimax: k = 1 gives q = {1}, epsilon = 0 gives the uniform pmf", "[m
     CHECK(sampler.normaliser(std::vector<double>{3.0}) == 1.0);  // the bracket [1, (e^ε+k−1)/e^ε] is {1}
     CHECK(sampler.worst_case_risk(NamedDivergence::kl, 1) == 0.0);
     CHECK(sampler.worst_case_risk(NamedDivergence::chi2, 1) == 0.0);
-    CHECK(finite_minimax_risk(jensen_shannon(), 1, eps) == Approx(0.0).margin(1e-15));
+    CHECK(finite_minimax_risk(jensen_shannon(), 1, eps) == Approx(0.0).margin(1e-15).epsilon(0));
   }
   std::mt19937_64 rng(11);
   for (std::size_t k : {std::size_t{2}, std::size_t{3}, std::size_t{10}, std::size_t{1000}}) {
@@ -486,7 +463,7 @@ TEST_CASE("minimax: Q*(P) = P when P already lies in the box", "[minimax][proper
         double worst = 0.0;
         for (std::size_t x = 0; x < k; ++x) worst = std::max(worst, std::fabs(q[x] - p[x]));
         CHECK(worst <= 1e-15);
-        CHECK(sampler.normaliser(hist) == Approx(1.0).margin(1e-14));
+        CHECK(sampler.normaliser(hist) == Approx(1.0).margin(1e-14).epsilon(0));
         CHECK(divergence(NamedDivergence::kl, p, q) <= 1e-15);
       }
     }
