@@ -29,29 +29,18 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/minimax.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using privsample_bench::sink;
 
-// Median wall time of `body` in seconds over enough repetitions to fill ~0.2 s (at least 5), after one untimed
-// call (the first call at a new size pays for the allocator's first mapping of its output).
+// At least 5 runs within about 0.2 s, after one untimed call (the first call at a new size pays for the
+// allocator's first mapping of its output).
 template <class Body>
 double median_seconds(Body&& body) {
-  body();
-  std::vector<double> times;
-  const auto start = Clock::now();
-  while (times.size() < 5 ||
-         (std::chrono::duration<double>(Clock::now() - start).count() < 0.2 && times.size() < 2000)) {
-    const auto t0 = Clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  return times[times.size() / 2];
+  return privsample_bench::median_seconds(body, {5, 0.2, 2000, true});
 }
-
-volatile double sink = 0.0;  // keeps results alive so no timed work is optimised away
 
 double one_pass(const std::vector<double>& p) {
   double total = 0.0;

@@ -14,25 +14,18 @@
 #include "privsample/continuous.hpp"
 #include "privsample/mbde.hpp"
 #include "privsample/randomness.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using privsample_bench::sink;
 
-// Median wall time of `body` in seconds over `repetitions` runs (MBDE takes about a second: few runs suffice).
+// Median wall time of `body` over exactly `repetitions` runs (MBDE takes about a second: few runs suffice).
 template <class Body>
 double median_seconds(int repetitions, Body&& body) {
-  std::vector<double> times;
-  for (int i = 0; i < repetitions; ++i) {
-    const auto t0 = Clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  return times[times.size() / 2];
+  const auto runs = static_cast<std::size_t>(repetitions);
+  return privsample_bench::median_seconds(body, {runs, 0.0, runs});
 }
-
-volatile double sink = 0.0;  // keeps results alive so no timed work is optimised away
 
 void report(const char* label, double mbde_seconds, double clip_seconds) {
   std::printf("%-34s %12.1f ms %12.3f ms %12.0fx\n", label, 1e3 * mbde_seconds, 1e3 * clip_seconds,

@@ -20,26 +20,12 @@
 
 #include "privsample/continuous.hpp"
 #include "privsample/randomness.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Median wall time of `body` in seconds over enough repetitions to fill ~0.5 s (at least 5).
-template <class Body>
-double median_seconds(Body&& body) {
-  std::vector<double> times;
-  const auto start = Clock::now();
-  while (times.size() < 5 || (std::chrono::duration<double>(Clock::now() - start).count() < 0.5 && times.size() < 200)) {
-    const auto t0 = Clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  return times[times.size() / 2];
-}
-
-volatile double sink = 0.0;  // keeps results alive so no timed work is optimised away
+using privsample_bench::median_seconds;
+using privsample_bench::sink;
 
 constexpr double kVariance = 0.5;
 

@@ -15,26 +15,17 @@
 #include "privsample/mechanism.hpp"
 #include "privsample/randomness.hpp"
 #include "privsample/simulate.hpp"
+#include "timing.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using privsample_bench::sink;
 
-// Median wall time of `body` in seconds over enough repetitions to fill ~0.5 s (at least 3).
+// At least 3 runs (a simulation takes long), within about 0.5 s.
 template <class Body>
 double median_seconds(Body&& body) {
-  std::vector<double> times;
-  const auto start = Clock::now();
-  while (times.size() < 3 || (std::chrono::duration<double>(Clock::now() - start).count() < 0.5 && times.size() < 100)) {
-    const auto t0 = Clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  return times[times.size() / 2];
+  return privsample_bench::median_seconds(body, {3, 0.5, 100});
 }
-
-volatile double sink = 0.0;
 
 }  // namespace
 
