@@ -163,9 +163,7 @@ val Sampler::sample_many(val hist, double n, val seed) const {
   return guarded([&] {
     const std::vector<double> h = numbers(hist);
     const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
-    if (seed.isUndefined() || seed.isNull()) return copy_out(privsample::sample_many(mechanism(), h, count, secure_bits()));
-    SeededRandom seeded(validated_seed(seed.as<double>()));
-    return copy_out(privsample::sample_many(mechanism(), h, count, seeded));
+    return copy_out(with_bits(seed, [&](RandomBits& bits) { return privsample::sample_many(mechanism(), h, count, bits); }));
   });
 }
 

@@ -43,6 +43,15 @@ class Sampler {
 // The platform CSPRNG captured by the JS wrapper at init (Module.privsampleRandom), in 4 KiB blocks.
 RandomBits& secure_bits();
 
+// run(bits) with the CSPRNG when seed is undefined or null, else with a seeded generator (reproducible, NOT
+// secure) from the validated seed: the one rule for every call that takes an optional seed.
+template <class Run>
+auto with_bits(const emscripten::val& seed, Run&& run) {
+  if (seed.isUndefined() || seed.isNull()) return run(secure_bits());
+  SeededRandom seeded(validated_seed(seed.as<double>()));
+  return run(seeded);
+}
+
 std::vector<double> numbers(const emscripten::val& array);
 emscripten::val copy_out(const std::vector<double>& values);
 emscripten::val copy_out(const std::vector<std::uint32_t>& values);

@@ -172,13 +172,7 @@ val mbde_of(val grid, val density, double epsilon, std::string preset, val seed)
       return is_2d(grid) ? mbde(grid2d_of(grid), d, epsilon, settings, bits)
                          : mbde(grid1d_of(grid), d, epsilon, settings, bits);
     };
-    MbdeResult result;
-    if (seed.isUndefined() || seed.isNull()) {
-      result = run(secure_bits());
-    } else {
-      SeededRandom seeded(validated_seed(seed.as<double>()));
-      result = run(seeded);
-    }
+    const MbdeResult result = with_bits(seed, run);
     val out = val::object();
     out.set("density", copy_out(result.density));
     out.set("reference", copy_out(result.reference));
@@ -332,14 +326,8 @@ val simulate_of(const Sampler& sampler, val population, double k, val options) {
       }
       return simulate(sampler.mechanism(), values, o, bits);
     };
-    const val seed = options["seed"];
-    SimulationResult r;
-    if (seed.isUndefined() || seed.isNull()) {
-      r = run(secure_bits());
-    } else {
-      SeededRandom seeded(validated_seed(seed.as<double>()));
-      r = run(seeded);
-    }
+
+    const SimulationResult r = with_bits(options["seed"], run);
     val out = val::object();
     out.set("truth", copy_out(r.truth));
     out.set("items", r.items.empty() ? val::null() : copy_out(r.items));
