@@ -110,7 +110,10 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
   const double grow = std::exp(half);
   if (!reference_) {
     const double uniform = 1.0 / static_cast<double>(p.size());
-    return clip_normalise(p, UniformBox{p.size(), shrink * uniform, std::min(1.0, grow * uniform)});
+    const double top = std::min(1.0, grow * uniform);
+    const double floor = private_floor(shrink * uniform, top, 2.0 * half);
+    if (floor * static_cast<double>(p.size()) > 1.0) return clip_normalise(p, UniformBox{p.size(), uniform, uniform});
+    return clip_normalise(p, UniformBox{p.size(), floor, top});
   }
   check_prior_size(p.size(), reference_->size(), "reference");
   PrivacyBox box = privacy_box(*reference_, shrink, grow, 2.0 * half, "reference");

@@ -1,4 +1,5 @@
 #include "privsample/linear_samplers.hpp"
+#include "privsample/privacy_box.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -120,6 +121,12 @@ LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, d
   const LinearWeight weight = running_weight(guarantee_, gamma_ + 1.0);
   lambda_ = std::clamp(gamma_ / (gamma_ - 1.0) * weight.lambda, 0.0, 1.0);
   complement_ = 1.0 - lambda_;
+  const double low_ratio = lambda_ / gamma_ + complement_;
+  const double high_ratio = lambda_ * gamma_ + complement_;
+  // The box's own ratio (<= e^ε for a pure notion): its top is rounded toward it; an underflowing floor is refused.
+  PrivacyBox box = privacy_box(prior_, low_ratio, high_ratio, std::log(high_ratio / low_ratio), "prior");
+  out_lo_ = std::move(box.lo);
+  out_hi_ = std::move(box.hi);
 }
 
 std::vector<double> LocalLinearSampler::projection(std::span<const double> hist) const {
@@ -131,11 +138,7 @@ std::vector<double> LocalLinearSampler::projection(std::span<const double> hist)
 std::vector<double> LocalLinearSampler::distribution(std::span<const double> hist) const {
   std::vector<double> q = projection(hist);
   // P̂/p0 ∈ [1/γ, γ], so q/p0 ∈ [λ/γ + 1 − λ, λγ + 1 − λ]; the clamp keeps rounding inside that box.
-  const double low_ratio = lambda_ / gamma_ + complement_;
-  const double high_ratio = lambda_ * gamma_ + complement_;
-  for (std::size_t x = 0; x < q.size(); ++x) {
-    q[x] = std::clamp(lambda_ * q[x] + complement_ * prior_[x], low_ratio * prior_[x], high_ratio * prior_[x]);
-  }
+  for (std::size_t x = 0; x < q.size(); ++x) q[x] = std::clamp(lambda_ * q[x] + complement_ * prior_[x], out_lo_[x], out_hi_[x]);
   return q;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "privsample/histogram.hpp"
+#include "privsample/privacy_box.hpp"
 
 namespace privsample {
 namespace {
@@ -20,7 +21,13 @@ FiniteBox finite_minimax_box(std::size_t k, double epsilon) {
   check_category_count(k);
   validated_epsilon(epsilon);
   const double t = spread(k, epsilon);
-  return {std::exp(-effective_epsilon(epsilon)) / (1.0 + t), 1.0 / (1.0 + t)};
+  const double ceiling = 1.0 / (1.0 + t);
+  const double floor = private_floor(std::exp(-effective_epsilon(epsilon)) / (1.0 + t), ceiling,
+                                     effective_epsilon(epsilon));  // u/ℓ <= e^ε as doubles (privacy_box.hpp)
+  // An ε below the doubles' resolution: the raised floor leaves no output summing to 1; every input then gets
+  // the uniform distribution (ratio exactly 1).
+  if (static_cast<double>(k) * floor > 1.0) return {1.0 / static_cast<double>(k), 1.0 / static_cast<double>(k)};
+  return {floor, ceiling};
 }
 
 double finite_minimax_risk(const FDivergence& f, std::size_t k, double epsilon) {

@@ -1,5 +1,6 @@
 #include "privsample/privacy_box.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -8,6 +9,20 @@
 #include "privsample/numeric.hpp"
 
 namespace privsample {
+
+double exp_toward_zero(double epsilon) {
+  // 1 <= e^ε for ε >= 0 exactly, so the floor at 1 keeps ε = 0 (and ε below an ulp) a box of one point.
+  return std::max(1.0, std::nextafter(std::nextafter(std::exp(epsilon), 0.0), 0.0));
+}
+
+double private_floor(double lo, double top, double epsilon) {
+  const double factor = exp_toward_zero(epsilon);
+  double quotient = top / factor;
+  // fma gives factor·quotient − top exactly: negative means the quotient is below the real top/factor.
+  if (std::fma(factor, quotient, -top) < 0.0) quotient = std::nextafter(quotient, std::numeric_limits<double>::infinity());
+  return std::max(lo, quotient);
+}
+
 PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, double epsilon,
                        std::string_view name, UnderflowRule rule) {
   constexpr double kSmallestNormal = std::numeric_limits<double>::min();
@@ -25,8 +40,18 @@ PrivacyBox privacy_box(std::span<const double> weights, double floor, double cei
           "entries of " + std::string(name) + " must be at least " + format_value(kSmallestNormal / floor) +
           " at this epsilon (or use a smaller epsilon)");
     }
-    box.lo[x] = lo;
     box.hi[x] = ceiling * w;
+    box.lo[x] = private_floor(lo, box.hi[x], epsilon);
+  }
+  // At an ε below the doubles' resolution the raised floors can sum above 1: no output within them exists.
+  CompensatedSum floors;
+  CompensatedSum mass;
+  for (std::size_t x = 0; x < weights.size(); ++x) {
+    floors.add(box.lo[x]);
+    if (box.hi[x] > 0.0) mass.add(weights[x]);
+  }
+  if (floors.value() > 1.0) {
+    for (std::size_t x = 0; x < weights.size(); ++x) box.lo[x] = box.hi[x] = box.hi[x] > 0.0 ? weights[x] / mass.value() : 0.0;
   }
   return box;
 }

@@ -275,6 +275,7 @@ TEST_CASE("minimax: finite_minimax_box", "[minimax]") {
     for (double eps : epsilon_grid()) {
       INFO("k = " << k << ", epsilon = " << eps);
       const FiniteBox box = finite_minimax_box(k, eps);
+      CHECK(within_ratio(box.ceiling, box.floor, effective_epsilon(eps)));  // u <= e^ε·ℓ for the doubles
       const long double shrink = std::exp(-static_cast<long double>(effective_epsilon(eps)));
       const long double denominator = 1.0L + static_cast<long double>(k - 1) * shrink;
       CHECK(relative_gap(box.floor, shrink / denominator) <= 1e-14);   // 1/(e^ε+k−1)

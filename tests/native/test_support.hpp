@@ -38,6 +38,18 @@ inline const std::vector<double>& epsilon_grid() {
   return grid;
 }
 
+// a <= e^ε·b for the doubles a, b >= 0 as real numbers, with no slack: E = exp(ε) one ulp down (floored at 1) is
+// at most e^ε (std::exp is within an ulp), and a <= E·b is decided with the product's exact rounding error (fma)
+// and an exact difference (Sterbenz) where the two are close.
+inline bool within_ratio(double a, double b, double epsilon) {
+  const double e = std::max(1.0, std::nextafter(std::exp(std::min(epsilon, 700.0)), 0.0));
+  const double p = e * b;
+  const double error = std::fma(e, b, -p);  // E·b = p + error exactly
+  if (a == p) return error >= 0.0;
+  if (a < p) return a <= 0.5 * p || a - p <= error;
+  return a <= 2.0 * p && a - p <= error;
+}
+
 inline std::vector<double> point_mass(std::size_t k, std::size_t x, double mass = 1.0) {
   std::vector<double> p(k, 0.0);
   p[x] = mass;

@@ -97,6 +97,10 @@ class LocalLinearSampler {
   std::vector<double> prior_;
   std::vector<double> lo_;  // p0/γ
   std::vector<double> hi_;  // γ·p0
+  // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (privacy_box: its top rounded toward privacy, and prior entries
+  // whose floor would underflow refused), which distribution() clamps the mixture into.
+  std::vector<double> out_lo_;
+  std::vector<double> out_hi_;
   double lambda_ = 0.0;
   double complement_ = 1.0;  // 1 − λ_loc
 };

@@ -2,9 +2,14 @@
 // The clip boxes the clip samplers release from, rounded toward privacy (DESIGN.md "Numerics and privacy hygiene").
 //
 // A clip sampler's output satisfies lo_x <= q_x <= hi_x exactly (clip_normalise clamps), so its pure ε-LDP
-// guarantee holds in floating point when hi_x/lo_x is e^ε up to rounding (a few ulps: the tests bound the realised
-// ratio by e^ε·(1 + 1e-12)) — which fails when lo_x underflows: a subnormal floor has lost its relative precision
-// and a zero one allows an infinite ratio. privacy_box builds lo_x = floor·w_x and hi_x = ceiling·w_x from public
+// guarantee holds for the released doubles themselves when hi_x <= e^ε·lo_x as real numbers. Every box floor is
+// therefore rounded up (private_floor): at least the smallest double lo with hi_x <= exp_toward_zero(ε)·lo, a
+// quotient whose rounding direction an fma decides exactly. Raising the floor, not lowering the top, keeps a box
+// that must reach a top of 1 (a point mass at large ε) able to. The tests check q_a(x) <= e^ε·q_b(x) with an
+// error-free product, no slack. When the raised floors sum above 1 (ε below the doubles' resolution, e^ε within a
+// few ulps of 1) every input gets the same output, the public weights normalised: a ratio of exactly 1.
+// A floor that underflows would break even that: a subnormal floor has lost its relative precision and a zero one
+// allows an infinite ratio. privacy_box builds lo_x = floor·w_x and hi_x = ceiling·w_x from public
 // weights w (a prior, a reference, cell masses) and applies the underflow rule:
 //   an entry w_x > 0 whose floor lo_x = floor·w_x falls below the smallest normal double (2.2e-308) is either
 //   refused — std::invalid_argument naming the entry, its floor and the smallest entry that works at this ε (finite
@@ -17,6 +22,14 @@
 #include <vector>
 
 namespace privsample {
+
+// A double that is at most the real number e^ε, for 0 <= ε <= 709: std::exp is within 1 ulp; two steps down,
+// and never below 1.
+[[nodiscard]] double exp_toward_zero(double epsilon);
+
+// max(lo, the smallest double f with top <= exp_toward_zero(ε)·f): the floor of a box at ratio e^ε below the top,
+// rounded toward privacy (top/floor <= e^ε for the doubles). top >= 0 and finite.
+[[nodiscard]] double private_floor(double lo, double top, double epsilon);
 
 struct PrivacyBox {
   std::vector<double> lo;
