@@ -226,11 +226,7 @@ double normaliser_of(const ClipNormalised& solved) {
 }
 
 // The weight a linear sampler runs at: effective guarantee, and the GDP weight rounded down (functional_ldp.hpp).
-double running_lambda(const Guarantee& g, double T) {
-  double lambda = solve_linear_weight(effective_ldp_guarantee(g), T).lambda;
-  if (g.notion == PrivacyNotion::gaussian_ldp) lambda -= kGaussianWeightSlack;
-  return lambda;
-}
+double running_lambda(const Guarantee& g, double T) { return running_linear_weight(g, T).lambda; }
 
 void require_in_class(const DensityClass& cls, std::span<const double> p) {
   if (!(in_class(cls, p)))

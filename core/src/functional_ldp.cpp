@@ -249,6 +249,37 @@ LinearWeight solve_linear_weight(const Guarantee& g_in, double T) {
 
 double linear_weight(const Guarantee& g, double T) { return solve_linear_weight(g, T).lambda; }
 
+LinearWeight running_linear_weight(const Guarantee& g_in, double T) {
+  const Guarantee g = effective_ldp_guarantee(validated_ldp_guarantee(g_in));
+  LinearWeight weight = solve_linear_weight(g, T);
+  if (g.notion != PrivacyNotion::gaussian_ldp) return weight;
+  weight.lambda -= kGaussianWeightSlack;
+  weight.floor += kGaussianWeightSlack / T;  // kept without cancellation (λ may be within 1e-300 of 1)
+  const double solved = weight.lambda;
+  // The worst pair of the mixture at weight λ against the profile: H(β) = max(0, λ + f(1 − e^β)) <= δ_μ(β),
+  // i.e. λ <= (e^β − 1 + T·δ(β))/(e^β + T − 1) — the objective whose infimum λ_T is; checked where it matters.
+  const double mu = g.mu;
+  const double beta_max = std::max({50.0, mu * mu / 2.0 + 5.0 * mu + 5.0, mu * std::sqrt(2.0 * std::log(4.0 * T)) + 5.0});
+  std::vector<double> betas{0.0, weight.beta};
+  for (const double step : {-1e-6, -1e-9, 1e-9, 1e-6}) betas.push_back(std::max(0.0, weight.beta * (1.0 + step)));
+  const double log_lo = std::log(std::min(1e-3, mu * 1e-4));
+  for (int i = 0; i <= 64; ++i) betas.push_back(std::exp(log_lo + (std::log(beta_max) - log_lo) * i / 64.0));
+  for (const double beta : betas) {
+    const double f = (1.0 - weight.lambda) / T;
+    const double excess = weight.lambda + f * -std::expm1(beta) - privacy_profile(g, beta);
+    if (excess > 0.0) {
+      // λ <= objective(β), rounded down by the slack once more.
+      const Objective at = gaussian_objective(mu, T, beta);
+      weight.lambda = std::min(weight.lambda, at.h - kGaussianWeightSlack);
+    }
+  }
+  if (weight.lambda < solved || weight.lambda < 0.0) {
+    weight.lambda = std::max(0.0, weight.lambda);  // λ = 0: the public base alone, private for every μ
+    weight.floor = (1.0 - weight.lambda) / T;
+  }
+  return weight;
+}
+
 double hockey_stick_divergence(std::span<const double> p, std::span<const double> q, double beta) {
   if (p.size() != q.size()) {
     throw std::invalid_argument("p has " + std::to_string(p.size()) + " entries but q has " +

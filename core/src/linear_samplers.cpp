@@ -14,15 +14,7 @@
 namespace privsample {
 namespace {
 
-// λ_T(g) at the guarantee the sampler runs at, rounded down by the slack when it was found numerically.
-LinearWeight running_weight(const Guarantee& g, double T) {
-  LinearWeight weight = solve_linear_weight(effective_ldp_guarantee(g), T);
-  if (g.notion == PrivacyNotion::gaussian_ldp) {
-    weight.lambda -= kGaussianWeightSlack;
-    weight.floor += kGaussianWeightSlack / T;
-  }
-  return weight;
-}
+LinearWeight running_weight(const Guarantee& g, double T) { return running_linear_weight(g, T); }
 
 void check_prior_size(std::size_t k, std::size_t prior_size) {
   if (k != prior_size) {

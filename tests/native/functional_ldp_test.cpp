@@ -863,3 +863,29 @@ TEST_CASE("linear (eps, delta): the hockey-stick of point masses is <= delta in 
   }
   CHECK(checked == 180);
 }
+
+TEST_CASE("running_linear_weight: the GDP weight a sampler runs at passes the profile on a dense beta grid",
+          "[functional-ldp][gdp]") {
+  // H(β) = max(0, λ + f(1 − e^β)), f = (1−λ)/T, is the worst pair's hockey-stick of the mixture (Lemma C.1); the
+  // re-checked weight keeps it under δ_μ(β) on 4001 β values the solver never looked at, in long double.
+  int checked = 0;
+  for (const double mu : {1e-6, 1e-3, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0, 37.0, 100.0}) {
+    for (const double T : {1.0, 1.5, 2.0, 3.0, 10.0, 1e3, 1e7, 1e12}) {
+      const Guarantee g{PrivacyNotion::gaussian_ldp, 0.0, 0.0, mu, 0.0};
+      const LinearWeight w = running_linear_weight(g, T);
+      INFO("mu = " << mu << ", T = " << T << ", lambda = " << w.lambda);
+      REQUIRE(w.lambda >= 0.0);
+      REQUIRE(w.lambda <= linear_weight(g, T));
+      const long double lambda = w.lambda;
+      const long double f = (1.0L - lambda) / static_cast<long double>(T);
+      const double beta_top = std::max(60.0, mu * mu / 2.0 + 6.0 * mu + 6.0);
+      for (int i = 0; i <= 4000; ++i) {
+        const double beta = beta_top * std::pow(static_cast<double>(i) / 4000.0, 3.0);
+        const long double h = std::max(0.0L, lambda + f * (1.0L - std::exp(static_cast<long double>(beta))));
+        REQUIRE(h <= static_cast<long double>(privacy_profile(g, beta)) + 1e-16L);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 80 * 4001);
+}

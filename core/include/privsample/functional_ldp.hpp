@@ -77,6 +77,13 @@ struct LinearWeight {
 // Closed forms (pure, (ε,δ)) are used as computed.
 inline constexpr double kGaussianWeightSlack = 1e-12;
 
+// The weight every linear sampler runs at (finite global: T = k; local: T = γ+1; continuous: T of the class):
+// λ_T at effective_ldp_guarantee(g); for μ-GDP lowered by kGaussianWeightSlack and then re-checked: the worst
+// pair's hockey-stick of the mixture, max(0, λ + f − e^β f) with f = (1−λ)/T (Lemma C.1), must not exceed
+// δ_μ(β) at the minimiser and on a log grid of β up to β_max; where it does (a minimisation or rounding error
+// larger than the slack), λ is lowered to the largest value that passes every checked β.
+[[nodiscard]] LinearWeight running_linear_weight(const Guarantee& g, double T);
+
 // E_{e^β}(P‖Q) = Σ_x max(0, p_x − e^β q_x) on the given (unnormalised) masses; Q is (β, δ)-LDP for a pair
 // of inputs iff E_{e^β}(Q_P‖Q_P') <= δ. Terms with q_x = 0 contribute p_x (also for β = +∞).
 // Throws std::invalid_argument for a length mismatch, negative / non-finite masses, or β < 0 / NaN.
