@@ -3,7 +3,7 @@
 #   client-size     bytes per entry point and init() in Chromium         (bench/client-size.mjs)
 #   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
-#   clip-normalise | ring | mbde | simulate   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
+#   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ shift
 bash scripts/bootstrap.sh
 bash scripts/build-wasm.sh >/dev/null
 case "$name" in
-  clip-normalise|ring|mbde|simulate)
+  clip-normalise|ring|mbde|simulate|accountant)
     target="${name//-/_}_bench"
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build/native -j2 --target "$target" >/dev/null

@@ -263,43 +263,84 @@ std::vector<double> lip_curve_of(const Eigen::MatrixXd& rows, std::span<const do
   return out;
 }
 
+// D_x = KL(W_x‖P_Y) for every input at the prior, and the certified bounds Σπ_x D_x <= C <= max_x D_x.
+struct CapacityStep {
+  std::vector<double> divergence;
+  double lower = 0.0;
+  double upper = 0.0;
+};
+
+CapacityStep capacity_step(const Eigen::MatrixXd& rows, const std::vector<double>& prior) {
+  const auto k = prior.size();
+  const std::vector<double> marginal = output_marginal(rows, prior);
+  CapacityStep out{std::vector<double>(k)};
+  CompensatedSum lower;
+  double upper = 0.0;
+  for (std::size_t x = 0; x < k; ++x) {
+    out.divergence[x] = kl_to_marginal_bits(rows.col(static_cast<Index>(x)).data(), marginal);
+    lower.add(prior[x] * out.divergence[x]);
+    upper = std::max(upper, out.divergence[x]);
+  }
+  // Rounding can tip Σπ D above max D by an ulp when all D_x are equal (symmetric channels), so the lower bound
+  // is capped by the upper one; both are >= 0.
+  out.upper = std::max(0.0, upper);
+  out.lower = std::clamp(lower.value(), 0.0, out.upper);
+  return out;
+}
+
+// π_x ∝ π_x·2^{step·D_x}, in log2 form with the largest exponent subtracted before exponentiating; writes both
+// forms. The log form keeps inputs whose mass decays geometrically from underflowing to an exact 0.
+void reweight(std::vector<double>& log_prior, std::vector<double>& prior, const std::vector<double>& divergence,
+              double step) {
+  double top = -kInfinity;
+  for (std::size_t x = 0; x < prior.size(); ++x) {
+    log_prior[x] += step * divergence[x];
+    top = std::max(top, log_prior[x]);
+  }
+  CompensatedSum z;
+  for (const double l : log_prior) z.add(std::exp2(l - top));
+  const double log_z = top + std::log2(z.value());
+  for (std::size_t x = 0; x < prior.size(); ++x) {
+    log_prior[x] -= log_z;
+    prior[x] = std::exp2(log_prior[x]);
+  }
+}
+
+// Blahut–Arimoto from the uniform prior (spec §3.3), accelerated: the update's exponent is over-relaxed by a
+// step that grows while the lower bound I(π) keeps increasing and falls back to the plain step (which never
+// decreases it) when it does not (Matz & Duhamel's accelerated Blahut–Arimoto, with a monotone safeguard).
+// The bounds are certified for whatever prior is reached, so acceleration changes only how fast the gap closes
+// (at k = 200 on a Zipf prior's local channel: from 41,627 iterations to a few hundred).
 CapacityBounds capacity_of(const Eigen::MatrixXd& rows, double tolerance, int max_iterations) {
   const auto k = static_cast<std::size_t>(rows.cols());
-  CapacityBounds out;
-  // Blahut–Arimoto from the uniform prior (spec §3.3). The prior is kept as log2 π so that inputs whose mass
-  // decays geometrically never underflow to an exact 0 (which the update could not undo).
   std::vector<double> log_prior(k, -std::log2(static_cast<double>(k)));
   std::vector<double> prior(k, 1.0 / static_cast<double>(k));
-  std::vector<double> divergence(k);
+  CapacityStep at = capacity_step(rows, prior);
+  double step = 1.0;
+  constexpr double kMaxStep = 1024.0;
+  CapacityBounds out;
   for (int iteration = 1;; ++iteration) {
-    const std::vector<double> marginal = output_marginal(rows, prior);
-    CompensatedSum lower;
-    double upper = 0.0;
-    for (std::size_t x = 0; x < k; ++x) {
-      divergence[x] = kl_to_marginal_bits(rows.col(static_cast<Index>(x)).data(), marginal);
-      lower.add(prior[x] * divergence[x]);
-      upper = std::max(upper, divergence[x]);
-    }
-    // Σπ_x D_x = I(π) <= C <= max_x D_x. Rounding can tip Σπ D above max D by an ulp when all D_x are equal
-    // (symmetric channels), so the lower bound is capped by the upper one; both are >= 0.
-    out.upper = std::max(0.0, upper);
-    out.lower = std::clamp(lower.value(), 0.0, out.upper);
+    out.upper = at.upper;
+    out.lower = at.lower;
     out.prior = prior;
     out.iterations = iteration;
     if (out.upper - out.lower <= tolerance || iteration >= max_iterations) return out;
-    // π_x ← π_x 2^{D_x} / Z, in log2 form with the largest exponent subtracted before exponentiating.
-    double top = -kInfinity;
-    for (std::size_t x = 0; x < k; ++x) {
-      log_prior[x] += divergence[x];
-      top = std::max(top, log_prior[x]);
+    std::vector<double> next_log = log_prior;
+    std::vector<double> next = prior;
+    reweight(next_log, next, at.divergence, step);
+    CapacityStep next_at = capacity_step(rows, next);
+    if (step > 1.0 && !(next_at.lower >= at.lower)) {  // overshot: the plain step from here instead
+      step = 1.0;
+      next_log = log_prior;
+      next = prior;
+      reweight(next_log, next, at.divergence, step);
+      next_at = capacity_step(rows, next);
+    } else {
+      step = std::min(2.0 * step, kMaxStep);
     }
-    CompensatedSum z;
-    for (std::size_t x = 0; x < k; ++x) z.add(std::exp2(log_prior[x] - top));
-    const double log_z = top + std::log2(z.value());
-    for (std::size_t x = 0; x < k; ++x) {
-      log_prior[x] -= log_z;
-      prior[x] = std::exp2(log_prior[x]);
-    }
+    log_prior = std::move(next_log);
+    prior = std::move(next);
+    at = std::move(next_at);
   }
 }
 
@@ -375,6 +416,9 @@ namespace {
 // much work per evaluation they are left out (std::nullopt) rather than freezing a browser tab.
 constexpr double kMaxCurveIntegralWork = 4e6;
 
+// Blahut–Arimoto's budget in the report: iterations × rows × cols (each entry costs a log and a few flops).
+constexpr double kMaxCapacityWork = 1e8;
+
 // 0 … a quarter past the pure ε (where a pure mechanism's curve reaches 0), or 0 … 10 when ε is infinite.
 std::vector<double> default_epsilon_grid(double pure_epsilon) {
   constexpr int kPoints = 101;
@@ -400,7 +444,11 @@ AccountantReport accountant_report(const ChannelMatrix& w, std::optional<std::sp
   report.epsilons = epsilons.empty() ? default_epsilon_grid(report.pure_ldp_epsilon)
                                      : std::vector<double>(epsilons.begin(), epsilons.end());
   report.ldp_curve = ldp_curve_of(channel, report.epsilons);
-  report.capacity = capacity_of(rows, 1e-9, 200000);  // the header's defaults of channel_capacity
+  // The header's tolerance, with the iterations capped by work (rows·cols per iteration) so a k = 1000 channel
+  // answers in about a second: the bounds stay certified, only their gap may stay wider than the tolerance.
+  const double entries = static_cast<double>(channel.rows()) * static_cast<double>(channel.cols());
+  const int iterations = static_cast<int>(std::clamp(kMaxCapacityWork / entries, 100.0, 200000.0));
+  report.capacity = capacity_of(rows, 1e-9, iterations);
   // Thm 1(b) for pure ε (spec §2.2, §5.2 item 2), and on the whole exact curve, which is never looser.
   const double eps = report.pure_ldp_epsilon;
   report.capacity_bound_from_pure_ldp = capacity_bound_from_pure_ldp(eps);
