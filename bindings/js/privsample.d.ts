@@ -41,13 +41,13 @@ export interface SamplerOptions {
   /** 'linear', 'local-linear': μ in [0, 100] for μ-Gaussian LDP (instead of epsilon and delta). */
   mu?: number;
   /**
-   * 'local', 'local-linear': the public prior P0, a probability distribution over the same k categories with
-   * every entry > 0. It must not be derived from the user's data.
+   * 'local', 'local-linear': the public prior P0 over the same k categories, as counts or probabilities (normalised
+   * like a histogram), every entry > 0. It must not be derived from the user's data.
    */
   prior?: Histogram;
   /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */
   gamma?: number;
-  /** 'mollifier': the reference distribution Q0 (default uniform); zeros allowed (never output). */
+  /** 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). */
   reference?: Histogram;
   /**
    * 'roo', 'ds-roo', 'laplace-projection': the public number n of the user's records, an integer in

@@ -26,23 +26,29 @@ std::vector<double> validated_prior(std::span<const double> prior, std::size_t k
     throw ShapeError(std::string(name) + " has " + std::to_string(prior.size()) +
                                 " entries but the histogram has " + std::to_string(k) + " categories");
   }
-  CompensatedSum total;
+  double largest = 0.0;
   for (std::size_t i = 0; i < prior.size(); ++i) {
     const double v = prior[i];
     if (!std::isfinite(v) || v < 0.0 || (!allow_zeros && v == 0.0)) {
       throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) +
-                                  (allow_zeros ? ": probabilities must be finite and >= 0"
-                                               : ": probabilities must be finite and > 0 (smooth the prior, "
-                                                 "e.g. mix it with the uniform distribution)"));
+                                  (allow_zeros ? ": entries must be finite and >= 0 (counts or probabilities)"
+                                               : ": entries must be finite and > 0 (smooth the " + std::string(name) +
+                                                     ", e.g. mix it with the uniform distribution)"));
     }
-    total.add(v);
+    largest = std::max(largest, v);
+  }
+  if (largest == 0.0) {
+    throw std::invalid_argument(std::string(name) + " is all zeros: at least one entry must be positive");
+  }
+  // The one scale rule of histograms (normalized_pmf): counts or probabilities, divided by their total after
+  // scaling by the largest entry (no overflow or underflow to zero on the way).
+  std::vector<double> out(prior.size());
+  CompensatedSum total;
+  for (std::size_t i = 0; i < prior.size(); ++i) {
+    out[i] = prior[i] / largest;
+    total.add(out[i]);
   }
   const double sum = total.value();
-  if (!(std::fabs(sum - 1.0) <= kPriorSumTolerance)) {
-    throw std::invalid_argument(std::string(name) + " sums to " + format_value(sum) +
-                                ": a prior must be a probability distribution (sum 1)");
-  }
-  std::vector<double> out(prior.begin(), prior.end());
   for (double& v : out) v /= sum;
   return out;
 }

@@ -106,15 +106,16 @@ test('bad options for the clip samplers give clear errors', () => {
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: 1 }), RangeError, /gamma = 1: must be a finite number in \(1, /],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: 0.5 }), RangeError, /gamma = 0.5/],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: NaN }), RangeError, /gamma = NaN/],
-    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5, 0], gamma: 3 }), RangeError, /prior\[2\] = 0: probabilities must be finite and > 0/],
-    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.6], gamma: 3 }), RangeError, /prior sums to 1.1: a prior must be a probability distribution/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5, 0], gamma: 3 }), RangeError, /prior\[2\] = 0: entries must be finite and > 0/],
+    [() => ps.sampler('local', { epsilon: 1, prior: [0, 0], gamma: 3 }), RangeError, /prior\[0\] = 0: entries must be finite and > 0/],
+    [() => ps.sampler('mollifier', { epsilon: 1, reference: [0, 0] }).distribution([1, 1]), RangeError, /reference is all zeros/],
     [() => ps.sampler('local', { epsilon: 1, prior: [0.5, -0.5, 1], gamma: 3 }), RangeError, /prior\[1\] = -0.5/],
     [() => ps.sampler('local', { epsilon: 1, prior: [], gamma: 3 }), RangeError, /prior is empty/],
     [() => ps.sampler('local', { epsilon: 1, prior: 'uniform', gamma: 3 }), TypeError, /options.prior must be an array of numbers/],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: '3' }), TypeError, /options.gamma must be a number/],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).distribution([1, 2, 3]), TypeError, /k = 3 but the prior has 4 categories/],
     [() => ps.sampler('local', { epsilon: 1, prior, gamma: 3 }).worstCaseRisk('kl', 5), TypeError, /k = 5 but the prior has 4/],
-    [() => ps.sampler('mollifier', { epsilon: 1, reference: [0.2, 0.2] }), RangeError, /reference sums to 0.4/],
+    [() => ps.sampler('mollifier', { epsilon: 1, reference: [0.2, -0.2] }), RangeError, /reference\[1\] = -0.2: entries must be finite and >= 0/],
     [() => ps.sampler('mollifier', { epsilon: 1, reference: [1, 0] }).distribution([1, 1, 1]), TypeError, /k = 3 but the reference has 2/],
     [() => ps.sampler('mollifier', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'mollifier' \(supported: epsilon, reference\)/],
   ];
@@ -122,4 +123,15 @@ test('bad options for the clip samplers give clear errors', () => {
     assert.throws(run, (error) => error instanceof ErrorType && pattern.test(error.message), String(pattern));
     assert.ok(ps.sampler('minimax', { epsilon: 1 }).distribution([1, 2]).length === 2, 'still works');
   }
+});
+
+test('prior and reference: counts or probabilities, normalised like histograms (one scale rule)', () => {
+  const hist = [5, 1, 0, 2, 2];
+  for (const [name, key, extra] of [['local', 'prior', { gamma: 3 }], ['local-linear', 'prior', { gamma: 3 }], ['mollifier', 'reference', {}]]) {
+    const counts = ps.sampler(name, { epsilon: 1, [key]: [4, 3, 1, 1, 1], ...extra }).distribution(hist);
+    const probabilities = ps.sampler(name, { epsilon: 1, [key]: [0.4, 0.3, 0.1, 0.1, 0.1], ...extra }).distribution(hist);
+    counts.forEach((v, i) => assert.ok(Math.abs(v - probabilities[i]) <= 1e-15, `${name}: counts give ${v}, probabilities ${probabilities[i]}`));
+  }
+  const thirds = ps.sampler('local', { epsilon: 1, prior: [0.333333, 0.333333, 0.333333], gamma: 2 });
+  assert.ok(Math.abs(thirds.distribution([1, 1, 1])[0] - 1 / 3) < 1e-15, 'a prior of rounded thirds is the uniform prior');
 });

@@ -305,7 +305,13 @@ TEST_CASE("clip samplers: invalid parameters", "[local_clip][mollifier][validati
   CHECK_THROWS_WITH(LocalClipSampler(1.0, p0, kNaN), Catch::Contains("gamma"));
   CHECK_THROWS_WITH(LocalClipSampler(-1.0, p0, 3.0), Catch::Contains("epsilon"));
   CHECK_THROWS_WITH(LocalClipSampler(1.0, std::vector<double>{0.5, 0.5, 0.0}, 3.0), Catch::Contains("prior[2]"));
-  CHECK_THROWS_WITH(LocalClipSampler(1.0, std::vector<double>{0.5, 0.6}, 3.0), Catch::Contains("prior"));
+  // counts or probabilities (one scale rule): the counts 4:3:2:1 are the prior p0
+  CHECK(LocalClipSampler(1.0, std::vector<double>{4, 3, 2, 1}, 3.0).distribution(std::vector<double>{1, 2, 3, 4}) ==
+        LocalClipSampler(1.0, p0, 3.0).distribution(std::vector<double>{1, 2, 3, 4}));
+  CHECK(MollifierSampler(1.0, std::vector<double>{2, 2, 0, 4}).distribution(std::vector<double>{1, 2, 3, 4}) ==
+        MollifierSampler(1.0, std::vector<double>{0.25, 0.25, 0.0, 0.5}).distribution(std::vector<double>{1, 2, 3, 4}));
+  CHECK_THROWS_WITH(MollifierSampler(1.0, std::vector<double>{0.0, 0.0}).distribution(std::vector<double>{1, 1}),
+                    Catch::Contains("reference is all zeros"));
   const LocalClipSampler sampler(1.0, p0, 3.0);
   CHECK_THROWS_AS(sampler.distribution(std::vector<double>{1, 2, 3}), std::invalid_argument);
   CHECK_THROWS_WITH(sampler.distribution(std::vector<double>{1, 2, kNaN, 3}), Catch::Contains("hist[2]"));

@@ -798,7 +798,9 @@ TEST_CASE("functional-LDP: invalid parameters are rejected with clear messages",
   CHECK_THROWS_WITH(LocalLinearSampler(pure(1.0), kPrior6, std::numeric_limits<double>::infinity()),
                     Contains("gamma = Infinity"));
   CHECK_THROWS_WITH(LocalLinearSampler(pure(1.0), {0.5, 0.5, 0.0}, 3.0), Contains("prior[2] = 0"));
-  CHECK_THROWS_WITH(LocalLinearSampler(pure(1.0), {0.5, 0.6}, 3.0), Contains("prior sums to 1.1"));
+  // counts or probabilities: the same sampler either way
+  CHECK(LocalLinearSampler(pure(1.0), {5.0, 6.0}, 3.0).distribution(std::vector<double>{1, 2}) ==
+        LocalLinearSampler(pure(1.0), {5.0 / 11.0, 6.0 / 11.0}, 3.0).distribution(std::vector<double>{1, 2}));
   CHECK_THROWS_WITH(LocalLinearSampler(pure(1.0), {}, 3.0), Contains("prior is empty"));
   CHECK_THROWS_WITH(LocalLinearSampler(gauss(-2.0), kPrior6, 3.0), Contains("mu = -2"));
 

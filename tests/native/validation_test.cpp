@@ -122,14 +122,19 @@ TEST_CASE("validation: other parameters", "[validation]") {
   CHECK_THROWS_WITH(validated_count(2.5, "n", 0, 10), Catch::Contains("n = 2.5"));
   CHECK_THROWS_WITH(validated_count(-1.0, "n", 0, 10), Catch::Contains("-1"));
   CHECK_THROWS_AS(validated_count(11.0, "n", 0, 10), std::invalid_argument);
-  // priors: length k, entries > 0 (or >= 0 when allowed), sum 1 within 1e-6
+  // priors: length k, entries > 0 (or >= 0 when allowed), counts or probabilities (normalised like histograms)
   const std::vector<double> prior{0.5, 0.25, 0.25};
   CHECK(validated_prior(prior, 3) == prior);
   CHECK_THROWS_WITH(validated_prior(prior, 4), Catch::Contains("prior"));
   CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, 0.5, 0.0}, 3), Catch::Contains("prior[2]"));
   CHECK_NOTHROW(validated_prior(std::vector<double>{0.5, 0.5, 0.0}, 3, "reference", true));
-  CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, 0.6}, 2), Catch::Contains("prior"));
-  CHECK_NOTHROW(validated_prior(std::vector<double>{0.5, 0.5 + 1e-9}, 2));
+  CHECK(validated_prior(std::vector<double>{4, 3, 1, 1, 1}, 5) == std::vector<double>{0.4, 0.3, 0.1, 0.1, 0.1});
+  const std::vector<double> thirds = validated_prior(std::vector<double>{0.333333, 0.333333, 0.333333}, 3);
+  for (const double v : thirds) CHECK(v == Approx(1.0 / 3.0).margin(1e-16).epsilon(0));
+  CHECK(validated_prior(std::vector<double>{1e300, 1e300}, 2) == std::vector<double>{0.5, 0.5});
+  CHECK(validated_prior(std::vector<double>{1e-300, 3e-300}, 2) == std::vector<double>{0.25, 0.75});
+  CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.0, 0.0}, 2, "reference", true),
+                    Catch::Contains("reference is all zeros"));
   CHECK_THROWS_WITH(validated_prior(std::vector<double>{0.5, kNaN}, 2, "p0"), Catch::Contains("p0[1]"));
 }
 

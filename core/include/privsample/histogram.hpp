@@ -17,10 +17,10 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // as large as 1e308 or as small as 1e-300 normalise without overflow or underflow to zero.
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
 
-// A public prior (reference distribution) over the same k categories: length k, every entry finite and
-// > 0 (or >= 0 when zeros are allowed, with a positive total), summing to 1 within kPriorSumTolerance.
-// Returns it divided by its exact sum. Errors name `name`, the index and the value.
-inline constexpr double kPriorSumTolerance = 1e-6;
+// A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
+// scale, like a histogram): length k, every entry finite and > 0 (or >= 0 when zeros are allowed, with a positive
+// total). Returns it normalised to sum 1 the way normalized_pmf does. Errors name `name` ("prior",
+// "reference"), the index and the value.
 [[nodiscard]] std::vector<double> validated_prior(std::span<const double> prior, std::size_t k,
                                                   std::string_view name = "prior", bool allow_zeros = false);
 
