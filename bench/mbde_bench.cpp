@@ -1,4 +1,4 @@
-// Times the MBDE baseline (Husain et al., as run in Park et al.'s experiments; spec minimax-ldp-sampling.md §3.5)
+// Times the MBDE baseline (Husain et al., as run in Park et al.'s experiments; docs/baselines/mbde.md)
 // with its reduced preset — the one the demo and `ps.mbde` default to — against the exact clip sampler on the
 // same grid, in the same run, and prints median times and the ratio:
 //   1-D   a two-mode Gaussian mixture on [−4, 4], 200 cells (the paper's Fig. 4 setting), ε = 1

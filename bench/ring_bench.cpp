@@ -1,4 +1,4 @@
-// Times one privatization of Park et al.'s 2-D Gaussian ring (spec minimax-ldp-sampling.md §5.1: 3 modes, σ² = 0.5,
+// Times one privatization of Park et al.'s 2-D Gaussian ring (docs/experiments.md#park-fig-1-gaussian-ring: 3 modes, σ² = 0.5,
 // radius 1, the grid [−3, 3]² with 500 × 500 cells, ε = 0.5), stage by stage, against baselines measured in the
 // same run, and prints median times and ratios:
 //   ring          the ring's exact cell masses (gaussian_ring: erf differences, products over the axes)
@@ -9,7 +9,7 @@
 //   draw          one released point (a cell from q with exact ratios, then a uniform point inside it)
 // Baselines: one pass (Σp over the cells, the floor of anything that reads every cell once) and a 60-step bisection
 // on r over [r1, r2] with the same box, each step evaluating Σ clip(p/r; b·h, b·e^ε·h), then q — what the papers'
-// code does (there with 2-D adaptive quadrature inside every step: 664 s for this privatization, spec §5.1).
+// code does (there with 2-D adaptive quadrature inside every step: 664 s for this privatization, docs/experiments.md#park-fig-1-gaussian-ring).
 // Build natively (build/native/ring_bench) and with em++ (build/wasm/ring_bench.cjs, run by node).
 #include <algorithm>
 #include <chrono>

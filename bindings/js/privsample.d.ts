@@ -118,7 +118,7 @@ export interface Sampler {
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**
    * Closed-form worst-case D_f(P‖Q(P)) over the mechanism's class: all histograms with k categories
-   * ('minimax', 'linear': Park et al. Thm 3.1 / Ghoukasian et al. §2.1; 'mollifier': App. F.1), the
+   * ('minimax', 'linear': Park et al. Thm 3.1 / Ghoukasian et al. Thm 3.5; 'mollifier': App. F.1; docs/divergences.md), the
    * neighbourhood N_γ(P0) ('local': Thm 5.1; 'local-linear': an upper bound, Lemma C.3; k must equal the
    * prior's length), or all datasets of n records ('roo', 'ds-roo': D_f(P̂‖Q)). Throws RangeError for
    * 'laplace-projection', which has no closed form.

@@ -1,6 +1,6 @@
 // Privacy accountant for finite channels W (rows = inputs, columns = outputs).
-// Spec: shared/spec/local-mi-privacy.md §1.1 (hockey-stick), §1.2 (MI), §1.4 (LDP), §1.5 (LIP),
-// §3.3 (finite channels, Blahut–Arimoto), §6 (numerics: zeros, +∞ propagation).
+// Docs: docs/analysis/accountant.md (hockey-stick, MI, LDP, LIP, finite channels, Blahut–Arimoto),
+// docs/analysis/lmidp.md#numerics (zeros, +∞ propagation).
 #include "privsample/accountant.hpp"
 
 #include <algorithm>
@@ -75,7 +75,7 @@ void check_epsilons(std::span<const double> epsilons) {
   }
 }
 
-// Discrete hockey-stick H_α(P‖Q) = Σ_y max(0, P(y) − α Q(y)) (spec §1.1). Q(y) = 0 contributes P(y) even when
+// Discrete hockey-stick H_α(P‖Q) = Σ_y max(0, P(y) − α Q(y)) (docs/analysis/accountant.md#hockey-stick-divergence). Q(y) = 0 contributes P(y) even when
 // α = e^{ε'} overflowed to +∞ (∞·0 would be NaN). A plain left-to-right sum of non-negative terms is used on
 // purpose: rounding is monotone, so δ stays non-increasing in α; the relative error is at most m·ulp.
 double hockey_stick(const double* p, const double* q, Index m, double alpha) {
@@ -91,7 +91,7 @@ double hockey_stick(const double* p, const double* q, Index m, double alpha) {
 Eigen::MatrixXd rows_contiguous(const ChannelMatrix& w) { return w.transpose(); }
 
 // P_Y = πW, then clamped into [min, max] of each column over supp π: the exact mixture lies there, and the clamp
-// keeps rounding from pushing a ratio W/P_Y past the column's range (so ε_LIP <= ε_LDP holds exactly, §2.6).
+// keeps rounding from pushing a ratio W/P_Y past the column's range (so ε_LIP <= ε_LDP holds exactly, docs/analysis/accountant.md#relations).
 std::vector<double> output_marginal(const Eigen::MatrixXd& rows, std::span<const double> prior) {
   const Index m = rows.rows();
   std::vector<double> out(static_cast<std::size_t>(m));
@@ -118,7 +118,7 @@ double log2_ratio(double a, double b) {
   return std::isfinite(r) && r > 0.0 ? std::log2(r) : std::log2(a) - std::log2(b);
 }
 
-// D_x = KL(W_x‖P_Y) in bits with 0·log 0 = 0 (spec §1.2). P_Y(y) > 0 wherever W_x(y) > 0 for x in supp π (it is
+// D_x = KL(W_x‖P_Y) in bits with 0·log 0 = 0 (docs/analysis/lmidp.md#information-quantities). P_Y(y) > 0 wherever W_x(y) > 0 for x in supp π (it is
 // at least the column's minimum over the support, and at least π_x W_x(y) up to underflow); a term whose P_Y(y)
 // underflowed to 0 is skipped rather than turned into ∞.
 double kl_to_marginal_bits(const double* row, const std::vector<double>& marginal) {
@@ -153,7 +153,7 @@ double pure_ldp_epsilon_of(const ChannelMatrix& w) {
   double worst = 0.0;
   for (Index y = 0; y < w.cols(); ++y) {
     const double hi = w.col(y).maxCoeff();
-    if (hi == 0.0) continue;  // an output no input produces says nothing (spec §1.4)
+    if (hi == 0.0) continue;  // an output no input produces says nothing (docs/analysis/accountant.md#ldp-curve)
     const double lo = w.col(y).minCoeff();
     if (lo == 0.0) return kInfinity;  // one input can produce y, another cannot: no finite ε
     worst = std::max(worst, std::log(hi) - std::log(lo));  // difference of logs: hi/lo may overflow
@@ -220,7 +220,7 @@ std::vector<double> ldp_curve_of(const ChannelMatrix& w, std::span<const double>
         if (i != j) worst = std::max(worst, hockey_stick(rows.col(i).data(), rows.col(j).data(), m, alpha));
       }
     }
-    out.push_back(std::min(worst, 1.0));  // H_α <= 1 (§1.1); the rows were renormalised, rounding only
+    out.push_back(std::min(worst, 1.0));  // H_α <= 1 (docs/analysis/accountant.md#hockey-stick-divergence); the rows were renormalised, rounding only
   }
   return out;
 }
@@ -229,7 +229,7 @@ double pure_lip_epsilon_of(const Eigen::MatrixXd& rows, std::span<const double> 
   const std::vector<double> marginal = output_marginal(rows, prior);
   double worst = 0.0;
   for (Index x = 0; x < rows.cols(); ++x) {
-    if (prior[static_cast<std::size_t>(x)] == 0.0) continue;  // x over the support only (spec §1.5)
+    if (prior[static_cast<std::size_t>(x)] == 0.0) continue;  // x over the support only (docs/analysis/accountant.md#lip)
     for (std::size_t y = 0; y < marginal.size(); ++y) {
       if (marginal[y] == 0.0) continue;
       const double v = rows(static_cast<Index>(y), x);
@@ -240,7 +240,7 @@ double pure_lip_epsilon_of(const Eigen::MatrixXd& rows, std::span<const double> 
   return worst;
 }
 
-// δ_LIP(ε') = max over x in supp of max{H_α(P_Y‖W_x), e^{−ε'} H_α(W_x‖P_Y)}, α = e^{ε'} (spec §1.5 eq. (4)).
+// δ_LIP(ε') = max over x in supp of max{H_α(P_Y‖W_x), e^{−ε'} H_α(W_x‖P_Y)}, α = e^{ε'} (docs/analysis/accountant.md#lip eq. (4)).
 std::vector<double> lip_curve_of(const Eigen::MatrixXd& rows, std::span<const double> prior,
                                  std::span<const double> epsilons) {
   const std::vector<double> marginal = output_marginal(rows, prior);
@@ -306,7 +306,7 @@ void reweight(std::vector<double>& log_prior, std::vector<double>& prior, const 
   }
 }
 
-// Blahut–Arimoto from the uniform prior (spec §3.3), accelerated: the update's exponent is over-relaxed by a
+// Blahut–Arimoto from the uniform prior (docs/analysis/accountant.md#mutual-information-and-capacity), accelerated: the update's exponent is over-relaxed by a
 // step that grows while the lower bound I(π) keeps increasing and falls back to the plain step (which never
 // decreases it) when it does not (Matz & Duhamel's accelerated Blahut–Arimoto, with a monotone safeguard).
 // The bounds are certified for whatever prior is reached, so acceleration changes only how fast the gap closes
@@ -449,7 +449,7 @@ AccountantReport accountant_report(const ChannelMatrix& w, std::optional<std::sp
   const double entries = static_cast<double>(channel.rows()) * static_cast<double>(channel.cols());
   const int iterations = static_cast<int>(std::clamp(kMaxCapacityWork / entries, 100.0, 200000.0));
   report.capacity = capacity_of(rows, 1e-9, iterations);
-  // Thm 1(b) for pure ε (spec §2.2, §5.2 item 2), and on the whole exact curve, which is never looser.
+  // Thm 1(b) for pure ε (docs/analysis/lmidp.md#theorem-1b, docs/analysis/accountant.md#the-report), and on the whole exact curve, which is never looser.
   const double eps = report.pure_ldp_epsilon;
   report.capacity_bound_from_pure_ldp = capacity_bound_from_pure_ldp(eps);
   const bool small = static_cast<double>(channel.rows()) * static_cast<double>(channel.rows()) *

@@ -1,4 +1,4 @@
-// clip-normalise (spec local-minimax-sampling.md §2.6): the exact root s of Σ clip(s·p_x; lo_x, hi_x) = 1, Case B
+// clip-normalise (docs/solvers/clip-normalise.md): the exact root s of Σ clip(s·p_x; lo_x, hi_x) = 1, Case B
 // and the point box, with lo_x <= q_x <= hi_x exactly and Σq = 1 to within 1e-13 (see the header).
 //
 // Cost (issue 8): no array of k breakpoints or atoms. One pass validates p; a strided sample of ~2·√n masses
@@ -723,7 +723,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
 
 // Where F is flat at 1 on a stretch of s (no atom strictly inside its box at s: a point mass, or one atom
 // above the floor), every s there gives the same q and rounding decides where the search lands. Report
-// the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; spec §8:
+// the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; docs/mechanisms/minimax.md#reference-values:
 // P = (0.9, 0.1), ε = 2 gives r_P = 1.021802). Such a stretch begins where its last atom reaches the
 // ceiling, so the candidate is the largest ceiling breakpoint c <= s; it is the smallest root when
 // F(c) >= 1 − kFlat, and s is otherwise.

@@ -41,7 +41,7 @@ void validate_axis(double lo, double hi, std::size_t cells, const std::string& l
 }
 
 // Masses of N(mean, sigma²) on every cell of the edges. Each mass is a difference of erfc values taken on the
-// mean's side of the cell (spec §7 item 8: tails must not cancel to 0 or go negative).
+// mean's side of the cell (docs/numerics.md#sums-and-tails: tails must not cancel to 0 or go negative).
 void add_gaussian_cells(std::span<const double> edges, double mean, double sigma, double weight,
                         std::vector<double>& out) {
   const double scale = 1.0 / (sigma * std::numbers::sqrt2);
@@ -445,17 +445,17 @@ ContinuousConstants continuous_constants(double c1, double c2, double epsilon) {
   k.c1 = c1;
   k.c2 = c2;
   k.alpha = (1.0 - c1) / (c2 - c1);
-  // c2 <= c1·e^ε, written as c2·e^{−ε} <= c1 (no overflow): the identity is already ε-LDP (spec §1.4).
+  // c2 <= c1·e^ε, written as c2·e^{−ε} <= c1 (no overflow): the identity is already ε-LDP (docs/notions.md#classes-of-inputs).
   k.trivial = c2 * std::exp(-eps) <= c1;
   if (k.trivial) return k;  // b, r1, r2, γ stay 1: q = p
   const double shrink = std::exp(-eps);
-  // b e^ε = 1/(α + (1−α)e^{−ε}), b = e^{−ε}·(b e^ε) (spec §7 item 1).
+  // b e^ε = 1/(α + (1−α)e^{−ε}), b = e^{−ε}·(b e^ε) (docs/numerics.md#large-epsilon).
   k.ceiling = 1.0 / (k.alpha + (1.0 - k.alpha) * shrink);
   k.b = k.ceiling * shrink;
   // r1 = c1/b < 1 < r2 = c2/(b e^ε) mathematically (eqs. 30–31); rounding must not cross 1.
   k.r1 = c1 == 0.0 ? 0.0 : std::min(1.0, c1 / k.b);
   k.r2 = std::max(1.0, c2 / k.ceiling);
-  const double grow = std::expm1(eps);  // spec §7 item 2: expm1 against cancellation at small ε
+  const double grow = std::expm1(eps);  // docs/numerics.md#small-epsilon: expm1 against cancellation at small ε
   k.gamma = grow / (grow * (1.0 - c1) + c2 - c1);
   return k;
 }
@@ -528,10 +528,10 @@ double ContinuousClipSampler::worst_case_risk(NamedDivergence f) const { return 
 
 ContinuousLinearSampler::ContinuousLinearSampler(Guarantee g, std::vector<double> reference, double c1, double c2)
     : guarantee_(validated_ldp_guarantee(g)), class_(privsample::density_class(reference, c1, c2)) {
-  // λ* = λ_T(g)/(1 − c1) (local spec §2.0); T > 1 because c2 > 1.
+  // λ* = λ_T(g)/(1 − c1) (docs/mechanisms/linear.md#the-weight-for-each-notion); T > 1 because c2 > 1.
   const double T = (class_.c2 - class_.c1) / (1.0 - class_.c1);
   if (guarantee_.notion == PrivacyNotion::pure_ldp) {
-    // Park's γ (spec §3.3): its output lies in the mollifier [b·h, b·e^ε·h] (eqs. 37–38), which is ε-LDP for every
+    // Park's γ (docs/mechanisms/continuous.md#linear-sampler): its output lies in the mollifier [b·h, b·e^ε·h] (eqs. 37–38), which is ε-LDP for every
     // T. For T < 2 (c1 + c2 < 2) the functional-LDP weight takes the β = 0 branch (e^ε − 1)/((e^ε + 1)(1 − c1)),
     // which is smaller (it bounds the total variation by 1, unreachable when T < 2); for T >= 2 the two agree.
     lambda_ = std::clamp(continuous_constants(class_.c1, class_.c2, guarantee_.epsilon).gamma, 0.0, 1.0);

@@ -33,7 +33,7 @@ void check_T(double T) {
 //   δ_μ(β)     = Φ(−a) − e^β Φ(b)
 //   1 − δ_μ(β) = Φ(a) + e^β Φ(b)              (both terms positive: no cancellation)
 // e^β Φ(b) is a huge factor times a tiny one: a plain product while both are normal doubles, else
-// exp(β + log Φ(b)) (spec §5 item 6).
+// exp(β + log Φ(b)) (docs/numerics.md#gaussian-profile).
 double gaussian_tail_term(double mu, double beta) {
   const double b = -beta / mu - mu / 2.0;
   if (beta <= 700.0 && b >= -37.0) return std::exp(beta) * normal_cdf(b);

@@ -1,10 +1,10 @@
 // Conversions between local mutual-information DP (LMIDP), LDP and LIP (Ngo, Östman, Graell i Amat), with the
-// paper's Theorem 2(a) corrected. Spec: shared/spec/local-mi-privacy.md. Information in bits, ε in nats.
+// paper's Theorem 2(a) corrected. Docs: docs/analysis/lmidp.md. Information in bits, ε in nats.
 //
-// Numerics follow spec §6: every optimisation in (6) and (9) is a concave 1-D problem over a convex feasible
+// Numerics follow docs/analysis/lmidp.md#numerics: every optimisation in (6) and (9) is a concave 1-D problem over a convex feasible
 // region, solved by golden-section (100 iterations) around a bisection (100 iterations) for the boundary of the
 // feasible region. Integrals (8)/(10) use adaptive Gauss–Kronrod. Only <cmath> functions that Emscripten has
-// are used (erfc, lgamma, expm1, log1p), so Bessel functions are summed by hand (§3.1).
+// are used (erfc, lgamma, expm1, log1p), so Bessel functions are summed by hand (docs/analysis/lmidp.md#gaussian-mechanism).
 #include "privsample/lmidp.hpp"
 
 #include <algorithm>
@@ -28,8 +28,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLn2 = std::numbers::ln2;
 constexpr double kLog2e = std::numbers::log2e;
-constexpr int kGoldenIterations = 100;     // spec §6
-constexpr int kBisectionIterations = 100;  // spec §6
+constexpr int kGoldenIterations = 100;     // docs/analysis/lmidp.md#numerics
+constexpr int kBisectionIterations = 100;  // docs/analysis/lmidp.md#numerics
 constexpr double kPriorSumTolerance = 1e-9;
 
 // ---- validation -----------------------------------------------------------------------------------------------
@@ -71,7 +71,7 @@ void require_dimension(std::size_t d) {
 
 // ---- small numeric helpers ----------------------------------------------------------------------------------------
 
-// log2(1 + 2^z) without overflow: z + log2(1 + 2^−z) for z > 0 (spec §1.6).
+// log2(1 + 2^z) without overflow: z + log2(1 + 2^−z) for z > 0 (docs/analysis/lmidp.md#bac-capacity).
 double log2_one_plus_exp2(double z) {
   if (z > 0.0) return z + std::log1p(std::exp2(-z)) * kLog2e;
   return std::log1p(std::exp2(z)) * kLog2e;
@@ -160,7 +160,7 @@ double adaptive_integral(const std::function<double(double)>& f, double a, doubl
   return adaptive_integral(f, a, mid, 0.5 * tol, depth + 1) + adaptive_integral(f, mid, b, 0.5 * tol, depth + 1);
 }
 
-// log2(e)·∫_0^∞ w(ε)·δ(ε) dε for a privacy curve δ (spec §2.2, §2.4, §6): [0, eps_hint] first (a pure mechanism's
+// log2(e)·∫_0^∞ w(ε)·δ(ε) dε for a privacy curve δ (docs/analysis/lmidp.md#theorem-1b, docs/analysis/lmidp.md#theorem-2b, docs/analysis/lmidp.md#numerics): [0, eps_hint] first (a pure mechanism's
 // kink sits there), then unit-doubling panels until the weighted integrand is < 1e-14. A curve that does not decay
 // by ε = 700 (beyond which e^ε overflows) makes the integral diverge: +∞.
 double integrate_privacy_curve(const std::function<double(double)>& delta, double eps_hint,
@@ -193,14 +193,14 @@ double integrate_privacy_curve(const std::function<double(double)>& delta, doubl
     const double piece = adaptive_integral(integrand, a, b, kTol, 0);
     total += piece;
     if (integrand(b) < kTail && std::fabs(piece) <= kTail * std::max(1.0, total)) break;
-    if (b >= kEpsCap) return kInf;  // δ does not decay: no MI bound follows (spec §2.2)
+    if (b >= kEpsCap) return kInf;  // δ does not decay: no MI bound follows (docs/analysis/lmidp.md#theorem-1b)
     a = b;
     width *= 2.0;
   }
   return kLog2e * total;
 }
 
-// ---- Bessel-type function M_d(κ) = 0F1(; d/2; κ²/4) (spec §3.1) ----------------------------------------------
+// ---- Bessel-type function M_d(κ) = 0F1(; d/2; κ²/4) (docs/analysis/lmidp.md#gaussian-mechanism) ----------------------------------------------
 
 // ln M_d(κ) for κ >= 0. d = 1 is ln cosh; otherwise the series Σ_m (κ²/4)^m Γ(d/2)/(m! Γ(m + d/2)), rescaled to
 // avoid overflow, for κ <= 300, and the Hankel asymptotic expansion of I_{d/2−1} (7 terms) above.
@@ -238,7 +238,7 @@ double log_md(std::size_t d, double kappa) {
   return std::lgamma(half_d) + (1.0 - half_d) * std::log(0.5 * kappa) + log_bessel;
 }
 
-// ln f_s(s; d, τ): density of ||τe + Z|| (noncentral chi with d degrees of freedom), spec §3.1.
+// ln f_s(s; d, τ): density of ||τe + Z|| (noncentral chi with d degrees of freedom), docs/analysis/lmidp.md#gaussian-mechanism.
 double log_noncentral_chi_density(std::size_t d, double tau, double s) {
   const double half_d = 0.5 * static_cast<double>(d);
   const double log_power = d == 1 ? 0.0 : (static_cast<double>(d) - 1.0) * std::log(s);
@@ -267,7 +267,7 @@ RadialGrid radial_grid(std::size_t d, double rho, std::size_t kPanels = 4000) { 
 }
 
 // Point KL (nats) of ||x|| = τ to the output of an input spread over spheres τ_j with weights w_j (σ = 1):
-// i(τ) = τ²/2 − E_{s∼f_s(·;d,τ)} ln Σ_j w_j e^{−τ_j²/2} M_d(τ_j s)  (spec §3.1).
+// i(τ) = τ²/2 − E_{s∼f_s(·;d,τ)} ln Σ_j w_j e^{−τ_j²/2} M_d(τ_j s)  (docs/analysis/lmidp.md#gaussian-mechanism).
 double shell_point_kl(std::size_t d, double tau, const std::vector<double>& taus, const std::vector<double>& weights,
                       const RadialGrid& g) {
   double expectation = 0.0;
@@ -289,7 +289,7 @@ double shell_point_kl(std::size_t d, double tau, const std::vector<double>& taus
   return 0.5 * tau * tau - expectation;
 }
 
-// ---- Gaussian mixture (d = 1, discrete prior; spec §3.1 "CD-LMIDP and LIP for a discrete prior") ---------------
+// ---- Gaussian mixture (d = 1, discrete prior; docs/analysis/lmidp.md#gaussian-mechanism "CD-LMIDP and LIP for a discrete prior") ---------------
 
 struct Mixture {
   std::vector<double> t;       // support points in σ units
@@ -323,7 +323,7 @@ Mixture make_mixture(std::span<const double> xs, std::span<const double> prior, 
   const double sigma = std::sqrt(sigma2);
   Mixture m;
   for (std::size_t i = 0; i < xs.size(); ++i) {
-    if (prior[i] == 0.0) continue;  // LIP ranges over the support only (spec §1.5)
+    if (prior[i] == 0.0) continue;  // LIP ranges over the support only (docs/analysis/accountant.md#lip)
     m.t.push_back(xs[i] / sigma);
     m.pi.push_back(prior[i] / sum);
     m.log_pi.push_back(std::log(prior[i] / sum));
@@ -390,7 +390,7 @@ double crossing(const Mixture& m, std::size_t i, double c, double lo, double hi)
   return 0.5 * (lo + hi);
 }
 
-// max{H_{e^ε}(P_mix ‖ N_i), e^{−ε} H_{e^ε}(N_i ‖ P_mix)} for support point i (spec §1.5 eq. (4)).
+// max{H_{e^ε}(P_mix ‖ N_i), e^{−ε} H_{e^ε}(N_i ‖ P_mix)} for support point i (docs/analysis/accountant.md#lip eq. (4)).
 double mixture_point_lip_delta(const Mixture& m, std::size_t i, double epsilon) {
   const auto [tmin, tmax] = std::minmax_element(m.t.begin(), m.t.end());
   // Beyond 40σ outside the support every Φ tail is < 1e-300, so the search range can be finite.
@@ -444,7 +444,7 @@ double mixture_point_lip_delta(const Mixture& m, std::size_t i, double epsilon) 
 
 // ---- Thm 2(a) kernel (9) -------------------------------------------------------------------------------------
 
-// δ^LIP_κ(ε) = max over KL(Ber(p1)‖Ber(p0)) <= κ of max{0, p0 − e^ε p1, e^{−ε} p1 − p0} (spec §2.3 algorithm).
+// δ^LIP_κ(ε) = max over KL(Ber(p1)‖Ber(p0)) <= κ of max{0, p0 − e^ε p1, e^{−ε} p1 − p0} (docs/analysis/lmidp.md#theorem-2a-corrected algorithm).
 double lip_kernel(double kappa, double epsilon) {
   if (kappa == 0.0) return 0.0;
   if (kappa == kInf) return 1.0;
@@ -496,7 +496,7 @@ double bernoulli_kl_nats_close(double a, double b) {
 }
 
 // C_BAC by maximising the concave I(π) = (1 − π) KL(Ber(e0) ‖ Ber(m)) + π KL(Ber(1 − e1) ‖ Ber(m)),
-// m = (1 − π) e0 + π (1 − e1), over the input prior (spec §1.6; used near e0 + e1 = 1, where (7) cancels). The KL
+// m = (1 − π) e0 + π (1 − e1), over the input prior (docs/analysis/lmidp.md#bac-capacity; used near e0 + e1 = 1, where (7) cancels). The KL
 // form keeps relative accuracy ~1e-10 even when C ~ 1e-12; H_b(m) − (1 − π)H_b(e0) − πH_b(e1) would lose ~1e-4.
 double bac_capacity_by_search(double e0, double e1) {
   const double a1 = 1.0 - e1;
@@ -514,7 +514,7 @@ double bac_capacity_by_search(double e0, double e1) {
 
 double binary_entropy_bits(double p) {
   require_probability(p, "p");
-  // −p log2 p − (1 − p) log2(1 − p), with log1p so that H_b stays accurate near 0 and 1 (spec §6).
+  // −p log2 p − (1 − p) log2(1 − p), with log1p so that H_b stays accurate near 0 and 1 (docs/analysis/lmidp.md#numerics).
   const double a = p > 0.0 ? -p * std::log2(p) : 0.0;
   const double b = p < 1.0 ? -(1.0 - p) * std::log1p(-p) * kLog2e : 0.0;
   return a + b;
@@ -523,7 +523,7 @@ double binary_entropy_bits(double p) {
 double bernoulli_kl_bits(double p1, double p0) {
   require_probability(p1, "p1");
   require_probability(p0, "p0");
-  // p1 log(p1/p0) + (1 − p1) log((1 − p1)/(1 − p0)) with 0·log(0/·) = 0 and a·log(a/0) = +∞ (spec §1.2).
+  // p1 log(p1/p0) + (1 − p1) log((1 − p1)/(1 − p0)) with 0·log(0/·) = 0 and a·log(a/0) = +∞ (docs/analysis/lmidp.md#information-quantities).
   const auto term = [](double a, double b) {
     if (a == 0.0) return 0.0;
     if (b == 0.0) return kInf;
@@ -536,9 +536,9 @@ double bac_capacity_bits(double e0, double e1) {
   require_probability(e0, "e0");
   require_probability(e1, "e1");
   const double gap = 1.0 - e0 - e1;
-  // (7) is invariant under the paper's three symmetries, so no case analysis (spec §1.6). It cancels
+  // (7) is invariant under the paper's three symmetries, so no case analysis (docs/analysis/lmidp.md#bac-capacity). It cancels
   // catastrophically near e0 + e1 = 1 (its terms are O(1/gap), C is O(gap²): relative error ~1e-16/gap³), where
-  // the concave maximisation over the prior takes over. The spec switches at |gap| = 1e-3 (error ~1e-7 there);
+  // the concave maximisation over the prior takes over. The switch is at |gap| = 1e-3 (docs/analysis/lmidp.md#bac-capacity) (error ~1e-7 there);
   // switching at 1e-2 keeps (7) to ~1e-10, and the KL-form search is accurate at any gap.
   if (std::fabs(gap) < 1e-2) return bac_capacity_by_search(e0, e1);
   const double h0 = binary_entropy_bits(e0);
@@ -554,12 +554,12 @@ double ldp_delta_from_capacity(double mu_bits, double epsilon) {
   require_mu(mu_bits);
   require_epsilon(epsilon);
   if (mu_bits == 0.0) return 0.0;
-  if (mu_bits >= 1.0) return 1.0;  // p0 = 0, p1 = 1 has C = 1: no LDP guarantee (spec §2.1 property 2)
+  if (mu_bits >= 1.0) return 1.0;  // p0 = 0, p1 = 1 has C = 1: no LDP guarantee (docs/analysis/lmidp.md#theorem-1a property 2)
   if (!std::isfinite(epsilon)) return ldp_delta_floor_from_capacity(mu_bits);
   const double alpha = std::exp(epsilon);
   if (!std::isfinite(alpha)) return ldp_delta_floor_from_capacity(mu_bits);
   // Both branches of (6) are equal by C(p0, 1 − p1) = C(p1, 1 − p0); maximise p1 − e^ε p0 over the convex
-  // feasible set: p1_hi(p0) is concave, so the 1-D problem is concave (spec §2.1 algorithm).
+  // feasible set: p1_hi(p0) is concave, so the 1-D problem is concave (docs/analysis/lmidp.md#theorem-1a algorithm).
   const auto p1_hi = [&](double p0) {
     return largest_feasible([&](double p1) { return bac_capacity_bits(p0, 1.0 - p1) <= mu_bits; }, p0, 1.0);
   };
@@ -571,21 +571,21 @@ double ldp_delta_floor_from_capacity(double mu_bits) {
   require_mu(mu_bits);
   if (mu_bits == 0.0) return 0.0;
   if (mu_bits >= 1.0) return 1.0;
-  // Root of H_b(p)/p = −log2(2^μ − 1) (spec §2.1 property 3); log2(expm1(μ ln 2)) is stable for small μ (§6).
+  // Root of H_b(p)/p = −log2(2^μ − 1) (docs/analysis/lmidp.md#theorem-1a property 3); log2(expm1(μ ln 2)) is stable for small μ (docs/analysis/lmidp.md#numerics).
   const double target = -std::log2(std::expm1(mu_bits * kLn2));
   // H_b(p)/p decreases from +∞ to 0 on (0, 1]: the feasible side is H_b(p)/p >= target.
   return largest_feasible([&](double p) { return p == 0.0 || binary_entropy_bits(p) / p >= target; }, 0.0, 1.0);
 }
 
 double capacity_bound_from_ldp_curve(const std::function<double(double)>& delta, double eps_hint) {
-  // (8): log2(e)·∫ (1 + e^{−ε}) δ(ε) dε (spec §2.2).
+  // (8): log2(e)·∫ (1 + e^{−ε}) δ(ε) dε (docs/analysis/lmidp.md#theorem-1b).
   return integrate_privacy_curve(delta, eps_hint, [](double eps) { return 1.0 + std::exp(-eps); });
 }
 
 double capacity_bound_from_pure_ldp(double epsilon) {
   require_epsilon(epsilon);
   if (!std::isfinite(epsilon)) return kInf;
-  // (8) on the tight profile of ε-LDP, binary randomized response (spec §2.2 corollary).
+  // (8) on the tight profile of ε-LDP, binary randomized response (docs/analysis/lmidp.md#theorem-1b corollary).
   return kLog2e * epsilon * std::tanh(0.5 * epsilon);
 }
 
@@ -594,7 +594,7 @@ double capacity_bound_from_pure_ldp(double epsilon) {
 double lip_delta_from_mutual_information_as_printed(double mu_bits, double epsilon) {
   require_mu(mu_bits);
   require_epsilon(epsilon);
-  // (9) exactly as printed: the paper treats the average KL μ as a per-input bound, which is false (spec §2.3).
+  // (9) exactly as printed: the paper treats the average KL μ as a per-input bound, which is false (docs/analysis/lmidp.md#theorem-2a-corrected).
   return lip_kernel(mu_bits, epsilon);
 }
 
@@ -606,12 +606,12 @@ double lip_delta_from_mutual_information(double mu_bits, double p_min, double ep
   }
   require_epsilon(epsilon);
   // I = Σ_x P(x) κ_x with κ_x >= 0, so κ_x <= μ / p_min for every x in the support; the paper's proof then
-  // applies per input with this pointwise budget (spec §2.3, corrected statement 2).
+  // applies per input with this pointwise budget (docs/analysis/lmidp.md#theorem-2a-corrected, corrected statement 2).
   return lip_kernel(mu_bits / p_min, epsilon);
 }
 
 double mutual_information_bound_from_lip_curve(const std::function<double(double)>& delta, double eps_hint) {
-  // (10): log2(e)·∫ (e^ε + e^{−ε}) δ_LIP(ε) dε (spec §2.4).
+  // (10): log2(e)·∫ (e^ε + e^{−ε}) δ_LIP(ε) dε (docs/analysis/lmidp.md#theorem-2b).
   return integrate_privacy_curve(delta, eps_hint, [](double eps) { return 2.0 * std::cosh(eps); });
 }
 
@@ -623,7 +623,7 @@ double krr_capacity_bits(std::size_t k, double epsilon) {
   const double km1 = static_cast<double>(k - 1);
   const double kd = static_cast<double>(k);
   if (!std::isfinite(epsilon)) return std::log2(kd);
-  // Uniform prior is optimal (symmetry, spec §3.3); capacity = KL(row ‖ uniform) = p log2(pk) + (1 − p) log2(qk)
+  // Uniform prior is optimal (symmetry, docs/analysis/accountant.md#k-rr-closed-forms); capacity = KL(row ‖ uniform) = p log2(pk) + (1 − p) log2(qk)
   // with pk = 1 + (k − 1)u and qk = 1 − u, u = (e^ε − 1)/(e^ε + k − 1), via log1p for small ε.
   const double e = std::exp(-epsilon);
   const double p = 1.0 / (1.0 + km1 * e);             // e^ε/(e^ε + k − 1) without overflow
@@ -638,7 +638,7 @@ double krr_ldp_delta(std::size_t k, double epsilon, double eps_prime) {
   require_finite_epsilon(epsilon);
   require_epsilon(eps_prime, "eps_prime");
   if (eps_prime >= epsilon) return 0.0;
-  // (e^ε − e^ε')/(e^ε + k − 1) = (1 − e^{ε'−ε})/(1 + (k − 1)e^{−ε}) (spec §3.3).
+  // (e^ε − e^ε')/(e^ε + k − 1) = (1 − e^{ε'−ε})/(1 + (k − 1)e^{−ε}) (docs/analysis/accountant.md#k-rr-closed-forms).
   return -std::expm1(eps_prime - epsilon) / (1.0 + static_cast<double>(k - 1) * std::exp(-epsilon));
 }
 
@@ -651,7 +651,7 @@ double gaussian_ldp_delta(double epsilon, double l2_sensitivity, double sigma) {
   }
   require_positive_finite(sigma, "sigma");
   if (l2_sensitivity == 0.0 || !std::isfinite(epsilon)) return 0.0;
-  // Balle–Wang: Φ(D/2σ − εσ/D) − e^ε Φ(−D/2σ − εσ/D) (spec §3.1); the second term in log space so that e^ε
+  // Balle–Wang: Φ(D/2σ − εσ/D) − e^ε Φ(−D/2σ − εσ/D) (docs/analysis/lmidp.md#gaussian-mechanism); the second term in log space so that e^ε
   // does not overflow while Φ underflows.
   const double a = l2_sensitivity / (2.0 * sigma);
   const double b = epsilon * sigma / l2_sensitivity;
@@ -673,7 +673,7 @@ double gaussian_capacity_average_power(std::size_t d, double delta_bound, double
   require_dimension(d);
   require_positive_finite(delta_bound, "delta_bound");
   require_positive_finite(sigma2, "sigma2");
-  // Thm 3: (d/2)·log2(1 + Δ²/σ²) (spec §2.5).
+  // Thm 3: (d/2)·log2(1 + Δ²/σ²) (docs/analysis/lmidp.md#theorem-3-gaussian).
   return 0.5 * static_cast<double>(d) * std::log1p(delta_bound * delta_bound / sigma2) * kLog2e;
 }
 
@@ -681,7 +681,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   require_dimension(d);
   require_positive_finite(delta_bound, "delta_bound");
   require_positive_finite(sigma2, "sigma2");
-  // Amplitude-constrained vector AWGN channel, radius r = √d·Δ, in σ units ρ = r/σ (spec §3.1).
+  // Amplitude-constrained vector AWGN channel, radius r = √d·Δ, in σ units ρ = r/σ (docs/analysis/lmidp.md#gaussian-mechanism).
   const double rho = std::sqrt(static_cast<double>(d)) * delta_bound / std::sqrt(sigma2);
   const RadialGrid g = radial_grid(d, rho);
   // Single sphere: I = ρ² − E ln M_d(ρ s) nats.
@@ -704,7 +704,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
     if (shell_point_kl(d, tau, one_tau, one_weight, g) > single * (1.0 + 1e-9) + 1e-12) optimal = false;
   }
   if (optimal) return std::max(0.0, single * kLog2e);
-  // Otherwise Blahut–Arimoto over a grid of shells τ_j in [0, ρ] (spec §3.1). The quadrature weights of each
+  // Otherwise Blahut–Arimoto over a grid of shells τ_j in [0, ρ] (docs/analysis/lmidp.md#gaussian-mechanism). The quadrature weights of each
   // point's radial density and ln(e^{−τ_j²/2} M_d(τ_j s_n)) do not change between iterations, so they are
   // tabulated once; an iteration then costs O(J·N). The certified upper bound max_j i(τ_j) is returned once the
   // gap to the lower bound Σ w_j i(τ_j) is small.
@@ -768,7 +768,7 @@ double gaussian_sigma2_for_capacity(double mu_bits, std::size_t d, double delta_
   require_positive_finite(mu_bits, "mu");
   require_dimension(d);
   require_positive_finite(delta_bound, "delta_bound");
-  // The average-power closed form σ² = Δ²/(2^{2μ/d} − 1) (spec §2.5) bounds the peak capacity from above, so its
+  // The average-power closed form σ² = Δ²/(2^{2μ/d} − 1) (docs/analysis/lmidp.md#theorem-3-gaussian) bounds the peak capacity from above, so its
   // σ² is an upper bracket; halve until the peak capacity exceeds μ, then bisect in log σ² (capacity decreases).
   const double avg = delta_bound * delta_bound / std::expm1(2.0 * mu_bits / static_cast<double>(d) * kLn2);
   double hi = avg;
@@ -787,7 +787,7 @@ double gaussian_mixture_mutual_information(std::span<const double> xs, std::span
                                            double sigma2) {
   const Mixture m = make_mixture(xs, prior, sigma2);
   // I = Σ_i π_i KL(N(t_i, 1) ‖ mix) with KL_i = −½ − E_{z∼N(0,1)} ln Σ_j π_j e^{−(t_i + z − t_j)²/2} (σ units);
-  // composite Simpson on z in [−12, 12] (spec §3.1).
+  // composite Simpson on z in [−12, 12] (docs/analysis/lmidp.md#gaussian-mechanism).
   constexpr std::size_t kPanels = 4000;
   constexpr double kZ = 12.0;
   const double h = 2.0 * kZ / static_cast<double>(kPanels);
@@ -819,7 +819,7 @@ double gaussian_mixture_lip_delta(std::span<const double> xs, std::span<const do
   require_epsilon(epsilon);
   const Mixture m = make_mixture(xs, prior, sigma2);
   // δ_LIP(ε) = max over support points of (4); the log-likelihood ratio is convex in y, so the optimal sets are
-  // tails / an interval whose masses are exact sums of Φ (spec §3.1, §1.5).
+  // tails / an interval whose masses are exact sums of Φ (docs/analysis/lmidp.md#gaussian-mechanism, docs/analysis/accountant.md#lip).
   double worst = 0.0;
   for (std::size_t i = 0; i < m.t.size(); ++i) worst = std::max(worst, mixture_point_lip_delta(m, i, epsilon));
   return std::min(worst, 1.0);

@@ -1,4 +1,4 @@
-// MBDE baseline (spec minimax-ldp-sampling.md §3.5): boosting with MLP weak learners trained on Metropolis–Hastings
+// MBDE baseline (docs/baselines/mbde.md): boosting with MLP weak learners trained on Metropolis–Hastings
 // samples, on grid cells. See mbde.hpp for the algorithm and the privacy argument.
 #include "privsample/mbde.hpp"
 
@@ -141,8 +141,8 @@ class NormalSource {
   double spare_ = 0.0;
 };
 
-// mh.py (spec §3.5): `chains` independent random walks started at `start`, Gaussian proposals of std proposal_std,
-// accepted when U·p(x) < p(x′); burn_in + 1 steps (the spec's "1001 steps" for 1000 burn-in), then the state is
+// mh.py (docs/baselines/mbde.md): `chains` independent random walks started at `start`, Gaussian proposals of std proposal_std,
+// accepted when U·p(x) < p(x′); burn_in + 1 steps ("1001 steps" for 1000 burn-in, docs/baselines/mbde.md), then the state is
 // the chain's one sample. The rule accepts any move out of a zero-density start into the support and never a move
 // out of the support.
 Matrix metropolis_hastings(const Domain& d, std::span<const double> mass, const std::array<double, 2>& start,
@@ -167,7 +167,7 @@ Matrix metropolis_hastings(const Domain& d, std::span<const double> mass, const 
   return out;
 }
 
-// The weak learner of spec §3.5: dim → width (tanh) → … → width (tanh) → 1 (the logit; the sigmoid is applied by
+// The weak learner of docs/baselines/mbde.md: dim → width (tanh) → … → width (tanh) → 1 (the logit; the sigmoid is applied by
 // the loss and by classify()).
 struct Mlp {
   std::vector<Matrix> weights;  // layer l: out × in
@@ -335,12 +335,12 @@ std::vector<double> reweighted(std::span<const double> q0, std::span<const doubl
   return q;
 }
 
-// The boosting loop of spec §3.5. `positive` is null when the class-1 samples are drawn from `target` by MH each
+// The boosting loop of docs/baselines/mbde.md. `positive` is null when the class-1 samples are drawn from `target` by MH each
 // round (density input), else the fixed data points.
 MbdeResult run(const Domain& d, std::vector<double> q0, std::span<const double> target, const Matrix* positive,
                double epsilon, const MbdeSettings& settings, RandomBits& bits) {
   const double eps = effective_epsilon(validated_epsilon(epsilon));
-  const double theta = eps / (eps + 4.0);  // C = 1: θ = ε/(ε + 4C), spec §3.5
+  const double theta = eps / (eps + 4.0);  // C = 1: θ = ε/(ε + 4C), docs/baselines/mbde.md
   const std::size_t k = q0.size();
   const Matrix centres = cell_centres(d);
   // The chains start at the base mean (mh.py starts every chain at the base mean), clamped into the grid so the

@@ -10,7 +10,7 @@
 namespace privsample {
 namespace {
 
-// t = (k−1)·e^{−ε}: every finite-space constant is a function of it (spec §7.1), and e^{−ε} never overflows.
+// t = (k−1)·e^{−ε}: every finite-space constant is a function of it (docs/numerics.md#large-epsilon), and e^{−ε} never overflows.
 double spread(std::size_t k, double epsilon) {
   return static_cast<double>(k - 1) * std::exp(-effective_epsilon(epsilon));
 }

@@ -21,7 +21,7 @@ constexpr std::array<OptionSpec, 9> kOptions{{
     {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
 }};
 
-// Constant data only (no code runs to build it): the option lists the specs point into.
+// Constant data only (no code runs to build it): the option lists the registry entries point into.
 constexpr std::string_view kReference[] = {"reference"};
 constexpr std::string_view kPriorGamma[] = {"prior", "gamma"};
 constexpr std::string_view kRecords[] = {"records"};

@@ -47,7 +47,7 @@ double round_up(double q) {
   return std::min(up, 1.0);
 }
 
-// The DS-ROO′ recursion (spec §2.2.2, §2.2.4), divided through by e^ε:
+// The DS-ROO′ recursion (docs/mechanisms/ds-roo.md#the-recursion, docs/mechanisms/ds-roo.md#the-top-index-fix), divided through by e^ε:
 //   q_j = max{0, [(n − (j+1)k)·q_{j−1}·w + k(w − j·a)] / (n − j·k), t_j},  t_j = k(w − j·a)/(k·w + a(n − j·k)),
 //   q_M = 0 when k | n.
 // One step, j >= 1 and j <= M: the same operations in the same order wherever a run starts, so re-running from a

@@ -9,7 +9,7 @@ export const DIVERGENCES = [
   { f: 'hellinger', label: 'Sq. Hel' }, // ½Σ(√p − √q)², the papers' plotted convention
 ];
 
-// Ghoukasian et al. §4.3–4.4: Laplace(0, 1) reference on ℝ, truncated to this interval (the mass it drops,
+// Ghoukasian et al. Figs 4 and 10 (docs/experiments.md#ghoukasian-fig-4-continuous-pure-ldp): Laplace(0, 1) reference on ℝ, truncated to this interval (the mass it drops,
 // e^{-20}, changes every ratio p/h by < 1e-8: the clients stay well inside both universes).
 const LAPLACE_LINE = { lo: -20, hi: 20 };
 // The authors' code's global universe for the Laplace clients: c1 = e^{−1}/3, c2 = 3e (unrounded, as plotted).

@@ -37,7 +37,7 @@ export function xoshiro256ss(seed) {
 }
 
 /**
- * The papers' random mixture (Park et al. §5.2 eq. 208 / Ghoukasian et al. §4.3), in their draw order:
+ * The papers' random mixture (Park et al. §5.2 eq. 208 / Ghoukasian et al. Fig. 4; docs/experiments.md), in their draw order:
  *   k = min(Poisson(k0) + 1, K);  means m_i ~ U[−1, 1] iid;  weights ~ Dirichlet(1, …, 1) (normalised Exp(1)).
  * Poisson by Knuth's product of uniforms; U[−1, 1] as 2u − 1; Exp(1) as −log(1 − u).
  */

@@ -1,5 +1,5 @@
 // The privacy accountant through the JS API: a sampler's guarantee in every notion, checked against the
-// closed forms of k-ary randomized response (shared/spec/local-mi-privacy.md §3.3), plus the LMIDP
+// closed forms of k-ary randomized response (docs/analysis/accountant.md#k-rr-closed-forms), plus the LMIDP
 // conversions and clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

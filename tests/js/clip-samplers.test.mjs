@@ -1,5 +1,5 @@
 // 'local' (Ghoukasian et al. Thm 5.1) and 'mollifier' (Husain et al., Park et al. §3.4) through the JS API:
-// golden vectors of the specs, privacy ratios on adversarial inputs, and clear errors for bad options.
+// golden vectors of docs/mechanisms/local.md and docs/mechanisms/mollifier.md, privacy ratios on adversarial inputs, and clear errors for bad options.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
@@ -58,7 +58,7 @@ test('mollifier: spec §8 vectors with the complete projection when no normalise
   assertClose(s.distribution([0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0]), [0.164872, 0.164872, ...Array(8).fill(0.083782)], 1e-6, 'fallback');
   assert.ok(Math.abs(s.worstCaseRisk('kl', 5) - 1.109438) < 1e-6);
   assert.ok(Math.abs(ps.divergence('kl', [1, 0, 0, 0, 0], s.distribution([1, 0, 0, 0, 0])) - 1.109438) < 1e-6);
-  // Park et al. §5.3 baseline column.
+  // Park et al. §5.1 baseline column (docs/experiments.md#park-figs-3-5-7-finite-worst-case).
   const baseline = [
     { k: 10, eps: 0.5, kl: 2.0526, tv: 0.8716, hellinger: 0.6417 },
     { k: 100, eps: 5, kl: 2.1052, tv: 0.8782, hellinger: 0.651 },

@@ -1,4 +1,4 @@
-// Continuous data on grids through the JS API: the spec's truncated-Gaussian golden values, the ε-LDP ratio bound
+// Continuous data on grids through the JS API: the truncated-Gaussian golden values of docs/mechanisms/continuous.md, the ε-LDP ratio bound
 // over several densities in 1-D and 2-D, Σq = 1, released points inside the grid with a cell histogram matching q
 // (chi-square), and clear TypeError / RangeError for bad inputs with the module still usable afterwards.
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ function maxRatio(a, b) {
   return worst;
 }
 
-// spec minimax-ldp-sampling.md §8: single truncated N(μ, 1) on [−4, 4], the §5.4 envelope (c1 = 0, c2 = 1.797612
+// docs/mechanisms/continuous.md#reference-values: single truncated N(μ, 1) on [−4, 4], Park's envelope (c1 = 0, c2 = 1.797612
 // after normalising), no ε′ adjustment. The cells are fine enough that the cell pmf's divergences match to 1e-6.
 test('golden: the spec truncated-Gaussian table (r_P, KL, TV, H²) and the class bound R', () => {
   const grid = ps.grid1d({ lo: -4, hi: 4, cells: 8000 });
@@ -40,7 +40,7 @@ test('golden: the spec truncated-Gaussian table (r_P, KL, TV, H²) and the class
       assert.ok(d <= s.worstCaseRisk(f) + 1e-12, `${label}: ${f} within the class bound`);
     }
   }
-  // R over the class at ε = 0.5 (spec §5.4): KL 0.3946, TV 0.3260, H²(½) 0.1791.
+  // R over the class at ε = 0.5 (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): KL 0.3946, TV 0.3260, H²(½) 0.1791.
   const half = ps.continuousSampler('minimax', { epsilon: 0.5, reference: envelope, c2: 1 });
   assert.ok(Math.abs(half.worstCaseRisk('kl') - 0.3946) < 5e-5);
   assert.ok(Math.abs(half.worstCaseRisk('tv') - 0.326) < 5e-5);

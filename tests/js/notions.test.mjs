@@ -69,7 +69,7 @@ test('(ε,δ) linear sampler: every pair of point-mass outputs has hockey-stick 
 });
 
 test('Gaussian linear sampler: hockey-stick at every β is within the μ-GDP profile δ_μ(β)', () => {
-  // δ_μ(β) = Φ(−β/μ + μ/2) − e^β Φ(−β/μ − μ/2) at μ = 1 (spec local-minimax-sampling.md §2.0), from erfc
+  // δ_μ(β) = Φ(−β/μ + μ/2) − e^β Φ(−β/μ − μ/2) at μ = 1 (docs/mechanisms/linear.md#reference-values), from erfc
   const profile = [
     [0, 0.38292492254802624],
     [0.5, 0.23842170813487656],

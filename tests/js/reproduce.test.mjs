@@ -1,6 +1,6 @@
 // `npm run reproduce` (scripts/reproduce.mjs): each reproduction of the papers' figures run with --quick in a child
 // process; the CSV's columns, every measured worst case <= its closed-form bound, the bounds against the numbers
-// the specs report, the papers' qualitative claims, the chart PNG, and the seeded setup generator.
+// docs/experiments.md reports, the papers' qualitative claims, the chart PNG, and the seeded setup generator.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +29,7 @@ function readCsv(path) {
 
 const cell = (rows, budget, sampler, f) => rows.find((r) => Number(r.budget) === budget && r.sampler === sampler && r.divergence === f);
 
-// Bounds reported by the specs (4 decimals): Ghoukasian et al. §4.3 table, Park et al. §5.4.
+// Bounds (4 decimals): docs/experiments.md#ghoukasian-fig-4-continuous-pure-ldp, docs/experiments.md#park-fig-4-1-d-gaussian-mixtures.
 const LOCAL_FIG4_BOUNDS = {
   0.1: { local: [0.5003, 0.4808, 0.1232], global: [1.5625, 0.7714, 0.3638] },
   0.5: { local: [0.3246, 0.3953, 0.0826], global: [1.2632, 0.7226, 0.3115] },
@@ -39,7 +39,7 @@ const LOCAL_FIG4_BOUNDS = {
 const MINIMAX_FIG4_BOUNDS = {
   0.1: [0.5433, 0.4192, 0.2379], 0.5: [0.3946, 0.3260, 0.1791], 1: [0.2573, 0.2269, 0.1207], 2: [0.1025, 0.0974, 0.0500], 5: [0.0054, 0.0053, 0.0027],
 };
-// Ghoukasian et al. §4.4: the linear weights λ (global with the code's c1 = e^−1/3, c2 = 3e; local γ = 3).
+// docs/experiments.md#ghoukasian-fig-10-continuous-gaussian-ldp: the linear weights λ (global with the code's c1 = e^−1/3, c2 = 3e; local γ = 3).
 const FIG10_LAMBDAS = { 0.1: [0.0223, 0.0484], 0.5: [0.1310, 0.2534], 1: [0.3002, 0.5169], 2: [0.6587, 0.9781] };
 
 const csvs = {};

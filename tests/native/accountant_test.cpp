@@ -1,4 +1,4 @@
-// The privacy accountant for finite channels (spec local-mi-privacy.md §1.4, §1.5, §3.3): k-RR closed forms and
+// The privacy accountant for finite channels (docs/analysis/accountant.md): k-RR closed forms and
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
 #include "privsample/accountant.hpp"
 
@@ -25,7 +25,7 @@ namespace {
 
 constexpr double kLog2E = 1.4426950408889634;
 
-// k-RR (spec §3.3): p = e^ε/(e^ε + k − 1) on the diagonal, q = 1/(e^ε + k − 1) elsewhere.
+// k-RR (docs/analysis/accountant.md#k-rr-closed-forms): p = e^ε/(e^ε + k − 1) on the diagonal, q = 1/(e^ε + k − 1) elsewhere.
 ChannelMatrix krr(Eigen::Index k, double epsilon) {
   const double denominator = std::exp(epsilon) + static_cast<double>(k - 1);
   ChannelMatrix w = ChannelMatrix::Constant(k, k, 1.0 / denominator);
@@ -40,7 +40,7 @@ double krr_capacity_closed_form(Eigen::Index k, double epsilon) {
   return std::log2(static_cast<double>(k)) + p * std::log2(p) + static_cast<double>(k - 1) * q * std::log2(q);
 }
 
-// "Expose with probability t" (spec §3.3): output x w.p. t, else ⊥ (the last column).
+// "Expose with probability t" (docs/analysis/accountant.md#k-rr-closed-forms): output x w.p. t, else ⊥ (the last column).
 ChannelMatrix erasure(Eigen::Index k, double t) {
   ChannelMatrix w = ChannelMatrix::Zero(k, k + 1);
   for (Eigen::Index x = 0; x < k; ++x) {
@@ -78,7 +78,7 @@ std::vector<double> random_prior(std::size_t k, std::mt19937_64& rng, double zer
   return p;
 }
 
-// The prior of the spec's k-RR test vector: 0.5 on input 0, the rest uniform.
+// The prior of the k-RR test vector of docs/analysis/accountant.md#k-rr-closed-forms: 0.5 on input 0, the rest uniform.
 std::vector<double> half_and_uniform(std::size_t k) {
   std::vector<double> p(k, 0.5 / static_cast<double>(k - 1));
   p[0] = 0.5;
@@ -106,7 +106,7 @@ TEST_CASE("accountant: k-RR capacity matches the closed form and the spec's tabl
   struct Row {
     Eigen::Index k;
     double epsilon;
-    double capacity;  // spec §3.3 test vectors (10 digits)
+    double capacity;  // docs/analysis/accountant.md#k-rr-closed-forms test vectors (10 digits)
   };
   for (const Row row : {Row{2, 1.0, 0.1600584620}, Row{4, 1.0, 0.1702277240}, Row{10, 2.0, 0.5881541816},
                         Row{10, 0.5, 0.0210046674}}) {
@@ -152,7 +152,7 @@ TEST_CASE("accountant: k-RR with a prior reproduces the spec's I, LIP epsilon an
   const std::vector<double> zero{0.0};
   CHECK(std::fabs(lip_curve(w, prior, zero)[0] - 0.368179) <= half_unit);
 
-  // k-RR closed forms (spec §3.3): I = H(Y) − H(Y|X), P_Y(y) = q + (p − q)π_y, and ε_LIP from π_min, π_max.
+  // k-RR closed forms (docs/analysis/accountant.md#k-rr-closed-forms): I = H(Y) − H(Y|X), P_Y(y) = q + (p − q)π_y, and ε_LIP from π_min, π_max.
   const double p = w(0, 0);
   const double q = w(0, 1);
   double h_y = 0.0;
@@ -180,7 +180,7 @@ TEST_CASE("accountant: erasure channel has capacity t log2 k, infinite pure LDP 
       std::vector<double> grid = kEpsilonGrid;
       grid.push_back(kInf);  // the limit e^{ε'} → ∞ must not produce ∞·0 = NaN
       for (const double delta : ldp_curve(w, grid)) CHECK(delta == Approx(t).margin(1e-15).epsilon(0));
-      // I = t·H(X) for any prior (spec §3.3)
+      // I = t·H(X) for any prior (docs/analysis/accountant.md#k-rr-closed-forms)
       const std::vector<double> prior = half_and_uniform(static_cast<std::size_t>(k));
       CHECK(mutual_information_bits(w, prior) == Approx(t * entropy_bits(prior)).margin(1e-13).epsilon(0));
     }
@@ -188,7 +188,7 @@ TEST_CASE("accountant: erasure channel has capacity t log2 k, infinite pure LDP 
 }
 
 TEST_CASE("accountant: Blahut-Arimoto reproduces the binary asymmetric channel capacities", "[accountant]") {
-  // spec §1.6 test values [VERIFIED]: a non-symmetric channel, so BA must iterate away from the uniform prior
+  // docs/analysis/lmidp.md#bac-capacity test values [VERIFIED]: a non-symmetric channel, so BA must iterate away from the uniform prior
   struct Row {
     double e0;
     double e1;
@@ -206,7 +206,7 @@ TEST_CASE("accountant: Blahut-Arimoto reproduces the binary asymmetric channel c
     CHECK(c.upper >= row.capacity - 1e-13);
     CHECK(mutual_information_bits(w, c.prior) == Approx(c.lower).margin(1e-14).epsilon(0));
   }
-  // Z-channel C(0, 1/2): the optimal input puts 2/5 on the noisy symbol (P(B=1) = 2^z/(1+2^z), spec §1.6)
+  // Z-channel C(0, 1/2): the optimal input puts 2/5 on the noisy symbol (P(B=1) = 2^z/(1+2^z), docs/analysis/lmidp.md#bac-capacity)
   ChannelMatrix z(2, 2);
   z << 1.0, 0.0, 0.5, 0.5;
   const CapacityBounds c = channel_capacity(z, 1e-12);
@@ -277,7 +277,7 @@ TEST_CASE("accountant: LIP epsilon <= LDP epsilon and delta_LIP <= delta_LDP on 
     INFO("trial " << trial);
     const double ldp = pure_ldp_epsilon(w);
     const double lip = pure_lip_epsilon(w, prior);
-    CHECK(lip <= ldp);  // ε-LDP ⇒ ε-LIP (spec §2.6)
+    CHECK(lip <= ldp);  // ε-LDP ⇒ ε-LIP (docs/analysis/accountant.md#relations)
     CHECK(!std::isnan(lip));
     const std::vector<double> ldp_delta = ldp_curve(w, kEpsilonGrid);
     const std::vector<double> lip_delta = lip_curve(w, prior, kEpsilonGrid);
@@ -317,7 +317,7 @@ TEST_CASE("accountant: LIP ignores the rows a prior gives zero mass", "[accounta
   for (std::size_t i = 0; i < kEpsilonGrid.size(); ++i) CHECK(with_zero[i] == Approx(without[i]).margin(1e-15).epsilon(0));
   CHECK(mutual_information_bits(w, prior) == Approx(mutual_information_bits(sub, sub_prior)).margin(1e-14).epsilon(0));
 
-  // k-RR with a two-point prior: ε_LIP uses the smallest NON-ZERO mass (spec §3.3)
+  // k-RR with a two-point prior: ε_LIP uses the smallest NON-ZERO mass (docs/analysis/accountant.md#k-rr-closed-forms)
   const ChannelMatrix g = krr(5, 1.0);
   const double p = g(0, 0);
   const double q = g(0, 1);
@@ -376,7 +376,7 @@ TEST_CASE("accountant: the report fills every field", "[accountant]") {
   CHECK(std::fabs(*with.mutual_information - 0.445407) <= privsample_test::half_unit(6));
   CHECK(std::fabs(*with.pure_lip_epsilon - 1.696237) <= privsample_test::half_unit(6));
   CHECK(with.lip_curve == lip_curve(w, prior, kEpsilonGrid));
-  // the bounds of spec §5.2: I <= C <= Thm 1(b) bound; ε_LIP <= ε_LDP
+  // the bounds of docs/analysis/accountant.md#the-report: I <= C <= Thm 1(b) bound; ε_LIP <= ε_LDP
   CHECK(*with.mutual_information <= with.capacity.upper);
   CHECK(with.capacity.upper <= with.capacity_bound_from_pure_ldp);
   CHECK(*with.pure_lip_epsilon <= with.pure_ldp_epsilon);

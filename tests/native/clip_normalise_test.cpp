@@ -1,4 +1,4 @@
-// clip-normalise, the exact solver behind every clip sampler (shared/spec/local-minimax-sampling.md §2.6):
+// clip-normalise, the exact solver behind every clip sampler (docs/solvers/clip-normalise.md):
 // Case A (a root s of Σ clip(s·p; lo, hi) = 1), Case B (sparse support: support at hi, zero atoms share one θ),
 // the point box (Σlo >= 1), against a brute-force long-double reference.
 #include "privsample/clip_normalise.hpp"

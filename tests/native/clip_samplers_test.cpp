@@ -1,5 +1,5 @@
-// The clip samplers around a reference measure: LocalClipSampler (Thm 5.1, local spec §2.4, §6) and the
-// Husain relative-mollifier projection (minimax spec §3.4, §4.5, §8).
+// The clip samplers around a reference measure: LocalClipSampler (Thm 5.1, docs/mechanisms/local.md) and the
+// Husain relative-mollifier projection (docs/mechanisms/mollifier.md).
 #include "privsample/clip_samplers.hpp"
 
 #include <algorithm>

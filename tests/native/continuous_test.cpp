@@ -1,5 +1,5 @@
 // Continuous data on grids (issue 4): cell-mass densities and the continuous-space samplers solved exactly on
-// cells. Specs: minimax-ldp-sampling.md §2, §3.2, §3.3, §4.3, §5.1, §5.4, §8; local-minimax-sampling.md §2.0–2.4.
+// cells. Docs: docs/mechanisms/continuous.md (constants, samplers, reference values), docs/experiments.md#park-et-al.
 #include "privsample/continuous.hpp"
 
 #include <algorithm>
@@ -28,7 +28,7 @@ namespace {
 const std::vector<NamedDivergence> kDivergences{NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger,
                                                 NamedDivergence::chi2};
 
-// A random member of the paper's 1-D class (spec §5.4): k = min(Poisson(2) + 1, 10) modes, μ ~ U[−1, 1],
+// A random member of the paper's 1-D class (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): k = min(Poisson(2) + 1, 10) modes, μ ~ U[−1, 1],
 // λ ~ Dirichlet(1, …, 1), unit variance, truncated to the grid.
 std::vector<double> random_paper_mixture(const Grid1D& grid, std::mt19937_64& rng) {
   std::poisson_distribution<int> modes(2.0);
@@ -89,7 +89,7 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
   CHECK(k.gamma == Approx(0.355588).margin(half_unit(6)).epsilon(0));
   CHECK(chord_risk(f_divergence(NamedDivergence::kl), k.r1, k.r2) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
   CHECK(chord_risk(f_divergence(NamedDivergence::tv), k.r1, k.r2) == Approx(0.214804).margin(half_unit(6)).epsilon(0));
-  // identities of spec §2
+  // identities of docs/mechanisms/continuous.md#classes-and-constants
   CHECK(k.c2 * k.alpha + k.c1 * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
   CHECK(k.ceiling * k.alpha + k.b * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
   CHECK(k.b == Approx(k.gamma * k.c1 + 1.0 - k.gamma).epsilon(1e-14));
@@ -107,7 +107,7 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
   CHECK(linear.lambda() == Approx(0.355588).margin(half_unit(6)).epsilon(0));
   CHECK(linear.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
 
-  // The extreme input P_A (c2·h on a set of h-mass α, c1·h elsewhere) attains R for both samplers (spec §3.2).
+  // The extreme input P_A (c2·h on a set of h-mass α, c1·h elsewhere) attains R for both samplers (docs/mechanisms/continuous.md#minimax-clip-sampler).
   std::vector<double> extreme(n);
   for (std::size_t i = 0; i < n; ++i) extreme[i] = (i < n / 3 ? 2.0 : 0.5) / static_cast<double>(n);
   const std::vector<double> q_clip = clip.distribution(extreme);
@@ -130,9 +130,9 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
 TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)", "[continuous][vectors]") {
   const Grid1D grid{-4.0, 4.0, 20000};
   const std::vector<double> h = gaussian_mixture_envelope(grid);
-  CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)).epsilon(0));  // c2 = ∫h̃ (spec §5.4)
+  CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)).epsilon(0));  // c2 = ∫h̃ (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures)
 
-  // Constants of spec §5.4 at ε = 0.1 / 0.5 / 1 / 2 / 5 and the class bound R.
+  // Constants of docs/experiments.md#park-fig-4-1-d-gaussian-mixtures at ε = 0.1 / 0.5 / 1 / 2 / 5 and the class bound R.
   const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
   const std::vector<double> b{0.944728, 0.734819, 0.511282, 0.219578, 0.012047};
   const std::vector<double> r2{1.721709, 1.483776, 1.293425, 1.107945, 1.005374};
@@ -170,7 +170,7 @@ TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)"
     CHECK(solved.kind == ClipCase::root);
     const double r = sampler.normaliser(p);
     CHECK(r == Approx(row.r).margin(half_unit(6)).epsilon(0));
-    CHECK(r > sampler.constants().r1);  // r1 < r_P <= r2 (spec §3.2)
+    CHECK(r > sampler.constants().r1);  // r1 < r_P <= r2 (docs/mechanisms/continuous.md#minimax-clip-sampler)
     CHECK(r <= sampler.constants().r2);
     CHECK(divergence(NamedDivergence::kl, p, solved.q) == Approx(row.kl).margin(half_unit(6)).epsilon(0));
     CHECK(divergence(NamedDivergence::tv, p, solved.q) == Approx(row.tv).margin(half_unit(6)).epsilon(0));
@@ -321,7 +321,7 @@ TEST_CASE("continuous: local samplers on Gaussian and Laplace densities: risk bo
       }
     }
   }
-  // Laplace class of local spec Example 3.1 (1-D, scale 1): L(m, 1), |m| <= 1, around h = L(0, 1) with
+  // Laplace class of Ghoukasian et al. Example 3.1 (docs/mechanisms/continuous.md#densities-and-envelopes; 1-D, scale 1): L(m, 1), |m| <= 1, around h = L(0, 1) with
   // c1 = e^{−1}, c2 = e. The grid [−12, 12] keeps all but ~e^{−11} of each mass, so the truncated pmfs stay
   // inside the class widened by 0.1%.
   const Grid1D wide{-12.0, 12.0, 2400};
@@ -700,7 +700,7 @@ TEST_CASE("continuous: 500 x 500 Gaussian ring privatization (timing, printed on
   const auto t0 = Clock::now();
   const std::vector<double> p = gaussian_ring(grid);
   const auto t1 = Clock::now();
-  // The paper's envelope h̃ (spec §5.1): (1/(2πσ²))·exp(−[max(0, ‖x‖ − 1)]²/(2σ²)), σ² = 0.5, by quadrature.
+  // The paper's envelope h̃ (docs/experiments.md#park-fig-1-gaussian-ring): (1/(2πσ²))·exp(−[max(0, ‖x‖ − 1)]²/(2σ²)), σ² = 0.5, by quadrature.
   const std::vector<double> envelope = cell_masses(grid, [](double x, double y) {
     const double d = std::max(0.0, std::hypot(x, y) - 1.0);
     return std::exp(-d * d) / std::numbers::pi;

@@ -1,5 +1,5 @@
-// f-divergences with the zero-mass conventions of minimax spec §1.2, the chord function 𝔑(r1, r2) (§4.1)
-// and the closed forms of Theorem 3.1 (§4.2).
+// f-divergences with the zero-mass conventions of docs/divergences.md#definition-and-zero-mass-conventions, the chord function 𝔑(r1, r2) (docs/divergences.md#the-chord-bound)
+// and the closed forms of Theorem 3.1 (docs/mechanisms/minimax.md#worst-case-risk).
 #include "privsample/divergence.hpp"
 
 #include <catch2/catch.hpp>
@@ -208,7 +208,7 @@ TEST_CASE("divergence: the chord function", "[divergence][risk]") {
   CHECK(chord_risk(reverse_kl, 0.0, 2.0) == kInf);
   CHECK(chord_risk(reverse_kl, 0.0, 1.0) == 0.0);
   CHECK(chord_risk(reverse_kl, 0.5, 2.0) == Approx(1.0 / 3.0 * -std::log(2.0) + 2.0 / 3.0 * std::log(2.0)).epsilon(1e-14));
-  // minimax spec §8 generic constants: c1 = 0.5, c2 = 2, ε = 0.5
+  // docs/mechanisms/continuous.md#reference-values generic constants: c1 = 0.5, c2 = 2, ε = 0.5
   const double c1 = 0.5, c2 = 2.0, e = std::exp(0.5);
   const double alpha = (1.0 - c1) / (c2 - c1);
   const double b = 1.0 / (alpha * e + 1.0 - alpha);

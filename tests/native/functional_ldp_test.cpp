@@ -1,5 +1,5 @@
 // Functional-LDP linear samplers: privacy profiles, λ_T(g), the global (Thm 3.5) and local (Thm 4.1) linear
-// samplers. Reference values: shared/spec/local-minimax-sampling.md §2.0, §2.1, §2.3, §2.4, §3, §4.1, §4.2, §6.
+// samplers. Reference values: docs/mechanisms/linear.md, docs/mechanisms/local-linear.md, docs/experiments.md#ghoukasian-et-al.
 #include "privsample/functional_ldp.hpp"
 
 #include <algorithm>
@@ -333,7 +333,7 @@ TEST_CASE("functional-LDP: pure and (eps,delta) closed forms (spec 2.1 item 2, 3
       }
     }
   }
-  // Local (ε,δ) constants (spec 2.3/3): λ_loc = γ(e^ε−1+(γ+1)δ)/((γ−1)(e^ε+γ)), r1, r2, via the sampler
+  // Local (ε,δ) constants (docs/mechanisms/local-linear.md#reference-values): λ_loc = γ(e^ε−1+(γ+1)δ)/((γ−1)(e^ε+γ)), r1, r2, via the sampler
   for (double gamma : {2.0, 3.0, 9.0}) {
     for (double eps : {0.1, 1.0}) {
       for (double delta : {0.0, 0.01}) {
@@ -723,7 +723,7 @@ TEST_CASE("functional-LDP: D_f(P||Q(P)) <= worst_case_risk, attained by the wors
         }
       }
     }
-    // spec 2.4: k = 20, γ = 9, ε = 1, A = 2 atoms
+    // docs/mechanisms/local.md#reference-values: k = 20, γ = 9, ε = 1, A = 2 atoms
     const LocalLinearSampler s(pure(1.0), uniform(20), 9.0);
     std::vector<double> worst(20, 1.0 / 180.0);
     worst[0] = worst[1] = 9.0 / 20.0;

@@ -1,7 +1,7 @@
-// Golden tests of the LMIDP ↔ LDP/LIP conversions against shared/spec/local-mi-privacy.md: the [VERIFIED] tables
-// of §1.6, §2.1, §2.3, §3.1, §3.3 and the figure setups of §4. Table values are asserted to the digits the spec
-// prints; §4 figure curves to relative 1e-4 and the Fig. 4 integral to 1e-3, as the spec suggests (§5.2 item 8).
-// The Fig. 3 test is the executable proof that the paper's Thm 2(a) is wrong (§2.3).
+// Golden tests of the LMIDP ↔ LDP/LIP conversions against docs/analysis/lmidp.md: the verified tables of the BAC,
+// Theorems 1(a), 2(a), the Gaussian mechanism, k-RR (docs/analysis/accountant.md#k-rr-closed-forms) and the figure
+// setups of docs/experiments.md#ngo-et-al. Table values to the digits printed; figure curves to relative 1e-4, Fig. 4 to 1e-3.
+// The Fig. 3 test is the executable proof that the paper's Thm 2(a) is wrong (docs/analysis/lmidp.md#theorem-2a-corrected).
 #include "privsample/lmidp.hpp"
 
 #include <catch2/catch.hpp>
@@ -63,9 +63,9 @@ bool matches_printed(double actual, const std::string& text) {
     CHECK(std::fabs(lmidp_value_ - lmidp_expected_) <= (rel) * std::fabs(lmidp_expected_));                 \
   } while (false)
 
-// ---- independent references (written from the spec, not from the implementation) ------------------------------
+// ---- independent references (written from the paper's formulas, not from the implementation) ----------------
 
-// I(π) of the BAC in long double, maximised by golden-section over π (spec §1.6: I is concave in π).
+// I(π) of the BAC in long double, maximised by golden-section over π (docs/analysis/lmidp.md#bac-capacity: I is concave in π).
 long double hb_long(long double p) {
   long double h = 0.0L;
   if (p > 0.0L) h -= p * std::log2(p);
@@ -101,7 +101,7 @@ double hb_inverse(double h) {
   return 0.5 * (lo + hi);
 }
 
-// The Fig. 3/4 prior of spec §4: x_i = −1 + 0.1 i, P(x_i) ∝ e^{−2 x_i²}, i = 0..20.
+// The Fig. 3/4 prior of docs/experiments.md#ngo-et-al: x_i = −1 + 0.1 i, P(x_i) ∝ e^{−2 x_i²}, i = 0..20.
 struct Fig3Prior {
   std::vector<double> xs;
   std::vector<double> prior;
@@ -160,7 +160,7 @@ double finite_lip_delta(const std::vector<std::vector<double>>& w, const std::ve
 
 }  // namespace
 
-// ---- §1.2, §1.6 ---------------------------------------------------------------------------------------------------
+// ---- docs/analysis/lmidp.md#information-quantities, #bac-capacity ----------------------------------------------
 
 TEST_CASE("lmidp: binary entropy and Bernoulli KL match the spec's test values", "[lmidp]") {
   CHECK_PRINTED(binary_entropy_bits(0.11), "0.499915958164528");
@@ -169,7 +169,7 @@ TEST_CASE("lmidp: binary entropy and Bernoulli KL match the spec's test values",
   CHECK(binary_entropy_bits(0.0) == 0.0);
   CHECK(binary_entropy_bits(1.0) == 0.0);
   CHECK(binary_entropy_bits(0.5) == Approx(1.0).epsilon(1e-15));
-  // Conventions 0·log(0/·) = 0 and a·log(a/0) = +∞ (spec §1.2).
+  // Conventions 0·log(0/·) = 0 and a·log(a/0) = +∞ (docs/analysis/lmidp.md#information-quantities).
   CHECK(bernoulli_kl_bits(0.0, 0.3) == Approx(-std::log2(0.7)).epsilon(1e-14));
   CHECK(bernoulli_kl_bits(0.5, 0.0) == kInf);
   CHECK(bernoulli_kl_bits(0.5, 1.0) == kInf);
@@ -202,7 +202,7 @@ TEST_CASE("lmidp: BAC capacity (7) matches the spec's table and special cases", 
   }
   CHECK(bac_capacity_bits(0.0, 0.0) == Approx(1.0).epsilon(1e-15));
   CHECK(bac_capacity_bits(0.3, 0.7) == Approx(0.0).margin(1e-15).epsilon(0));  // identical rows
-  // The three symmetries of the paper leave C unchanged, and (7) agrees with brute force on random pairs (§1.6).
+  // The three symmetries of the paper leave C unchanged, and (7) agrees with brute force on random pairs (docs/analysis/lmidp.md#bac-capacity).
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   double worst = 0.0;
@@ -220,7 +220,7 @@ TEST_CASE("lmidp: BAC capacity (7) matches the spec's table and special cases", 
 }
 
 TEST_CASE("lmidp: BAC capacity has no catastrophic cancellation near e0 + e1 = 1", "[lmidp]") {
-  // Spec §1.6: (7) loses 6% at 1 − e0 − e1 = 1e-5 and goes negative at 1e-6. Compare with a long-double brute
+  // docs/analysis/lmidp.md#bac-capacity: (7) loses 6% at 1 − e0 − e1 = 1e-5 and goes negative at 1e-6. Compare with a long-double brute
   // force on both sides of the 1e-3 switch to the search.
   for (double gap : {2e-2, 1.0001e-2, 0.9999e-2, 2e-3, 1e-3, 1e-4, 1e-5, 1e-6, -1e-5, -1e-3}) {
     for (double e0 : {1e-30, 0.05, 0.3, 0.5}) {
@@ -241,7 +241,7 @@ TEST_CASE("lmidp: BAC capacity has no catastrophic cancellation near e0 + e1 = 1
   }
 }
 
-// ---- §2.1 Theorem 1(a) -------------------------------------------------------------------------------------------
+// ---- Theorem 1(a), docs/analysis/lmidp.md#theorem-1a ------------------------------------------------------------
 
 TEST_CASE("lmidp: Thm 1(a) delta and p-bar reproduce the spec's table", "[lmidp]") {
   struct Row {
@@ -272,7 +272,7 @@ TEST_CASE("lmidp: Thm 1(a) curve properties (monotone, floor p-bar, BSC at 0, mu
     const double pbar = ldp_delta_floor_from_capacity(mu);
     CHECK(pbar > 0.0);
     CHECK(pbar < 1.0);
-    // p̄ is the largest p1 of a Z-channel with capacity μ (spec §2.1 property 3).
+    // p̄ is the largest p1 of a Z-channel with capacity μ (docs/analysis/lmidp.md#theorem-1a property 3).
     CHECK(bac_capacity_bits(0.0, 1.0 - pbar) == Approx(mu).epsilon(1e-9));
     // At ε = 0 the optimum is a BSC: 1 − 2 H_b^{-1}(1 − μ) (property 4).
     CHECK(ldp_delta_from_capacity(mu, 0.0) == Approx(1.0 - 2.0 * hb_inverse(1.0 - mu)).epsilon(1e-7));
@@ -301,7 +301,7 @@ TEST_CASE("lmidp: Thm 1(a) curve properties (monotone, floor p-bar, BSC at 0, mu
 }
 
 TEST_CASE("lmidp: Thm 1(a) is tight: the spec's maximisers are feasible and attain delta", "[lmidp]") {
-  // M*(X) ~ Ber(p1*) on A, Ber(p0*) off A has CI-LMIDP C_BAC(p0*, 1 − p1*) = μ and LDP δ = p1* − e^ε p0* (§3.2).
+  // M*(X) ~ Ber(p1*) on A, Ber(p0*) off A has CI-LMIDP C_BAC(p0*, 1 − p1*) = μ and LDP δ = p1* − e^ε p0* (docs/analysis/lmidp.md#theorem-1a).
   struct Point {
     double mu;
     double eps;
@@ -321,7 +321,7 @@ TEST_CASE("lmidp: Thm 1(a) is tight: the spec's maximisers are feasible and atta
   }
 }
 
-// ---- §2.2 Theorem 1(b) ---------------------------------------------------------------------------------------------
+// ---- Theorem 1(b), docs/analysis/lmidp.md#theorem-1b --------------------------------------------------------------
 
 TEST_CASE("lmidp: Thm 1(b) on the k-RR curve, pure LDP, Laplace and Gaussian closed forms", "[lmidp]") {
   struct Krr {
@@ -347,12 +347,12 @@ TEST_CASE("lmidp: Thm 1(b) on the k-RR curve, pure LDP, Laplace and Gaussian clo
   }
   CHECK(capacity_bound_from_pure_ldp(0.0) == 0.0);
   CHECK(capacity_bound_from_pure_ldp(kInf) == kInf);
-  // Laplace, ε0 = Δ1/b: δ(ε) = 1 − e^{(ε − ε0)/2} on [0, ε0] gives log2(e)(ε0 + e^{−ε0} − 1) (§2.2).
+  // Laplace, ε0 = Δ1/b: δ(ε) = 1 − e^{(ε − ε0)/2} on [0, ε0] gives log2(e)(ε0 + e^{−ε0} − 1) (docs/analysis/lmidp.md#theorem-1b).
   for (double eps0 : {0.5, 1.0, 3.0}) {
     const auto laplace = [&](double e) { return e < eps0 ? -std::expm1((e - eps0) / 2.0) : 0.0; };
     CHECK_REL(capacity_bound_from_ldp_curve(laplace, eps0), kLog2e * (eps0 + std::exp(-eps0) - 1.0), 1e-9);
   }
-  // Gaussian on the ball (D = 2√d Δ): 2dΔ² log2(e)/σ² (Fig. 2 curve (i)); the spec verified it to 8 digits.
+  // Gaussian on the ball (D = 2√d Δ): 2dΔ² log2(e)/σ² (Fig. 2 curve (i)); verified by quadrature to 8 digits (docs/analysis/lmidp.md#theorem-1b).
   for (std::size_t d : {std::size_t{1}, std::size_t{10}}) {
     for (double sigma2 : {10.0, 71.635899, 200.0}) {
       const double sens = 2.0 * std::sqrt(static_cast<double>(d));
@@ -363,7 +363,7 @@ TEST_CASE("lmidp: Thm 1(b) on the k-RR curve, pure LDP, Laplace and Gaussian clo
       if (sigma2 == 200.0) CHECK_PRINTED(mu, d == 1 ? "0.0144270" : "0.144270");
     }
   }
-  // A curve that does not decay gives no MI bound (§2.2): +∞.
+  // A curve that does not decay gives no MI bound (docs/analysis/lmidp.md#theorem-1b): +∞.
   CHECK(capacity_bound_from_ldp_curve([](double) { return 0.01; }) == kInf);
 }
 
@@ -383,7 +383,7 @@ TEST_CASE("lmidp: Thm 1(a) at eps' = eps with mu = the k-RR capacity (spec §3.3
   }
 }
 
-// ---- §3.3 k-RR closed forms ------------------------------------------------------------------------------------------
+// ---- k-RR closed forms, docs/analysis/accountant.md#k-rr-closed-forms -------------------------------------------------
 
 TEST_CASE("lmidp: k-RR capacity and LDP curve closed forms", "[lmidp]") {
   CHECK_PRINTED(krr_capacity_bits(2, 1.0), "0.1600584620");
@@ -413,7 +413,7 @@ TEST_CASE("lmidp: k-RR capacity and LDP curve closed forms", "[lmidp]") {
   CHECK(krr_capacity_bits(4, 800.0) == Approx(2.0).epsilon(1e-12));
 }
 
-// ---- §3.1 Gaussian mechanism and Thm 3 ---------------------------------------------------------------------------------
+// ---- Gaussian mechanism and Thm 3, docs/analysis/lmidp.md#gaussian-mechanism ----------------------------------------
 
 TEST_CASE("lmidp: Balle-Wang Gaussian delta test values", "[lmidp]") {
   CHECK_PRINTED(gaussian_ldp_delta(1.0, 2.0, 1.0), "0.509861660054670");
@@ -449,12 +449,12 @@ TEST_CASE("lmidp: peak-constrained Gaussian CI-LMIDP matches the spec's table; T
   }
   CHECK_PRINTED(gaussian_capacity_peak(1, 1.0, 1.0 / 0.49), "0.285773855900");  // ρ = 0.7
   CHECK(gaussian_capacity_average_power(1, 1.0, 1.0) == Approx(0.5).epsilon(1e-15));
-  // Low SNR: peak and average-power capacity coincide to 1e-8 (spec §2.5 item 3).
+  // Low SNR: peak and average-power capacity coincide to 1e-8 (docs/analysis/lmidp.md#theorem-3-gaussian).
   CHECK(gaussian_capacity_peak(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7).epsilon(0));
   CHECK(gaussian_capacity_average_power(10, 1.0, 71.6359) == Approx(0.1).margin(1e-7).epsilon(0));
 }
 
-// ---- §4 Fig. 1 -------------------------------------------------------------------------------------------------------
+// ---- Fig. 1, docs/experiments.md#ngo-figs-1-and-2 -------------------------------------------------------------------
 
 TEST_CASE("lmidp: Fig. 1 calibration and Gaussian LDP curve below the Thm 1(a) bound", "[lmidp]") {
   const double s01 = gaussian_sigma2_for_capacity(0.1, 10, 1.0);
@@ -486,7 +486,7 @@ TEST_CASE("lmidp: Fig. 1 calibration and Gaussian LDP curve below the Thm 1(a) b
   }
 }
 
-// ---- §4 Fig. 3 and the Thm 2(a) counterexample ----------------------------------------------------------------------
+// ---- Fig. 3 and the Thm 2(a) counterexample, docs/experiments.md#ngo-fig-3 ------------------------------------------
 
 TEST_CASE("lmidp: Thm 2(a) kernel (9) as printed matches the spec's table", "[lmidp]") {
   const std::vector<double> eps{0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0};
@@ -499,7 +499,7 @@ TEST_CASE("lmidp: Thm 2(a) kernel (9) as printed matches the spec's table", "[lm
     CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.1, eps[i]), k01[i]);
     CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.01, eps[i]), k001[i]);
   }
-  // Floor and limit 1 − 2^{−μ} (paper's remark), printed to 10 digits in the spec.
+  // Floor and limit 1 − 2^{−μ} (paper's remark), to 10 digits (docs/analysis/lmidp.md#theorem-2a-corrected).
   CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.1, kInf), "0.0669670085");
   CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.01, kInf), "0.0069075046");
   for (double e = 0.0; e <= 6.0; e += 0.5) {
@@ -540,7 +540,7 @@ TEST_CASE("lmidp: Fig. 3 Gaussian LIP curve matches the spec's table", "[lmidp]"
 
 TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 Gaussian; the corrected bound holds",
           "[lmidp]") {
-  // Spec §2.3: a mechanism with I(X; M(X)) = μ is claimed to be (ε, δ^LIP_μ(ε))-LIP. The Fig. 3 Gaussian, calibrated
+  // docs/analysis/lmidp.md#theorem-2a-corrected: a mechanism with I(X; M(X)) = μ is claimed to be (ε, δ^LIP_μ(ε))-LIP. The Fig. 3 Gaussian, calibrated
   // to I = μ exactly, has a LARGER optimal LIP δ than that for small ε, so the printed theorem is false. If these
   // CHECKs ever fail, either the Gaussian LIP curve or the kernel (9) is broken, not the counterexample.
   const Fig3Prior f = fig3_prior();
@@ -548,7 +548,7 @@ TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 G
   struct Case {
     double mu;
     std::vector<double> violating_eps;
-    double crossing;  // spec: the Gaussian exceeds (9) for ε below this
+    double crossing;  // docs/analysis/lmidp.md#theorem-2a-corrected: the Gaussian exceeds (9) for ε below this
   };
   for (const Case& c : {Case{0.1, {0.0, 0.5, 1.0}, 1.215}, Case{0.01, {0.0, 0.2}, 0.378}}) {
     const double sigma2 = fig3_sigma2(f, c.mu);
@@ -562,7 +562,7 @@ TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 G
                    << " -- the paper's bound must be VIOLATED here (spec §2.3)");
       CHECK(gauss > printed);
     }
-    // The spec's reference pair at ε = 0 (0.32195 vs 0.18544 for μ = 0.1; 0.10419 vs 0.05885 for μ = 0.01).
+    // The reference pair at ε = 0 (docs/experiments.md#ngo-fig-3) (0.32195 vs 0.18544 for μ = 0.1; 0.10419 vs 0.05885 for μ = 0.01).
     if (c.mu == 0.1) {
       CHECK_PRINTED(actual(0.0), "0.32195");
       CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.1, 0.0), "0.18544");
@@ -572,7 +572,7 @@ TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 G
       CHECK_PRINTED(actual(0.0), "0.10419");
       CHECK_PRINTED(lip_delta_from_mutual_information_as_printed(0.01, 0.0), "0.05885");
     }
-    // Where the violation ends: the root of Gaussian − (9), by bisection; the spec prints it to 3 decimals.
+    // Where the violation ends: the root of Gaussian − (9), by bisection; to 3 decimals (docs/analysis/lmidp.md#theorem-2a-corrected).
     double lo = 0.0;
     double hi = 3.0;
     for (int it = 0; it < 50; ++it) {
@@ -593,7 +593,7 @@ TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 G
 }
 
 TEST_CASE("lmidp: analytic counterexample to Thm 2(a): the identity on a bit with P(1) = 0.01", "[lmidp]") {
-  // I = H_b(0.01) = 0.0808 <= 0.1 bits, yet x = 1, E = {0} forces δ >= 0.99 for every ε (spec §2.3).
+  // I = H_b(0.01) = 0.0808 <= 0.1 bits, yet x = 1, E = {0} forces δ >= 0.99 for every ε (docs/analysis/lmidp.md#theorem-2a-corrected).
   const std::vector<std::vector<double>> identity{{1.0, 0.0}, {0.0, 1.0}};
   const std::vector<double> prior{0.99, 0.01};
   CHECK(binary_entropy_bits(0.01) < 0.1);
@@ -614,7 +614,7 @@ TEST_CASE("lmidp: analytic counterexample to Thm 2(a): the identity on a bit wit
   CHECK(gaussian_mixture_lip_delta(xs, prior, 1e-3, 1.0) == Approx(0.99).epsilon(1e-6));
 }
 
-// ---- §4 Fig. 4 -------------------------------------------------------------------------------------------------------
+// ---- Fig. 4, docs/experiments.md#ngo-fig-4 ---------------------------------------------------------------------------
 
 TEST_CASE("lmidp: Fig. 4 Thm 2(b) bound on the Fig. 3 Gaussian", "[lmidp]") {
   const Fig3Prior f = fig3_prior();
@@ -633,7 +633,7 @@ TEST_CASE("lmidp: Fig. 4 Thm 2(b) bound on the Fig. 3 Gaussian", "[lmidp]") {
     CHECK_REL(bound, r.bound, 1e-3);
     CHECK(bound >= mi);  // Thm 2(b) is valid
   }
-  // Pure ε0-LIP with the RR-type curve: log2(e)(e^{2ε0} − 1 − 2ε0)/(2(1 + e^{ε0})) (spec §2.4).
+  // Pure ε0-LIP with the RR-type curve: log2(e)(e^{2ε0} − 1 − 2ε0)/(2(1 + e^{ε0})) (docs/analysis/lmidp.md#theorem-2b).
   for (double eps0 : {0.2, 1.0, 3.0}) {
     const auto curve = [&](double e) { return krr_ldp_delta(2, eps0, e); };
     const double expected = kLog2e * (std::exp(2 * eps0) - 1 - 2 * eps0) / (2 * (1 + std::exp(eps0)));

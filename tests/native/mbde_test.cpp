@@ -1,4 +1,4 @@
-// MBDE baseline on grids (spec minimax-ldp-sampling.md §3.5, §5.1, §5.4): the structural privacy bound
+// MBDE baseline on grids (docs/baselines/mbde.md, docs/experiments.md#park-fig-1-gaussian-ring, docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): the structural privacy bound
 // q_T/q_0 ∈ [e^{−ε/2}, e^{ε/2}] on every cell, normalisation, that boosting moves q towards the data, and input
 // validation.
 #include "privsample/mbde.hpp"
@@ -24,7 +24,7 @@ using namespace privsample_test;
 
 namespace {
 
-const std::vector<double> kEpsilons{0.1, 0.5, 1.0, 2.0, 5.0};  // spec §5
+const std::vector<double> kEpsilons{0.1, 0.5, 1.0, 2.0, 5.0};  // docs/experiments.md#park-et-al
 
 // A few SGD steps on a few samples: the bound is structural (it holds for any classifier output in [0, 1]), so the
 // bound tests need not pay for a well-trained classifier; one reduced-preset run per ε covers realistic outputs.
@@ -37,10 +37,10 @@ MbdeSettings tiny_settings() {
   return s;
 }
 
-const Grid1D kGrid1{-4.0, 4.0, 200};      // the experiments' [−4, 4] (spec §5.4)
-const Grid2D kGrid2{-3.0, 3.0, 40, -3.0, 3.0, 40};  // the ring's [−3, 3]² (spec §5.1), coarser
+const Grid1D kGrid1{-4.0, 4.0, 200};      // the experiments' [−4, 4] (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures)
+const Grid2D kGrid2{-3.0, 3.0, 40, -3.0, 3.0, 40};  // the ring's [−3, 3]² (docs/experiments.md#park-fig-1-gaussian-ring), coarser
 
-// 1-D data sets: a member of the paper's class (σ = 1, |μ| <= 1, spec §5.4) and a clearly bimodal mixture.
+// 1-D data sets: a member of the paper's class (σ = 1, |μ| <= 1, docs/experiments.md#park-fig-4-1-d-gaussian-mixtures) and a clearly bimodal mixture.
 std::vector<double> paper_class_mixture() {
   const std::vector<double> means{-0.7, 0.4, 1.0};
   const std::vector<double> weights{0.2, 0.5, 0.3};
@@ -132,7 +132,7 @@ TEST_CASE("mbde: q_T/q_0 stays in [e^-eps/2, e^eps/2] on every cell (1-D mixture
 }
 
 TEST_CASE("mbde: q_T/q_0 stays in [e^-eps/2, e^eps/2] on every cell (2-D ring)", "[mbde]") {
-  const std::vector<double> ring = gaussian_ring(kGrid2);  // spec §5.1: 3 modes, σ² = 0.5, radius 1
+  const std::vector<double> ring = gaussian_ring(kGrid2);  // docs/experiments.md#park-fig-1-gaussian-ring: 3 modes, σ² = 0.5, radius 1
   std::uint64_t seed = 101;
   for (const double eps : kEpsilons) {
     SeededRandom bits(seed++);
@@ -165,7 +165,7 @@ TEST_CASE("mbde: eps = 0 returns q_0 and the base is the truncated N(0, 1)", "[m
   const MbdeResult r = mbde(kGrid1, bimodal_mixture(), 0.0, tiny_settings(), bits);
   const std::vector<double> mean{0.0};
   const std::vector<double> weight{1.0};
-  const std::vector<double> base = gaussian_mixture(kGrid1, mean, weight, 1.0);  // spec §5.4 eq. 212
+  const std::vector<double> base = gaussian_mixture(kGrid1, mean, weight, 1.0);  // docs/experiments.md#park-fig-4-1-d-gaussian-mixtures eq. 212
   REQUIRE(r.reference.size() == base.size());
   for (std::size_t i = 0; i < base.size(); ++i) {
     CHECK(r.reference[i] == Approx(base[i]).epsilon(1e-14));

@@ -1,6 +1,6 @@
 // Park–Asoodeh–Lee finite-space samplers: Q*_{k,ε} (MinimaxSampler) and Q† (LinearSampler).
-// Reference values: shared/spec/minimax-ldp-sampling.md §3.1, §3.3, §4.2, §5.2, §5.3, §7, §8 and the
-// global columns of shared/spec/local-minimax-sampling.md §6.
+// Reference values: docs/mechanisms/minimax.md, docs/mechanisms/linear.md, docs/experiments.md#park-et-al and the
+// global columns of docs/mechanisms/local.md#reference-values.
 #include "privsample/minimax.hpp"
 
 #include <algorithm>
@@ -140,8 +140,8 @@ TEST_CASE("minimax: golden Q* test vectors (q and r_P), tests/golden/minimax.jso
 TEST_CASE("minimax: solve() reports r_P = 1/scale between 1 and (e^eps+k-1)/e^eps, point masses included",
           "[minimax][vectors]") {
   // A root of Σ max(s·P, ℓ) = 1 always exists in the finite space (F(∞) = u + (k−1)ℓ = 1 even for a point
-  // mass; spec local-minimax-sampling.md §2.6: "Park finite uniform (T = k): always true"), so solve() is Case A
-  // and its scale is the smallest root, s = 1/r_P with r_P = (e^ε+k−1)/e^ε for a point mass (spec §8: 2.471518).
+  // mass; docs/solvers/clip-normalise.md#case-b-sparse-support: never for the finite uniform box), so solve() is Case A
+  // and its scale is the smallest root, s = 1/r_P with r_P = (e^ε+k−1)/e^ε for a point mass (docs/mechanisms/minimax.md#reference-values: 2.471518).
   for (double eps : {0.5, 1.0, 2.0}) {
     for (std::size_t k : {std::size_t{2}, std::size_t{5}, std::size_t{10}}) {
       for (const auto& p : {point_mass(k, 0), point_mass(k, k - 1), uniform(k)}) {
@@ -392,7 +392,7 @@ TEST_CASE("minimax: properties over >= 10,000 random and adversarial histograms"
         star_pool.add(q);
         dagger_pool.add(qd);
 
-        // Q* against the spec's exact water-filling algorithm; Q† against the k-RR formula
+        // Q* against the exact water-filling algorithm (docs/mechanisms/minimax.md#exact-solver); Q† against the k-RR formula
         const std::vector<long double> reference = water_filling(p, eps);
         double worst_star = 0.0;
         double worst_dagger = 0.0;

@@ -1,5 +1,5 @@
 // Reveal-or-Obscure (ROO), DS-ROO′ and the Laplace-projection baseline.
-// Reference values: shared/spec/reveal-or-obscure.md §2.1, §2.2.2, §2.2.4, §4.1, §5 (point 9), §7.
+// Reference values: docs/mechanisms/roo.md, docs/mechanisms/ds-roo.md (recursion, fix, exact tables), docs/experiments.md#tasnim-et-al.
 #include "privsample/reveal_or_obscure.hpp"
 
 #include <algorithm>
@@ -309,7 +309,7 @@ TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of spec 5.9", "[r
     CHECK(table[2] == 0.0);
   }
 
-  // Only n/k matters (spec §2.2.2): (k=2, n=5) and (k=4, n=10) give the same table.
+  // Only n/k matters (docs/mechanisms/ds-roo.md#the-recursion): (k=2, n=5) and (k=4, n=10) give the same table.
   const auto a = dsroo_obscure_table(0.3, 5, 2);
   const auto b = dsroo_obscure_table(0.3, 10, 4);
   REQUIRE(a.size() == b.size());
@@ -393,7 +393,7 @@ TEST_CASE("roo: k | n gives q_M = 0 and no NaN, the exact-uniform histogram outp
       }
     }
   }
-  // u_{M−1} = 0 when k | n, so q_{M−1} = (1 − (M−1)e1)/e^ε = t_{M−1} (spec §5.3): k=2, n=4, e^ε = 11/10 → 9/11.
+  // u_{M−1} = 0 when k | n, so q_{M−1} = (1 − (M−1)e1)/e^ε = t_{M−1} (docs/mechanisms/ds-roo.md#reference-values): k=2, n=4, e^ε = 11/10 → 9/11.
   check_rational(dsroo_obscure_probability(std::log(1.1), 4, 2, 1), 9, 11);
 }
 

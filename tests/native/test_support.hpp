@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers of the native test suite: test inputs, independent reference solvers, statistics.
-// Everything here is written from the specs (shared/spec/*.md), not from the implementation, so it can
+// Everything here is written from the papers (as docs/ states them), not from the implementation, so it can
 // serve as an oracle.
 #include <algorithm>
 #include <cmath>
@@ -84,7 +84,7 @@ inline privsample::FDivergence shifted_kl() {
 
 // ---- reference solvers ----------------------------------------------------------------------------------------
 
-// clip-normalise by brute force in long double (spec local-minimax-sampling.md §2.6): Case B and the
+// clip-normalise by brute force in long double (docs/solvers/clip-normalise.md): Case B and the
 // point box in closed form, Case A by 400 bisection steps on log s over the whole breakpoint range.
 struct ReferenceClip {
   std::vector<long double> q;
@@ -164,8 +164,8 @@ inline ReferenceClip reference_clip(std::span<const double> p_in, std::span<cons
   return out;
 }
 
-// Q*_{k,ε} by the exact water-filling algorithm of spec minimax-ldp-sampling.md §3.1 (sort, smallest j with
-// (e^ε + j − 1)·P_(j+1) <= S_j), written with e^{−ε} (§7.1) in long double. p must be a pmf.
+// Q*_{k,ε} by the exact water-filling algorithm of docs/mechanisms/minimax.md#exact-solver (sort, smallest j with
+// (e^ε + j − 1)·P_(j+1) <= S_j), written with e^{−ε} (docs/numerics.md#large-epsilon) in long double. p must be a pmf.
 inline std::vector<long double> water_filling(std::span<const double> p, double epsilon) {
   const std::size_t k = p.size();
   const long double shrink = std::exp(-static_cast<long double>(std::min(epsilon, 700.0)));  // e^{−ε}

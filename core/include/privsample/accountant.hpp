@@ -1,7 +1,7 @@
 #pragma once
 // Privacy accountant for finite mechanisms: the channel view W of a mechanism and what it guarantees in
 // every notion — the LDP curve, (ε,δ)-LIP for a prior, mutual information, capacity (CI-LMIDP).
-// Spec: shared/spec/local-mi-privacy.md §1 (definitions), §3.3 (finite channels), §5.2 (the panel).
+// Docs: docs/analysis/accountant.md (definitions, finite channels, the report), Ngo et al. Defs. 1–4.
 // Information quantities are in bits (log base 2).
 #include <Eigen/Dense>
 #include <cstddef>
@@ -22,11 +22,11 @@ inline constexpr std::size_t kMaxChannelEntries = 1'000'000;
 [[nodiscard]] ChannelMatrix validated_channel(ChannelMatrix w);
 
 // Pure LDP ε* = max over y and rows i, j of ln(W(i,y)/W(j,y)); +∞ when a column mixes zero and non-zero
-// entries; 0 for a single row. (spec §1.4)
+// entries; 0 for a single row. (docs/analysis/accountant.md#ldp-curve)
 [[nodiscard]] double pure_ldp_epsilon(const ChannelMatrix& w);
 
 // The optimal LDP curve δ(ε') = max over ordered pairs i ≠ j of Σ_y max(0, W(i,y) − e^{ε'} W(j,y)), for each
-// ε' >= 0 of `epsilons` (exact for a finite channel; spec §1.4). 0 for a single row.
+// ε' >= 0 of `epsilons` (exact for a finite channel; docs/analysis/accountant.md#ldp-curve). 0 for a single row.
 [[nodiscard]] std::vector<double> ldp_curve(const ChannelMatrix& w, std::span<const double> epsilons);
 
 // H(prior) and I(X;Y) in bits for a prior over the rows (validated: finite, >= 0, sums to 1 within 1e-6).
@@ -34,7 +34,7 @@ inline constexpr std::size_t kMaxChannelEntries = 1'000'000;
 [[nodiscard]] double mutual_information_bits(const ChannelMatrix& w, std::span<const double> prior);
 
 // Capacity sup_prior I(X;Y) (= CI-LMIDP over all priors on the rows) by accelerated Blahut–Arimoto, with certified
-// bounds lower = Σ π_x D_x <= C <= upper = max_x D_x (spec §3.3); stops when upper − lower <= tolerance.
+// bounds lower = Σ π_x D_x <= C <= upper = max_x D_x (docs/analysis/accountant.md#mutual-information-and-capacity); stops when upper − lower <= tolerance.
 struct CapacityBounds {
   double lower = 0.0;
   double upper = 0.0;
@@ -44,7 +44,7 @@ struct CapacityBounds {
 [[nodiscard]] CapacityBounds channel_capacity(const ChannelMatrix& w, double tolerance = 1e-9,
                                               int max_iterations = 200000);
 
-// LIP for a prior (x ranges over the support of the prior only, spec §1.5):
+// LIP for a prior (x ranges over the support of the prior only, docs/analysis/accountant.md#lip):
 // pure ε_LIP = max over x in supp, y with P_Y(y) > 0 of |ln(W(x,y)/P_Y(y))|;
 // δ_LIP(ε') = max over x in supp of max{H_{e^ε'}(P_Y‖W_x), e^{−ε'}·H_{e^ε'}(W_x‖P_Y)}   (eq. 4).
 [[nodiscard]] double pure_lip_epsilon(const ChannelMatrix& w, std::span<const double> prior);

@@ -9,7 +9,7 @@
 // on which every atom's regime (floor / scaled / ceiling) is fixed, then F(s) = C + s·S is solved in
 // closed form. Expected linear time; no bisection tolerance.
 //
-// Case B (sparse support, spec local-minimax-sampling.md §2.6): when F(∞) = Σ_{p>0} hi + Σ_{p=0} lo < 1
+// Case B (sparse support, docs/solvers/clip-normalise.md): when F(∞) = Σ_{p>0} hi + Σ_{p=0} lo < 1
 // no root exists. The limit of the clip formula (and the f-projection onto the box for every f) puts
 // the support at hi and the zero atoms at lo + θ(hi − lo) with one θ ∈ [0,1] making Σq = 1.
 //

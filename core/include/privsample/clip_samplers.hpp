@@ -22,15 +22,15 @@ namespace privsample {
 inline constexpr double kMaxGamma = 1e12;
 double validated_gamma(double gamma);
 
-// Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling", Theorem 5.1 (spec local-minimax-sampling.md §2.4).
+// Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling", Theorem 5.1 (docs/mechanisms/local.md).
 // q(x) = clip(P(x)/r_P; b·p0(x), b·e^ε·p0(x)) with b = (γ+1)/(γ+e^ε) around a public prior P0.
 // Guarantee: pure ε-LDP for EVERY input (in or outside N_γ(P0)): b·p0 <= q <= b·e^ε·p0 exactly in floating
 // point. Sparse users whose support has P0-mass below 1/(γ+1) have no normaliser r_P; clip_normalise's Case B
 // gives the limit (support at the ceiling, the rest at one common ratio), which equals applying the
-// sampler to the f-projection P̂ of P onto N_γ(P0) (the paper's extension, spec §2.4).
+// sampler to the f-projection P̂ of P onto N_γ(P0) (the paper's extension, docs/mechanisms/local.md#proof-sketch).
 // Worst case over N_γ(P0): R_loc = chord(r1, r2), r1 = (e^ε+γ)/(γ(γ+1)), r2 = γ(e^ε+γ)/(e^ε(γ+1)); 0 when
 // ε >= 2 ln γ (then q = P on N_γ(P0)). It is the local minimax risk when P0 splits into γ+1 blocks of equal
-// mass; otherwise an upper bound (spec §5 item 11).
+// mass; otherwise an upper bound (docs/mechanisms/local.md#assumptions).
 class LocalClipSampler {
  public:
   LocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
@@ -62,8 +62,8 @@ class LocalClipSampler {
 // R_loc(ε, γ, f) of Theorem 5.1.
 [[nodiscard]] double local_clip_risk(const FDivergence& f, double epsilon, double gamma);
 
-// Husain et al. (2020) relative-mollifier f-projection, the baseline of Park et al. §2.3/§3.4 (spec
-// minimax-ldp-sampling.md §3.4): q = clip(P(x)/r_P; e^{−ε/2}Q0(x), e^{ε/2}Q0(x)) around a reference Q0
+// Husain et al. (2020) relative-mollifier f-projection, the baseline of Park et al. §2.3/§3.4
+// (docs/mechanisms/mollifier.md): q = clip(P(x)/r_P; e^{−ε/2}Q0(x), e^{ε/2}Q0(x)) around a reference Q0
 // (default uniform). The claimed closed form has no normaliser when Σ_{supp P} e^{ε/2}Q0 + Σ_{rest} e^{−ε/2}Q0 < 1;
 // clip_normalise's Case B then gives the complete projection (valid for every f by the KKT argument).
 // Guarantee: pure ε-LDP (q/Q0 ∈ [e^{−ε/2}, e^{ε/2}] for every input).

@@ -5,12 +5,12 @@
 // Why cells and not point evaluations: the mass of cell i is ∫_cell p, so the grid pmf is the image of P under
 // the map x ↦ cell(x). A sampler that outputs a cell from q and then a uniform point inside it has the density
 // q_i/|cell i| on cell i; the ratio of two such output densities is the ratio of their cell masses, so the
-// pointwise bound b·h <= q <= b·e^ε·h on cells (spec minimax-ldp-sampling.md §3.2) is exactly ε-LDP of the
+// pointwise bound b·h <= q <= b·e^ε·h on cells (docs/mechanisms/continuous.md#minimax-clip-sampler) is exactly ε-LDP of the
 // released point. The solve is exact (clip_normalise, no bisection tolerance) and q is clamped into the box, so the
-// ε′ = ε − log((1+δ2)/(1−δ1)) slack of spec §4.1 / §7 item 9 is not needed: the samplers run at ε itself.
+// ε′ = ε − log((1+δ2)/(1−δ1)) slack of Park et al. §4.1 (docs/mechanisms/continuous.md#why-cells) is not needed: the samplers run at ε itself.
 //
-// Specs: shared/spec/minimax-ldp-sampling.md §1.4, §2, §3.2, §3.3, §4.3, §5.1, §5.4, §7;
-//        shared/spec/local-minimax-sampling.md §1.4, §2.0–2.4, §2.7.
+// Docs: docs/mechanisms/continuous.md (classes, constants, the four samplers, densities), docs/numerics.md,
+//       docs/experiments.md (the papers' 1-D class and ring); Park et al. §3.2–3.3, Ghoukasian et al. Thms 3.4, 4.1, 5.1.
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -59,7 +59,7 @@ void validate_grid(const Grid2D& grid);
 
 // ---- densities as cell masses -----------------------------------------------------------------------------------
 // Every family below returns the pmf over cells of the density TRUNCATED to the grid and renormalised (the
-// experiments' "truncated to [−4, 4]", spec §5.4). Cell masses come from closed-form CDF differences: erf/erfc for
+// experiments' "truncated to [−4, 4]", docs/experiments.md#park-fig-4-1-d-gaussian-mixtures). Cell masses come from closed-form CDF differences: erf/erfc for
 // Gaussians (taken on the side of the mean so tails keep relative precision), exp for Laplace. 2-D families are
 // products over the axes per component. Throws std::invalid_argument for an invalid grid, mismatched lengths, a
 // mean / weight / scale that is not finite (weights >= 0 with a positive total, scales > 0), or a mixture whose
@@ -67,19 +67,19 @@ void validate_grid(const Grid2D& grid);
 
 using Point2D = std::array<double, 2>;
 
-// Σ_i w_i N(μ_i, σ²) on the grid. The paper's 1-D class (spec §5.4): grid [−4, 4], σ = 1, |μ_i| <= 1.
+// Σ_i w_i N(μ_i, σ²) on the grid. The paper's 1-D class (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): grid [−4, 4], σ = 1, |μ_i| <= 1.
 [[nodiscard]] std::vector<double> gaussian_mixture(const Grid1D& grid, std::span<const double> means,
                                                    std::span<const double> weights, double sigma);
 // Σ_i w_i N(μ_i, σ²I) (isotropic).
 [[nodiscard]] std::vector<double> gaussian_mixture(const Grid2D& grid, std::span<const Point2D> means,
                                                    std::span<const double> weights, double sigma);
-// The Gaussian ring of spec §5.1: `modes` equal-weight components N(μ_j, variance·I) with
+// The Gaussian ring of docs/experiments.md#park-fig-1-gaussian-ring: `modes` equal-weight components N(μ_j, variance·I) with
 // μ_j = radius·(cos 2πj/modes, sin 2πj/modes) (defaults: 3 modes, σ² = 0.5, radius 1; the paper's grid is
 // [−3, 3]², 500 × 500).
 [[nodiscard]] std::vector<double> gaussian_ring(const Grid2D& grid, std::size_t modes = 3, double variance = 0.5,
                                                 double radius = 1.0);
 // Σ_i w_i L(m_i, scale): density exp(−|x − m|/scale)/(2·scale). In 2-D the product over the axes,
-// exp(−‖x − m‖₁/scale)/(2·scale)², the class of local spec Example 3.1 (e^{−1/b} L(0,b) <= L(m,b) <= e^{1/b} L(0,b)
+// exp(−‖x − m‖₁/scale)/(2·scale)², the class of Ghoukasian et al. Example 3.1, docs/mechanisms/continuous.md#densities-and-envelopes (e^{−1/b} L(0,b) <= L(m,b) <= e^{1/b} L(0,b)
 // for ‖m‖₁ <= 1).
 [[nodiscard]] std::vector<double> laplace_mixture(const Grid1D& grid, std::span<const double> means,
                                                   std::span<const double> weights, double scale);
@@ -97,7 +97,7 @@ using Point2D = std::array<double, 2>;
 // Scott's-rule bandwidth alone (1-D).
 [[nodiscard]] double scott_bandwidth(std::span<const double> points);
 
-// The envelope h̃ of the 1-D experiment (spec §5.4, eqs. 209–211), as RAW cell masses (not normalised):
+// The envelope h̃ of the 1-D experiment (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures, eqs. 209–211), as RAW cell masses (not normalised):
 //     h̃(x) = exp(−[max(|x| − radius, 0)]²/(2σ²)) / (√(2π)·σ·m),   m = min_{|μ| <= radius} N(μ, σ²)(grid range)
 // so every mixture of N(μ_i, σ²) with |μ_i| <= radius, truncated to the grid and renormalised, has cell masses
 // P_i <= H_i. Use it as the reference with c1 = 0, c2 = 1; Σ H = 1.79761187 on [−4, 4] with σ = radius = 1.
@@ -105,14 +105,14 @@ using Point2D = std::array<double, 2>;
                                                             double radius = 1.0);
 
 // RAW cell masses ∫_cell density by 5 × 5 (2-D) or 5-point (1-D) Gauss–Legendre per cell, for densities without
-// closed-form cell masses (e.g. the ring envelope of spec §5.1). Not exact: the error is O(cell⁶·f⁽⁶⁾), larger at
+// closed-form cell masses (e.g. the ring envelope of docs/experiments.md#park-fig-1-gaussian-ring). Not exact: the error is O(cell⁶·f⁽⁶⁾), larger at
 // kinks. Throws std::invalid_argument when the density returns a negative or non-finite value.
 [[nodiscard]] std::vector<double> cell_masses(const Grid1D& grid, const std::function<double(double)>& density);
 [[nodiscard]] std::vector<double> cell_masses(const Grid2D& grid, const std::function<double(double, double)>& density);
 
 // ---- the bounded-density class and Park's constants ------------------------------------------------------------
 
-// Constants of spec §2 for NORMALISED (c1, c2) (Σh = 1, 0 <= c1 < 1 < c2), computed with e^{−ε} (spec §7 item 1).
+// Constants of docs/mechanisms/continuous.md#classes-and-constants for NORMALISED (c1, c2) (Σh = 1, 0 <= c1 < 1 < c2), computed with e^{−ε} (docs/numerics.md#large-epsilon).
 struct ContinuousConstants {
   double c1 = 0.0;
   double c2 = 1.0;
@@ -122,14 +122,14 @@ struct ContinuousConstants {
   double r1 = 1.0;       // c1/b      (1 in the trivial case)
   double r2 = 1.0;       // c2/(b e^ε) (1 in the trivial case)
   double gamma = 1.0;    // Q† mixture weight (e^ε − 1)/((e^ε − 1)(1 − c1) + c2 − c1); 1 in the trivial case
-  bool trivial = false;  // c2 <= c1·e^ε: the identity is ε-LDP on the class, R = 0 (spec §1.4, §3.6)
+  bool trivial = false;  // c2 <= c1·e^ε: the identity is ε-LDP on the class, R = 0 (docs/notions.md#classes-of-inputs)
 };
 // Throws std::invalid_argument naming c1 / c2 / epsilon unless 0 <= c1 < 1 < c2 (finite) and ε valid. ε above
 // kMaxEffectiveEpsilon runs at it (privacy.hpp).
 [[nodiscard]] ContinuousConstants continuous_constants(double c1, double c2, double epsilon);
 
 // The class 𝒫̃_{c1,c2,h} on a grid: reference cell masses h (any scale, zeros allowed, positive total) and RAW
-// constants, normalised per spec §1.4 (h ← h/Z, c1 ← c1·Z, c2 ← c2·Z with Z = Σh). Throws std::invalid_argument
+// constants, normalised per docs/notions.md#classes-of-inputs (h ← h/Z, c1 ← c1·Z, c2 ← c2·Z with Z = Σh). Throws std::invalid_argument
 // naming "reference" (bad entries), "c1" (negative, not finite, or c1·Z >= 1: the class holds at most c1·h) or
 // "c2" (c2 <= c1, not finite, or c2·Z <= 1: likewise).
 struct DensityClass {
@@ -140,7 +140,7 @@ struct DensityClass {
 [[nodiscard]] DensityClass density_class(std::span<const double> reference, double c1, double c2);
 
 // Relative slack of every class-membership check (cell masses of a density that touches its envelope, like the
-// spec §5.4 Gaussian with |μ| = 1 whose tail equals h̃, differ from c2·h only by rounding).
+// docs/experiments.md#park-fig-4-1-d-gaussian-mixtures Gaussian with |μ| = 1 whose tail equals h̃, differ from c2·h only by rounding).
 inline constexpr double kClassTolerance = 1e-9;
 // Does the pmf of `density` (cell masses, any scale) satisfy c1·h <= p <= c2·h within kClassTolerance?
 [[nodiscard]] bool in_class(const DensityClass& cls, std::span<const double> density);
@@ -149,7 +149,7 @@ inline constexpr double kClassTolerance = 1e-9;
 // All take the user's density as cell masses (any positive scale; validated like a histogram, named "density"),
 // return the output pmf q over the same cells, and are drawn from with draw_point below.
 
-// Park et al. Q*_{c1,c2,h,ε} (Thm 3.3, spec §3.2): q = clip(p/r_P; b·h, b·e^ε·h) with Σq = 1.
+// Park et al. Q*_{c1,c2,h,ε} (Thm 3.3, docs/mechanisms/continuous.md#minimax-clip-sampler): q = clip(p/r_P; b·h, b·e^ε·h) with Σq = 1.
 // Guarantee: ε-LDP for EVERY input density (q ∈ [b·h, b·e^ε·h] exactly); the risk bound needs p in the class.
 // Trivial case c2 <= c1·e^ε: the identity (q = p), which is private only on the class, so inputs outside it are
 // rejected there (std::invalid_argument naming "density"); members are passed through the exact projection
@@ -180,7 +180,7 @@ class ContinuousClipSampler {
   std::vector<double> hi_;
 };
 
-// The linear sampler Q† = λ·P + (1 − λ)·h (spec §3.3; local spec Thm 3.4 / Cor 3.7 for g-FLDP):
+// The linear sampler Q† = λ·P + (1 − λ)·h (Park et al. §3.3; Ghoukasian et al. Thm 3.4 / Cor 3.7 for g-FLDP; docs/mechanisms/continuous.md#linear-sampler):
 // λ = clamp(λ_T(g)/(1 − c1), 0, 1), T = (c2 − c1)/(1 − c1) (linear_weight; the GDP weight rounded down by
 // kGaussianWeightSlack) for (ε,δ) and Gaussian LDP; for pure ε, Park's γ = (e^ε − 1)/((e^ε − 1)(1 − c1) + c2 − c1),
 // which equals λ_T/(1 − c1) for T >= 2 and is larger (still ε-LDP: output in [b·h, b·e^ε·h]) for T < 2. Drawing: with
@@ -211,7 +211,7 @@ class ContinuousLinearSampler {
   std::vector<double> out_hi_;
 };
 
-// Local clip sampler around a public reference density P0 (local spec Thm 5.1, §2.4):
+// Local clip sampler around a public reference density P0 (Ghoukasian et al. Thm 5.1; docs/mechanisms/continuous.md#local-clip-sampler):
 // q = clip(p/r_P; b·p0, b·e^ε·p0), b = (γ+1)/(γ+e^ε), one clip_normalise (sparse inputs: Case B = the paper's
 // extension through the projection P̂). Guarantee: ε-LDP for EVERY input. Cells with p0 = 0 are never output.
 // Worst case over N_γ(P0): local_clip_risk(f, ε, γ) (0 when ε >= 2 ln γ).
@@ -238,7 +238,7 @@ class ContinuousLocalClipSampler {
   std::vector<double> hi_;
 };
 
-// Local linear sampler (local spec Thm 4.1, §2.3): P̂ = clip_normalise(P; p0/γ, γ·p0) (the f-projection onto
+// Local linear sampler (Ghoukasian et al. Thm 4.1; docs/mechanisms/continuous.md#local-linear-sampler): P̂ = clip_normalise(P; p0/γ, γ·p0) (the f-projection onto
 // N_γ(P0), every f), q = λ_loc·P̂ + (1 − λ_loc)·P0 with λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) for pure,
 // (ε,δ) or Gaussian LDP. Guarantee g for EVERY input (the projection is data-independent and lands in N_γ(P0)).
 // Worst case over N_γ(P0): chord_risk(f, linear_risk_constants(1/γ, γ, λ_loc)); 0 when λ_loc = 1.

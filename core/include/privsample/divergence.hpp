@@ -1,5 +1,5 @@
 #pragma once
-// f-divergences D_f(P‖Q) = Σ_x q(x) f(p(x)/q(x)) with the zero-mass conventions of the minimax spec §1.2:
+// f-divergences D_f(P‖Q) = Σ_x q(x) f(p(x)/q(x)) with the zero-mass conventions of docs/divergences.md#definition-and-zero-mass-conventions:
 //   0·f(0/0) = 0,   q·f(0/q) = q·f(0),   0·f(p/0) = p·f*(0)   with f*(0) = lim_{t→∞} f(t)/t.
 #include <functional>
 #include <span>
@@ -33,7 +33,7 @@ enum class NamedDivergence {
 [[nodiscard]] double divergence(NamedDivergence f, std::span<const double> p, std::span<const double> q);
 
 // The chord value 𝔑(r1, r2) = (1−r1)/(r2−r1)·f(r2) + (r2−1)/(r2−r1)·f(r1) for 0 <= r1 <= 1 <= r2
-// (the worst-case risk of every clip sampler, minimax spec §4.1); f(0) is used at r1 = 0 and a zero
+// (the worst-case risk of every clip sampler, docs/divergences.md#the-chord-bound); f(0) is used at r1 = 0 and a zero
 // weight times an infinite f counts as 0. Returns 0 when r1 = r2 = 1.
 [[nodiscard]] double chord_risk(const FDivergence& f, double r1, double r2);
 

@@ -2,9 +2,9 @@
 // Functional LDP (g-FLDP) for the three trade-off functions the samplers support — pure ε-LDP (g_ε),
 // (ε,δ)-LDP (g_{ε,δ}) and μ-Gaussian LDP (G_μ) — and the weight of the optimal linear sampler.
 // Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the Global Minimax" (NeurIPS 2025);
-// spec shared/spec/local-minimax-sampling.md §1.2, §2.0, §2.1, §3, §5 item 6.
+// docs/notions.md#functional-ldp-and-the-privacy-profile, docs/mechanisms/linear.md#the-weight-for-each-notion.
 //
-// The bridge used everywhere (Dong et al. Prop 6, spec §1.2): Q is g-FLDP iff it is (β, δ_g(β))-LDP for
+// The bridge used everywhere (Dong et al. Prop 6, docs/notions.md#functional-ldp-and-the-privacy-profile): Q is g-FLDP iff it is (β, δ_g(β))-LDP for
 // every β >= 0, with the privacy profile δ_g(β) = 1 + g*(−e^β). A linear sampler λP + (1−λ)h on a class
 // P̃_{c1,c2,h} is (β, δ)-LDP iff λ <= (e^β − 1 + Tδ)/((1−c1)(e^β + T − 1)), T = (c2−c1)/(1−c1) (Lemma C.1,
 // Prop C.2); λ_T(g) below is the infimum of that bound over β (times 1−c1).
@@ -35,7 +35,7 @@ inline constexpr double kMaxEffectiveMu = 37.0;
 [[nodiscard]] double normal_cdf(double x) noexcept;
 [[nodiscard]] double log_normal_cdf(double x) noexcept;
 
-// δ_g(β) = 1 + g*(−e^β) for β >= 0 (β = +∞ gives the limit), spec §1.2:
+// δ_g(β) = 1 + g*(−e^β) for β >= 0 (β = +∞ gives the limit), docs/notions.md#functional-ldp-and-the-privacy-profile:
 //   pure ε:   (e^ε − e^β)/(e^ε + 1) for β <= ε, else 0
 //   (ε,δ):    δ + (1−δ)(e^ε − e^β)/(e^ε + 1) for β <= ε, else δ
 //   μ-GDP:    Φ(μ/2 − β/μ) − e^β Φ(−μ/2 − β/μ)   (the second term as exp(β + log Φ(·)))

@@ -2,7 +2,7 @@
 // The linear (mixture) samplers of Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the
 // Global Minimax" (NeurIPS 2025) for any of the functional-LDP notions of functional_ldp.hpp: pure ε-LDP,
 // (ε,δ)-LDP and μ-Gaussian LDP. They are the only samplers the paper gives for (ε,δ) and GDP.
-// Spec: shared/spec/local-minimax-sampling.md §2.0, §2.1, §2.3, §3, §5 items 2, 6, 11.
+// Docs: docs/mechanisms/linear.md, docs/mechanisms/local-linear.md (Ghoukasian et al. Thms 3.5, 4.1, Cor. 3.7–3.8).
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -59,7 +59,7 @@ class FunctionalLinearSampler {
 //     Q(P) = λ_loc·P̂ + (1−λ_loc)·P0,    λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1)
 // This is Thm 3.4 on the class N_γ(P0) = P̃_{1/γ,γ,P0} (T = γ+1, λ* = λ_T/(1−c1)) applied to P̂.
 // P̂ is Case A (P̂ = clip(P/t; p0/γ, γp0)) when P0(supp P) >= 1/(γ+1), else Case B (γ·p0 on supp P, one common
-// ratio elsewhere) — clip_normalise computes both (spec §2.3 "Computing P̂").
+// ratio elsewhere) — clip_normalise computes both (docs/mechanisms/local-linear.md#the-projection).
 // Guarantee: g-FLDP for EVERY input, in or outside N_γ(P0): P ↦ P̂ is a data-independent map into N_γ(P0),
 // and on N_γ(P0) the mixture with λ <= λ* is g-FLDP (Thm 3.4 / Lemma C.1). The projection is needed: without it
 // a sparse P gives ratios (λ + (1−λ)p0(x))/((1−λ)p0(x)), unbounded as p0(x) → 0.
@@ -69,7 +69,7 @@ class FunctionalLinearSampler {
 // pointwise better (Prop 5.2).
 // Worst case over N_γ(P0): chord_risk(f, r1, r2), r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1) — an UPPER BOUND
 // for every P0 (Lemma C.3); the local minimax risk only when P0 splits into γ+1 blocks of mass 1/(γ+1) (and
-// γ ∈ ℕ; spec §5 item 11), where the block input γ·p0 on a block, p0/γ elsewhere, attains it.
+// γ ∈ ℕ; docs/mechanisms/local.md#assumptions), where the block input γ·p0 on a block, p0/γ elsewhere, attains it.
 class LocalLinearSampler {
  public:
   // g validated as above; gamma finite, > 1 (validated_gamma of clip_samplers.hpp); prior validated_prior

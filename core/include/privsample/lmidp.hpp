@@ -1,7 +1,7 @@
 #pragma once
 // Conversions between local mutual-information DP (LMIDP), LDP and LIP — Ngo, Östman, Graell i Amat,
 // "Local Mutual-Information Differential Privacy" — with the paper's Theorem 2(a) corrected.
-// Spec: shared/spec/local-mi-privacy.md §1.6, §2 (conversions), §3.1–3.3 (mechanisms), §4 (figures).
+// Docs: docs/analysis/lmidp.md (conversions, mechanisms), docs/experiments.md#ngo-et-al (figures).
 // Information quantities in bits; ε in nats (e^ε).
 #include <cstddef>
 #include <functional>
@@ -9,7 +9,7 @@
 
 namespace privsample {
 
-// ---- information primitives (spec §1.2, §1.6) -------------------------------------------------------------
+// ---- information primitives (docs/analysis/lmidp.md#information-quantities, docs/analysis/lmidp.md#bac-capacity) -------------------------------------------------------------
 [[nodiscard]] double binary_entropy_bits(double p);
 [[nodiscard]] double bernoulli_kl_bits(double p1, double p0);
 // Capacity of the binary asymmetric channel with crossovers (e0, e1), eq. (7), stable near e0 + e1 = 1.
@@ -27,24 +27,24 @@ namespace privsample {
 [[nodiscard]] double capacity_bound_from_pure_ldp(double epsilon);
 
 // ---- Theorem 2: CD-LMIDP <-> LIP ---------------------------------------------------------------------------
-// Thm 2(a), eq. (9) EXACTLY AS PRINTED. It is wrong (spec §2.3): a Gaussian mechanism violates it. Kept only to
+// Thm 2(a), eq. (9) EXACTLY AS PRINTED. It is wrong (docs/analysis/lmidp.md#theorem-2a-corrected): a Gaussian mechanism violates it. Kept only to
 // document the counterexample; never use it as a guarantee.
 [[nodiscard]] double lip_delta_from_mutual_information_as_printed(double mu_bits, double epsilon);
-// The corrected Thm 2(a) (spec §2.3): uses the smallest prior mass p_min (per-input KL <= μ / p_min).
+// The corrected Thm 2(a) (docs/analysis/lmidp.md#theorem-2a-corrected): uses the smallest prior mass p_min (per-input KL <= μ / p_min).
 [[nodiscard]] double lip_delta_from_mutual_information(double mu_bits, double p_min, double epsilon);
 // Thm 2(b), eq. (10): μ_CD = log2(e)·∫_0^∞ (e^{ε} + e^{−ε}) δ_LIP(ε) dε (valid).
 [[nodiscard]] double mutual_information_bound_from_lip_curve(const std::function<double(double)>& delta,
                                                              double eps_hint = 0.0);
 
-// ---- closed forms for k-ary randomized response (spec §3.3) ------------------------------------------------
+// ---- closed forms for k-ary randomized response (docs/analysis/accountant.md#k-rr-closed-forms) ------------------------------------------------
 [[nodiscard]] double krr_capacity_bits(std::size_t k, double epsilon);
 [[nodiscard]] double krr_ldp_delta(std::size_t k, double epsilon, double eps_prime);
 
-// ---- the Gaussian mechanism and Theorem 3 (spec §2.5, §3.1) ------------------------------------------------
+// ---- the Gaussian mechanism and Theorem 3 (docs/analysis/lmidp.md#theorem-3-gaussian, docs/analysis/lmidp.md#gaussian-mechanism) ------------------------------------------------
 // δ of the Gaussian mechanism with L2 sensitivity s and noise σ at ε (Balle–Wang, exact).
 [[nodiscard]] double gaussian_ldp_delta(double epsilon, double l2_sensitivity, double sigma);
 // CI-LMIDP of d-dimensional Gaussian noise of variance σ² per coordinate: average-power constraint
-// (d/2)·log2(1 + Δ²/σ²) (Thm 3, the best additive noise), and the peak constraint ||x|| <= √d·Δ (§3.1).
+// (d/2)·log2(1 + Δ²/σ²) (Thm 3, the best additive noise), and the peak constraint ||x|| <= √d·Δ (docs/analysis/lmidp.md#gaussian-mechanism).
 [[nodiscard]] double gaussian_capacity_average_power(std::size_t d, double delta_bound, double sigma2);
 [[nodiscard]] double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2);
 // σ² such that the peak-constrained capacity equals μ (Fig. 1 calibration: μ = 0.1, d = 10, Δ = 1 → 71.635899).

@@ -1,13 +1,13 @@
 #pragma once
 // MBDE — Mollified Boosted Density Estimation (Husain et al., ref. [35] of the minimax paper), the continuous-space
-// baseline exactly as the minimax paper ran it (spec minimax-ldp-sampling.md §3.5, §5.1, §5.4), on grids.
+// baseline exactly as the minimax paper ran it (docs/baselines/mbde.md, docs/experiments.md#park-fig-1-gaussian-ring, docs/experiments.md#park-fig-4-1-d-gaussian-mixtures), on grids.
 //
 //   θ = ε/(ε + 4C), C = 1 (the classifier output bound; sigmoid outputs lie in [0, 1] ⊂ [−C, C])
 //   Q_0 = N(base_mean, base_std²) truncated to the grid
 //   for t = 1..T:  c_t = MLP classifier of "samples of P" (label 1) vs "MH samples of Q_{t−1}" (label 0)
 //                  Q_t(x) ∝ Q_{t−1}(x)·exp(θ^t·c_t(x))
 //
-// Privacy (spec §3.5, [35]): log(Q_T/Q_0) before normalisation is Σ_t θ^t c_t(x) ∈ [0, S] with
+// Privacy (docs/baselines/mbde.md, [35]): log(Q_T/Q_0) before normalisation is Σ_t θ^t c_t(x) ∈ [0, S] with
 // S = Σ_{t<=T} θ^t < θ/(1 − θ) = ε/4, so the normaliser Z lies in [1, e^S] and q_T/q_0 ∈ [e^{−ε/4}, e^{ε/4}] ⊂
 // [e^{−ε/2}, e^{ε/2}] pointwise: Q_T lies in the relative mollifier M_{ε,Q0}, and the released point (a cell from q_T,
 // then uniform inside it, continuous.hpp) is ε-LDP. The bound is structural (it holds however badly the classifier
@@ -27,7 +27,7 @@
 namespace privsample {
 
 struct MbdeSettings {
-  // Boosting (spec §3.5): T rounds; θ = ε/(ε + 4) is derived from ε, not a setting.
+  // Boosting (docs/baselines/mbde.md): T rounds; θ = ε/(ε + 4) is derived from ε, not a setting.
   std::size_t rounds = 3;
   // Weak learner: Linear(dim, width) – tanh – [Linear(width, width) – tanh] × (hidden_layers − 1) –
   // Linear(width, 1) – sigmoid, PyTorch's default initialisation U(±1/√fan_in); BCE loss;
@@ -41,13 +41,13 @@ struct MbdeSettings {
   // per epoch on 10 000-element batches).
   std::size_t training_samples = 10000;
   std::size_t batch_size = 5000;
-  // Metropolis–Hastings (spec §3.5, mh.py): training_samples independent chains, all started at base_mean,
+  // Metropolis–Hastings (docs/baselines/mbde.md, mh.py): training_samples independent chains, all started at base_mean,
   // burn_in steps each, then one sample per chain; Gaussian proposal with this standard deviation per coordinate
-  // (the code's "proposal_var" = 1 is used as a standard deviation, spec §9 item 6).
+  // (the code's "proposal_var" = 1 is used as a standard deviation, docs/errata.md#park-et-al).
   std::size_t burn_in = 1000;
   double proposal_std = 1.0;
-  // Q_0 = N(base_mean, base_std²) (isotropic in 2-D, mean (base_mean, base_mean)) truncated to the grid: spec §5.4
-  // eq. 212 (1-D); the ring's untruncated N(0, I₂) of §5.1 becomes its restriction to the plotted grid.
+  // Q_0 = N(base_mean, base_std²) (isotropic in 2-D, mean (base_mean, base_mean)) truncated to the grid: docs/experiments.md#park-fig-4-1-d-gaussian-mixtures
+  // eq. 212 (1-D); the ring's untruncated N(0, I₂) (docs/experiments.md#park-fig-1-gaussian-ring) becomes its restriction to the plotted grid.
   double base_mean = 0.0;
   double base_std = 1.0;
 

@@ -1,6 +1,6 @@
 #pragma once
 // Park, Asoodeh, Lee — "Exactly Minimax-Optimal Locally Differentially Private Sampling" (NeurIPS 2024),
-// finite space X = [k], class P([k]) of all pmfs. Spec: shared/spec/minimax-ldp-sampling.md §2, §3.1, §3.3, §4.2.
+// finite space X = [k], class P([k]) of all pmfs. Docs: docs/mechanisms/minimax.md, docs/mechanisms/linear.md.
 #include <cstddef>
 #include <span>
 #include <vector>

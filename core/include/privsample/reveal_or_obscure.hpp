@@ -1,14 +1,14 @@
 #pragma once
 // Tasnim, Gilani, Sankar, Kosut — "Reveal-or-Obscure: A Differentially Private Sampling Algorithm for
-// Discrete Distributions" (ITW 2025, arXiv 2504.14696v1). Spec: shared/spec/reveal-or-obscure.md.
+// Discrete Distributions" (ITW 2025, arXiv 2504.14696v1). Docs: docs/mechanisms/roo.md, docs/mechanisms/ds-roo.md, docs/mechanisms/laplace-projection.md.
 //
-// Setting (spec §0, §1, §6): the user holds n records over the PUBLIC alphabet [k], given as their histogram
+// Setting (docs/mechanisms/roo.md#setting, docs/mechanisms/roo.md#user-level-loss): the user holds n records over the PUBLIC alphabet [k], given as their histogram
 // (counts c_0..c_{k−1}, integers summing to exactly n). n is public. The mechanisms release ONE letter and
 // nothing else (never q, never m). The guarantee is central ε-DP of the records under replace-one
 // neighbours (PrivacyNotion::record_dp): replacing any one record by another letter changes every output
 // probability by a factor at most e^ε. It protects each record, NOT the user's whole histogram: at user level
-// (any two histograms) ROO with q_0(ε, n) loses log(1 + n(e^ε − 1)) (spec §6).
-// Each released sample costs ε again (basic composition, spec §5.12).
+// (any two histograms) ROO with q_0(ε, n) loses log(1 + n(e^ε − 1)) (docs/mechanisms/roo.md#user-level-loss).
+// Each released sample costs ε again (basic composition, docs/notions.md#composition).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -36,7 +36,7 @@ inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
 // [1, kMaxCategories]. This is the mathematical value; RooSampler uses it rounded UP by a few ulps.
 [[nodiscard]] double roo_obscure_probability(double epsilon, std::size_t records, std::size_t k);
 
-// DS-ROO′ (spec §2.2.2, §2.2.4): the table q_0..q_M, M = ⌊n/k⌋, of obscure probabilities by minimum count m.
+// DS-ROO′ (docs/mechanisms/ds-roo.md#the-recursion, docs/mechanisms/ds-roo.md#the-top-index-fix): the table q_0..q_M, M = ⌊n/k⌋, of obscure probabilities by minimum count m.
 //   q_0 = k/(k + n·e1), e1 = e^ε − 1;
 //   q_m = max{0, [(n − (m+1)k)·q_{m−1} + k(1 − m·e1)] / [e^ε (n − m·k)], t_m}      (m = 1..M)
 //   t_m = k(1 − m·e1)/(k + e1(n − m·k))   (the self-neighbour threshold, eq. 60/101)
@@ -61,7 +61,7 @@ inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
 // (v_M = 0 when k | n) this returns 0 instead of ±∞/NaN. Never use it to sample.
 [[nodiscard]] std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t records, std::size_t k);
 
-// ROO — Algorithm 1, Theorem 1 (spec §2.1). With probability q output a uniform letter, otherwise output a
+// ROO — Algorithm 1, Theorem 1 (docs/mechanisms/roo.md#the-mechanism). With probability q output a uniform letter, otherwise output a
 // uniformly chosen record: Pr(y | x^n) = q/k + (1 − q)·c_y/n, with q = q_0(ε, n, k).
 // Guarantee: ε-DP of the records (replace-one, public n and k). Proof (eqs. 24–28): replacing one record
 // changes each c_y by at most 1, so the ratio is at most (q/k + (1−q)/n)/(q/k) = 1 + k(1−q)/(nq), which is
@@ -102,16 +102,16 @@ class RooSampler {
   std::uint64_t records_;
 };
 
-// DS-ROO′ — Algorithm 2 with the top-index fix (spec §2.2, §2.2.4). As ROO, but q = q_m from the DS-ROO′
+// DS-ROO′ — Algorithm 2 with the top-index fix (docs/mechanisms/ds-roo.md#the-top-index-fix). As ROO, but q = q_m from the DS-ROO′
 // table, where m = min_y c_y is the minimum count over ALL k letters of the public alphabet (0 if any letter
 // is absent, then q = q_0 as in ROO). Datasets where every letter is frequent need little or no obscuring.
 // Guarantee: ε-DP of the records (replace-one, public n and k) — Theorem 2 holds for the fixed table
-// (constraints (14)–(16) at every m; proof sketch of the fix in spec §2.2.4; checked exhaustively in the tests).
+// (constraints (14)–(16) at every m; proof sketch of the fix in docs/mechanisms/ds-roo.md#the-top-index-fix; checked exhaustively in the tests).
 // The printed Algorithm 2 is NOT private at m = M (dsroo_obscure_table_as_printed).
 // Outward rounding: constraint (16) holds with equality, so the table actually used is computed at
-// ε′ = ε − (1e-12·ε + 1e-14) (spec §5.9), leaving a margin far above the few-ulp rounding of each entry; when
+// ε′ = ε − (1e-12·ε + 1e-14) (docs/mechanisms/ds-roo.md#floating-point-margin), leaving a margin far above the few-ulp rounding of each entry; when
 // n < k (M = 0) DS-ROO is ROO and uses ROO's rounded-up q_0. The guarantee states ε.
-// q_m depends on the data and is never released (the aggregator cannot debias, spec §5.13). The recursion's length
+// q_m depends on the data and is never released (the aggregator cannot debias, docs/mechanisms/ds-roo.md#assumptions). The recursion's length
 // J (about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋) is public; the sampler runs it once per k and keeps every
 // ⌈√(M+1)⌉-th entry, then finds each q_m by re-running exactly that many steps from the checkpoint below m:
 // data-independent work per call, O(√M) time and memory (ε = 1e-12, n = 10^9, k = 2: seconds once, then ~0.1 ms).
@@ -156,7 +156,7 @@ class DsRooSampler {
 };
 
 // The Laplace baseline of Raskhodnikova–Sivakumar–Smith–Swanberg (NeurIPS 2021; ROO paper ref. [5], "RSSS";
-// spec §2.3 — the ROO paper gives neither the noise scale nor the projection, these are the natural choices):
+// docs/mechanisms/laplace-projection.md — the ROO paper gives neither the noise scale nor the projection, these are the natural choices):
 // add independent Laplace(2/ε) noise to every count (replace-one changes two counts by 1: L1 sensitivity 2),
 // clip negatives to 0 and renormalise (uniform if all are 0), and draw one letter from the result.
 // Guarantee: ε-DP of the records (Laplace mechanism + post-processing). Caveat: the noise is the textbook
