@@ -18,11 +18,19 @@ const EPSILON_GRID = Array.from({ length: GRID_POINTS }, (_, i) =>
 
 /** The mechanisms always drawn in the comparison chart (the chosen one is added when it is not among them). */
 const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
-const RECORD_LEVEL = new Set(['roo', 'ds-roo', 'laplace-projection']);
-const PRIOR_BASED = new Set(['local', 'local-linear']);
-const NOTION_BASED = new Set(['linear', 'local-linear']);
+// Which options each mechanism takes comes from the library's registry (ps.registry), not from a copy here.
+let RECORD_LEVEL = new Set();
+let PRIOR_BASED = new Set();
+let NOTION_BASED = new Set();
 
-const ready = init();
+const ready = init().then((ps) => {
+  const finite = ps.registry.mechanisms.filter((m) => m.space === 'finite');
+  const names = (keep) => new Set(finite.filter(keep).map((m) => m.name));
+  RECORD_LEVEL = names((m) => m.notion === 'record-dp');
+  PRIOR_BASED = names((m) => m.required.includes('prior'));
+  NOTION_BASED = names((m) => m.notion === 'ldp-from-options');
+  return ps;
+});
 const seriesCache = new Map(); // key → one mechanism's curves (they do not depend on the current ε)
 
 function errorInfo(error) {
