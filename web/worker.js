@@ -52,18 +52,13 @@ function normalise(hist) {
 }
 
 /**
- * The public prior P0 as the library wants it (a pmf): 'uniform', or the user's counts / probabilities
- * rescaled to sum 1. Every value check (length, zeros, negatives) is left to the library, which names the entry.
+ * The public prior P0: 'uniform', or the user's counts / probabilities as typed — the library normalises them like
+ * a histogram and checks every value (length, zeros, negatives), naming the entry.
  */
 function priorOf(settings, k) {
   if (settings.prior === 'invalid') throw new RangeError('its public prior or γ is not valid (pick a local sampler to see why)');
   if (settings.prior === 'uniform' || settings.prior == null) return Array.from({ length: k }, () => 1 / k);
-  const values = settings.prior;
-  const t = total(values);
-  if (!(t > 0) || !Number.isFinite(t)) {
-    throw new RangeError(`the prior sums to ${t}: enter positive counts or probabilities, one per category`);
-  }
-  return values.map((v) => v / t);
+  return settings.prior;
 }
 
 /**

@@ -528,7 +528,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     // Invalid priors: a zero, the wrong length, a word, γ ≤ 1. The error is shown, the page keeps working.
     await page.getByTestId('prior-input').fill('8, 6, 4, 3, 2, 0');
     await optionsError.waitFor({ state: 'visible' });
-    assert.match(await optionsError.textContent(), /RangeError: prior\[5\] = 0: probabilities must be finite and > 0/);
+    assert.match(await optionsError.textContent(), /RangeError: prior\[5\] = 0: entries must be finite and > 0/);
     assert.match(await optionsError.textContent(), /for “Scooter”/);
     await waitFor('the draw button disabled', async () => page.getByTestId('draw-sample').isDisabled());
     await page.getByTestId('prior-input').fill('1, 2, 3');
