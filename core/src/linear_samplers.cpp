@@ -115,7 +115,7 @@ LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, d
   complement_ = 1.0 - lambda_;
   const double low_ratio = lambda_ / gamma_ + complement_;
   const double high_ratio = lambda_ * gamma_ + complement_;
-  // The box's own ratio (<= e^ε for a pure notion): its top is rounded toward it; an underflowing floor is refused.
+  // The box's own ratio (<= e^ε for a pure notion): its floors are raised to keep it; an underflowing floor is refused.
   PrivacyBox box = privacy_box(prior_, low_ratio, high_ratio, std::log(high_ratio / low_ratio), "prior");
   out_lo_ = std::move(box.lo);
   out_hi_ = std::move(box.hi);

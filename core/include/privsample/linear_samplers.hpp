@@ -97,7 +97,7 @@ class LocalLinearSampler {
   std::vector<double> prior_;
   std::vector<double> lo_;  // p0/γ
   std::vector<double> hi_;  // γ·p0
-  // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (privacy_box: its top rounded toward privacy, and prior entries
+  // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (privacy_box: its floors raised toward privacy, and prior entries
   // whose floor would underflow refused), which distribution() clamps the mixture into.
   std::vector<double> out_lo_;
   std::vector<double> out_hi_;
