@@ -15,6 +15,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
+import { applyChartTheme } from './theme.js';
 
 Chart.register(
   BarController,
@@ -35,14 +36,12 @@ const COLORS = {
   q: '#e07a1f',
   worst: '#c0392b',
   user: '#2274a5',
-  marker: '#444',
-  grid: 'rgba(0, 0, 0, 0.07)',
-  text: '#2b2f36',
 };
+// Text, grid and marker colours follow the page's theme (light or dark: web/theme.js).
+Object.assign(COLORS, applyChartTheme(Chart));
 
 Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 Chart.defaults.font.size = 13;
-Chart.defaults.color = COLORS.text;
 
 const DECADES = new Set([0.01, 0.1, 1, 10]);
 
