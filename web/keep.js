@@ -83,7 +83,14 @@ export function downloadText(text, filename, type = 'text/csv;charset=utf-8') {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Saves a chart's canvas as a PNG file. */
-export function downloadCanvas(canvas, filename) {
-  clickDownload(canvas.toDataURL('image/png'), filename);
+/** Saves a chart's canvas as a PNG file, on the given background colour (the chart itself is transparent). */
+export function downloadCanvas(canvas, filename, background) {
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  const ctx = copy.getContext('2d');
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, copy.width, copy.height);
+  ctx.drawImage(canvas, 0, 0);
+  clickDownload(copy.toDataURL('image/png'), filename);
 }

@@ -10,6 +10,7 @@ import {
   updateDivergenceChart,
 } from './charts.js';
 import { parseHistogramCsv } from './csv.js';
+import { cssColor } from './theme.js';
 import { MAX_CATEGORIES, checkRows, parseCount } from './validate.js';
 import { csvLine, downloadCanvas, downloadText, fragmentOf, loadSettings, saveSettings, settingsFromFragment } from './keep.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
@@ -529,6 +530,16 @@ function updateControls() {
 // ---------------------------------------------------------------------------------------------
 // Results and errors from the worker.
 function showResult(request, result) {
+  // The main-thread cost of showing an answer, as a User Timing measure ('privsample:show'): the e2e reads it.
+  const started = performance.now();
+  try {
+    renderResult(request, result);
+  } finally {
+    performance.measure('privsample:show', { start: started, detail: { k: result.k } });
+  }
+}
+
+function renderResult(request, result) {
   const { names } = request;
   showError(el.libraryError, '', []);
   if (state.settings) showError(el.optionsError, '', []);
@@ -1047,7 +1058,7 @@ el.copyLink.addEventListener('click', copyLink);
 el.downloadPq.addEventListener('click', downloadPq);
 el.downloadCurves.addEventListener('click', downloadCurves);
 for (const button of document.querySelectorAll('button[data-png]')) {
-  button.addEventListener('click', () => downloadCanvas($(button.dataset.png), `privsample-${button.dataset.png}.png`));
+  button.addEventListener('click', () => downloadCanvas($(button.dataset.png), `privsample-${button.dataset.png}.png`, cssColor('--card', '#ffffff')));
 }
 el.pagePrev.addEventListener('click', () => {
   state.page = Math.max(0, state.page - 1);

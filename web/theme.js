@@ -17,24 +17,10 @@ export function chartTheme() {
   };
 }
 
-/**
- * Sets Chart.js's default text and line colours from the theme and registers a plugin that paints the card colour
- * behind every chart, so a chart saved as PNG (canvas.toDataURL) looks as it does on the page.
- */
+/** Sets Chart.js's default text and line colours from the theme; returns the theme. */
 export function applyChartTheme(Chart) {
   const theme = chartTheme();
   Chart.defaults.color = theme.text;
   Chart.defaults.borderColor = theme.grid;
-  Chart.register({
-    id: 'themeBackground',
-    beforeDraw(chart) {
-      const { ctx, width, height } = chart;
-      ctx.save();
-      ctx.globalCompositeOperation = 'destination-over';
-      ctx.fillStyle = theme.background;
-      ctx.fillRect(0, 0, width, height);
-      ctx.restore();
-    },
-  });
   return theme;
 }
