@@ -15,6 +15,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
+import { applyChartTheme } from './theme.js';
 
 Chart.register(
   BarController,
@@ -35,14 +36,12 @@ const COLORS = {
   q: '#e07a1f',
   worst: '#c0392b',
   user: '#2274a5',
-  marker: '#444',
-  grid: 'rgba(0, 0, 0, 0.07)',
-  text: '#2b2f36',
 };
+// Text, grid and marker colours follow the page's theme (light or dark: web/theme.js).
+Object.assign(COLORS, applyChartTheme(Chart));
 
 Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 Chart.defaults.font.size = 13;
-Chart.defaults.color = COLORS.text;
 
 const DECADES = new Set([0.01, 0.1, 1, 10]);
 
@@ -90,7 +89,8 @@ export function createBarChart(canvas) {
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
       scales: {
-        x: { grid: { display: false }, ticks: { autoSkip: true, maxRotation: 45 } },
+        // sampleSize: the label widths are measured on a sample, not on all of up to 1,000 categories.
+        x: { grid: { display: false }, ticks: { autoSkip: true, maxRotation: 45, sampleSize: 40 } },
         y: {
           beginAtZero: true,
           title: { display: true, text: 'probability' },
@@ -113,12 +113,14 @@ export function updateBarChart(chart, { names, p, q, epsilon, mechanism, guarant
   chart.update('none');
   const canvas = chart.canvas;
   canvas.dataset.chart = JSON.stringify({ labels: names, epsilon, mechanism, guarantee, p, q });
-  canvas.setAttribute(
-    'aria-label',
-    `Bar chart of ${label} at budget ${formatEpsilon(epsilon)}: ${names
-      .map((name, i) => `${name}: P ${formatProbability(p[i])}, Q ${formatProbability(q[i])}`)
-      .join('; ')}`,
-  );
+  // A screen reader hears the first categories; the table (paged) holds them all.
+  const SPOKEN = 30;
+  const spoken = names
+    .slice(0, SPOKEN)
+    .map((name, i) => `${name}: P ${formatProbability(p[i])}, Q ${formatProbability(q[i])}`)
+    .join('; ');
+  const rest = names.length > SPOKEN ? `; and ${names.length - SPOKEN} more categories (see the table)` : '';
+  canvas.setAttribute('aria-label', `Bar chart of ${label} at budget ${formatEpsilon(epsilon)}: ${spoken}${rest}`);
 }
 
 /** One colour per mechanism in the comparison chart (dashed = worst case, solid = yours). */

@@ -11,9 +11,11 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { applyChartTheme } from './theme.js';
 import { formatEpsilon, formatNumber } from './format.js';
 
 Chart.register(Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
+applyChartTheme(Chart); // light or dark, from the page's CSS (theme.js)
 
 const EXTENT = 3; // the square [−3, 3]² (the worker's grid)
 const MAX_POINTS = 2000;

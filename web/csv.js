@@ -1,33 +1,14 @@
 // Reading a histogram from CSV text (papaparse) and checking each row before anything is computed.
 // Accepted: rows "name,count" (comma, semicolon or tab), with or without a header row, blank lines ignored.
 import Papa from 'papaparse';
+import { checkRows, clip, isPlainNumber } from './validate.js';
 
-/** Most categories the demo's table shows (the library itself accepts up to 10^7). */
-export const MAX_CATEGORIES = 1000;
-
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * Parses one count as typed by a person: a plain decimal number (no units, no thousands separators).
- * Returns { value } or { problem } with a short human explanation.
- */
-export function parseCount(text) {
-  const t = String(text).trim();
-  if (t === '') return { problem: 'the count is empty' };
-  if (!NUMBER.test(t)) return { problem: `the count “${clip(t)}” is not a number` };
-  const value = Number(t);
-  if (!Number.isFinite(value)) return { problem: `the count “${clip(t)}” is too large` };
-  return { value };
-}
-
-function clip(text, n = 24) {
-  return text.length > n ? `${text.slice(0, n)}…` : text;
-}
+export { MAX_CATEGORIES, parseCount } from './validate.js';
 
 function looksLikeHeader(fields) {
   // A first row whose count column holds a word without digits ("count", "listens", "n") is a header.
   const second = (fields[1] ?? '').trim();
-  return fields.length >= 2 && second !== '' && !NUMBER.test(second) && !/\d/.test(second);
+  return fields.length >= 2 && second !== '' && !isPlainNumber(second) && !/\d/.test(second);
 }
 
 const DELIMITERS = [',', '\t', ';', '|'];
@@ -38,7 +19,7 @@ function parseWithBestDelimiter(text) {
   let best = null;
   for (const delimiter of DELIMITERS) {
     const parsed = Papa.parse(text, { delimiter, skipEmptyLines: false });
-    const score = parsed.data.filter((row) => row.length >= 2 && NUMBER.test(String(row[1]).trim())).length;
+    const score = parsed.data.filter((row) => row.length >= 2 && isPlainNumber(row[1])).length;
     if (!best || score > best.score) best = { score, parsed };
   }
   return best.parsed;
@@ -60,7 +41,9 @@ export function parseHistogramCsv(text) {
     errors.push(`${where}${e.message}.`);
   }
 
-  const firstLineOf = new Map();
+  // Fields are split here; names and counts are checked by the validator the table uses too (validate.js).
+  const lineOf = [];
+  const byLine = []; // [line, message], sorted by line at the end
   let dataLine = 0;
   parsed.data.forEach((raw, index) => {
     const line = index + 1;
@@ -74,27 +57,22 @@ export function parseHistogramCsv(text) {
       return;
     }
     if (fields.length !== 2) {
-      errors.push(`Line ${line}: expected 2 fields “name,count”, found ${fields.length} (“${clip(raw.join(parsed.meta.delimiter || ','), 40)}”).`);
+      byLine.push([line, `Line ${line}: expected 2 fields “name,count”, found ${fields.length} (“${clip(raw.join(parsed.meta.delimiter || ','), 40)}”).`]);
       return;
     }
-    const name = fields[0].trim();
-    const count = parseCount(fields[1]);
-    if (name === '') {
-      errors.push(`Line ${line}: the category name is empty.`);
-    } else if (firstLineOf.has(name)) {
-      errors.push(`Line ${line}: category “${clip(name)}” appears again (first on line ${firstLineOf.get(name)}).`);
-    } else {
-      firstLineOf.set(name, line);
-    }
-    if (count.problem) {
-      errors.push(`Line ${line}: ${count.problem}.`);
-    } else if (count.value < 0) {
-      errors.push(`Line ${line}: the count ${fields[1].trim()} is negative; counts must be ≥ 0.`);
-    }
-    rows.push({ name, count: count.value });
+    lineOf.push(line);
+    rows.push({ name: fields[0].trim(), count: fields[1] });
+  });
+  const checked = checkRows(rows, (i) => `Line ${lineOf[i]}`);
+  for (const problem of checked.problems) {
+    byLine.push(problem.index < 0 ? [Infinity, problem.message.replace(/^There are/, 'The CSV has')] : [lineOf[problem.index], problem.message]);
+  }
+  byLine.sort((a, b) => a[0] - b[0]);
+  errors.push(...byLine.map(([, message]) => message));
+  rows.forEach((row, i) => {
+    row.count = checked.hist[i];
   });
 
   if (errors.length === 0 && rows.length === 0) errors.push('The CSV has no data rows: add rows like “Walk,12”.');
-  if (rows.length > MAX_CATEGORIES) errors.push(`The CSV has ${rows.length} categories; this demo shows at most ${MAX_CATEGORIES}.`);
   return { rows, errors, header };
 }

@@ -9,7 +9,10 @@ import {
   updateBarChart,
   updateDivergenceChart,
 } from './charts.js';
-import { MAX_CATEGORIES, parseCount, parseHistogramCsv } from './csv.js';
+import { parseHistogramCsv } from './csv.js';
+import { cssColor } from './theme.js';
+import { MAX_CATEGORIES, checkRows, parseCount } from './validate.js';
+import { csvLine, downloadCanvas, downloadText, fragmentOf, loadSettings, saveSettings, settingsFromFragment } from './keep.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
 
 /** The histogram shown on first load: how someone got to work on the days of one month. */
@@ -136,7 +139,20 @@ const el = {
   accBounds: $('acc-bounds'),
   accBoundsExplain: $('acc-bounds-explain'),
   accErratum: $('acc-erratum'),
+  accountantNote: $('accountant-note'),
+  pager: $('table-pager'),
+  pagePrev: $('page-prev'),
+  pageNext: $('page-next'),
+  pageInfo: $('page-info'),
+  copyLink: $('copy-link'),
+  shareLink: $('share-link'),
+  shareStatus: $('share-status'),
+  downloadPq: $('download-pq'),
+  downloadCurves: $('download-curves'),
 };
+
+/** Rows of the table rendered at once: a 1,000-category histogram is shown page by page, so edits stay fast. */
+const PAGE_SIZE = 100;
 
 const state = {
   rows: DEFAULT_HISTOGRAM.map((r) => ({ ...r })),
@@ -149,6 +165,9 @@ const state = {
   computed: false, // the charts show the current input
   draws: [],
   fatal: false,
+  page: 0, // the table page shown (PAGE_SIZE rows each)
+  problems: new Map(), // row index → the validator's messages for that row
+  last: null, // { request, result } of the newest answer shown, for the table pages and the downloads
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -185,6 +204,7 @@ let updatePending = null;
 
 function requestUpdate() {
   updateGeneration += 1;
+  scheduleSave();
   if (!state.valid || !state.settings) {
     updatePending = null;
     setBusy();
@@ -337,9 +357,16 @@ function scheduleSettingsChange() {
 
 // ---------------------------------------------------------------------------------------------
 // The editable table.
+function pageCount() {
+  return Math.max(1, Math.ceil(state.rows.length / PAGE_SIZE));
+}
+
 function renderTable() {
+  state.page = Math.min(state.page, pageCount() - 1);
+  const first = state.page * PAGE_SIZE;
   const fragment = document.createDocumentFragment();
-  state.rows.forEach((row, index) => {
+  state.rows.slice(first, first + PAGE_SIZE).forEach((row, offset) => {
+    const index = first + offset;
     const tr = document.createElement('tr');
     tr.dataset.row = String(index);
 
@@ -391,15 +418,61 @@ function renderTable() {
       renderTable();
       tableChanged();
       const rows = el.body.querySelectorAll('input.name');
-      rows[Math.min(index, rows.length - 1)]?.focus();
+      rows[Math.min(offset, rows.length - 1)]?.focus();
     });
     removeCell.append(remove);
 
     tr.append(nameCell, countCell, pCell, qCell, removeCell);
     fragment.append(tr);
+
+    // The validator's message for this row, right under it (filled by showRowProblems).
+    const problemRow = document.createElement('tr');
+    problemRow.className = 'row-problem';
+    problemRow.hidden = true;
+    const problemCell = document.createElement('td');
+    problemCell.colSpan = 5;
+    problemCell.id = `row-problem-${index}`;
+    problemCell.setAttribute('data-testid', 'row-problem');
+    problemRow.append(problemCell);
+    fragment.append(problemRow);
   });
   el.body.replaceChildren(fragment);
   el.addRow.disabled = state.rows.length >= MAX_CATEGORIES;
+  el.pager.hidden = state.rows.length <= PAGE_SIZE;
+  el.pageInfo.textContent = `Rows ${first + 1}–${Math.min(first + PAGE_SIZE, state.rows.length)} of ${state.rows.length}`;
+  el.pagePrev.disabled = state.page === 0;
+  el.pageNext.disabled = state.page >= pageCount() - 1;
+  showRowProblems();
+}
+
+/** Marks the rows of the shown page the validator complained about, with its message next to the row. */
+function showRowProblems() {
+  el.body.querySelectorAll('tr[data-row]').forEach((tr) => {
+    const i = Number(tr.dataset.row);
+    const problems = state.problems.get(i) ?? [];
+    const fields = new Set(problems.map((p) => p.field));
+    for (const field of ['name', 'count']) {
+      const input = tr.querySelector(`input.${field}`);
+      input.setAttribute('aria-invalid', String(fields.has(field)));
+      if (fields.has(field)) input.setAttribute('aria-describedby', `row-problem-${i}`);
+      else input.removeAttribute('aria-describedby');
+    }
+    const problemRow = tr.nextElementSibling;
+    problemRow.hidden = problems.length === 0;
+    problemRow.firstElementChild.textContent = problems.map((p) => p.message).join(' ');
+  });
+}
+
+/** The P and Q(·|P) cells of the shown page, from the newest answer (— while the table cannot be computed). */
+function fillTableResults() {
+  // Only an answer for the rows as they are now (a table just replaced waits for its own answer).
+  const current = state.computed && state.last && state.last.request.generation === updateGeneration;
+  const result = current ? state.last.result : null;
+  el.body.querySelectorAll('tr[data-row]').forEach((tr) => {
+    const i = Number(tr.dataset.row);
+    tr.querySelector('td.p').textContent = result ? formatProbability(result.p[i]) : '—';
+    tr.querySelector('td.q').textContent = result ? formatProbability(result.q[i]) : '—';
+  });
 }
 
 let tableTimer = 0;
@@ -409,38 +482,18 @@ function scheduleTableChange() {
   markStale();
 }
 
-/** Checks the table (names present and distinct, counts numeric); the library checks the values. */
+/** Checks the table with the validator the CSV path uses (validate.js); the library checks the mechanism's own rules. */
 function validateTable() {
-  const problems = [];
-  const seen = new Map();
-  const invalid = new Set();
-  const names = [];
-  const hist = [];
-  state.rows.forEach((row, i) => {
-    const label = `Row ${i + 1}${row.name.trim() ? ` (“${row.name.trim()}”)` : ''}`;
-    const name = row.name.trim();
-    if (!name) {
-      problems.push(`${label}: give the category a name.`);
-      invalid.add(`${i}:name`);
-    } else if (seen.has(name)) {
-      problems.push(`${label}: the name is already used by row ${seen.get(name) + 1}.`);
-      invalid.add(`${i}:name`);
-    } else {
-      seen.set(name, i);
-    }
-    const count = parseCount(row.count);
-    if (count.problem) {
-      problems.push(`${label}: ${count.problem}.`);
-      invalid.add(`${i}:count`);
-    }
-    names.push(name);
-    hist.push(count.value);
-  });
-  el.body.querySelectorAll('tr').forEach((tr, i) => {
-    tr.querySelector('input.name').setAttribute('aria-invalid', String(invalid.has(`${i}:name`)));
-    tr.querySelector('input.count').setAttribute('aria-invalid', String(invalid.has(`${i}:count`)));
-  });
-  return { problems, names, hist };
+  const label = (i, name) => `Row ${i + 1}${name ? ` (“${name}”)` : ''}`;
+  const { problems, names, hist } = checkRows(state.rows, label);
+  state.problems = new Map();
+  for (const p of problems) {
+    if (p.index < 0) continue;
+    if (!state.problems.has(p.index)) state.problems.set(p.index, []);
+    state.problems.get(p.index).push(p);
+  }
+  showRowProblems();
+  return { problems: problems.map((p) => p.message), names, hist };
 }
 
 function tableChanged() {
@@ -469,12 +522,24 @@ function markStale() {
 function updateControls() {
   const usable = !state.fatal && state.valid !== null && state.settings !== null && state.computed;
   el.draw.disabled = !usable;
+  el.downloadPq.disabled = !usable;
+  el.downloadCurves.disabled = !usable;
   document.querySelectorAll('.chart-card').forEach((card) => card.classList.toggle('stale', !state.computed));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Results and errors from the worker.
 function showResult(request, result) {
+  // The main-thread cost of showing an answer, as a User Timing measure ('privsample:show'): the e2e reads it.
+  const started = performance.now();
+  try {
+    renderResult(request, result);
+  } finally {
+    performance.measure('privsample:show', { start: started, detail: { k: result.k } });
+  }
+}
+
+function renderResult(request, result) {
   const { names } = request;
   showError(el.libraryError, '', []);
   if (state.settings) showError(el.optionsError, '', []);
@@ -492,10 +557,8 @@ function showResult(request, result) {
   });
   updateDivergenceChart(divergenceChart, result, (m) => MECHANISMS[m]?.name ?? m);
 
-  el.body.querySelectorAll('tr').forEach((tr, i) => {
-    tr.querySelector('td.p').textContent = formatProbability(result.p[i]);
-    tr.querySelector('td.q').textContent = formatProbability(result.q[i]);
-  });
+  state.last = { request, result };
+  fillTableResults();
 
   showGuarantee(result.guarantee);
   el.guarantee.dataset.notion = result.guarantee.notion;
@@ -534,6 +597,11 @@ function showAccountant(result) {
   el.accountantInputs.textContent = RECORD_LEVEL.has(result.mechanism)
     ? `all n = ${result.records} records on one of the k = ${result.k} categories`
     : `k = ${result.k} point masses`;
+  if (acc && acc.unavailable) {
+    showAccountantUnavailable(acc.unavailable);
+    return;
+  }
+  el.accountantNote.hidden = true;
   if (!acc || acc.error) {
     showAccountantError(acc ? acc.error : 'no result');
     return;
@@ -597,8 +665,20 @@ function showAccountant(result) {
   updateAccountantChart(accountantChart, acc);
 }
 
-/** The accountant could not run (too many categories, a rejected input): say why, keep the rest of the page. */
+/** The accountant is not computed for this size: a plain note (not an error), the rest of the page works. */
+function showAccountantUnavailable(message) {
+  showError(el.accountantError, '', []);
+  el.accountantNote.textContent = message;
+  el.accountantNote.hidden = false;
+  el.accountant.hidden = true;
+  el.accErratum.hidden = true;
+  delete el.accountant.dataset.report;
+  updateAccountantChart(accountantChart, { error: message });
+}
+
+/** The accountant could not run (a rejected input): say why, keep the rest of the page. */
 function showAccountantError(message) {
+  el.accountantNote.hidden = true;
   showError(el.accountantError, 'The accountant cannot be shown:', [message]);
   el.accountant.hidden = true;
   el.accErratum.hidden = true;
@@ -800,6 +880,7 @@ function applyCsv() {
   showError(el.csvError, '', []);
   el.csvInput.setAttribute('aria-invalid', 'false');
   state.rows = rows.map((r) => ({ name: r.name, count: String(r.count) }));
+  state.page = 0;
   renderTable();
   tableChanged();
   el.csvOk.textContent = `Loaded ${rows.length} categor${rows.length === 1 ? 'y' : 'ies'}${
@@ -851,6 +932,7 @@ el.addRow.addEventListener('click', () => {
   let n = state.rows.length + 1;
   while (used.has(`Category ${n}`)) n += 1;
   state.rows.push({ name: `Category ${n}`, count: '1' });
+  state.page = pageCount() - 1;
   renderTable();
   tableChanged();
   const names = el.body.querySelectorAll('input.name');
@@ -860,6 +942,7 @@ el.addRow.addEventListener('click', () => {
 el.reset.addEventListener('click', () => {
   el.csvOk.hidden = true;
   state.rows = DEFAULT_HISTOGRAM.map((r) => ({ ...r }));
+  state.page = 0;
   renderTable();
   tableChanged();
 });
@@ -883,6 +966,127 @@ el.csvInput.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) applyCsv();
 });
 
+// ---------------------------------------------------------------------------------------------
+// Keeping and sharing (keep.js): the settings are saved in this browser, and a link carries them in its fragment.
+function snapshot() {
+  return {
+    rows: state.rows.map((r) => [r.name, r.count]),
+    mechanism: el.mechanism.value,
+    slider: Number(el.slider.value),
+    f: el.f.value,
+    notion: el.notion.value,
+    delta: el.delta.value,
+    priorMode: el.priorMode.value,
+    prior: el.prior.value,
+    gamma: el.gamma.value,
+    accountantPrior: el.accountantPrior.value,
+  };
+}
+
+function setSelect(select, value) {
+  if ([...select.options].some((o) => o.value === value)) select.value = value;
+}
+
+/** Puts saved or linked settings into the page; anything unreadable is ignored (the example stays). */
+function applySnapshot(saved) {
+  if (!saved || typeof saved !== 'object') return false;
+  const rows = Array.isArray(saved.rows) ? saved.rows : [];
+  if (rows.length >= 1 && rows.length <= MAX_CATEGORIES && rows.every((r) => Array.isArray(r) && r.length === 2)) {
+    state.rows = rows.map(([name, count]) => ({ name: String(name), count: String(count) }));
+  }
+  if (typeof saved.mechanism === 'string') setSelect(el.mechanism, saved.mechanism);
+  if (Number.isFinite(saved.slider)) el.slider.value = String(saved.slider);
+  for (const [select, key] of [[el.f, 'f'], [el.notion, 'notion'], [el.priorMode, 'priorMode'], [el.accountantPrior, 'accountantPrior']]) {
+    if (typeof saved[key] === 'string') setSelect(select, saved[key]);
+  }
+  for (const [input, key] of [[el.delta, 'delta'], [el.prior, 'prior'], [el.gamma, 'gamma']]) {
+    if (typeof saved[key] === 'string') input.value = saved[key];
+  }
+  state.f = el.f.value;
+  state.accountantPrior = el.accountantPrior.value;
+  return true;
+}
+
+let saveTimer = 0;
+let restored = false; // nothing is saved before the saved settings were read
+function scheduleSave() {
+  if (!restored) return;
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => saveSettings(snapshot()), 200);
+}
+
+async function copyLink() {
+  const url = `${location.href.split('#')[0]}${fragmentOf(snapshot())}`;
+  el.shareLink.value = url;
+  el.shareLink.hidden = false;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    // no clipboard permission: the link is in the box to copy by hand
+  }
+  el.shareStatus.textContent = copied
+    ? 'Link copied. Whoever opens it sees your histogram and settings: share it only with people who may see them.'
+    : 'Copy the link in the box above. Whoever opens it sees your histogram and settings.';
+  el.shareStatus.hidden = false;
+  el.shareLink.select();
+}
+
+function downloadPq() {
+  if (!state.last || !state.computed) return;
+  const { request, result } = state.last;
+  const lines = [csvLine(['category', 'count', 'P', 'Q'])];
+  request.names.forEach((name, i) => lines.push(csvLine([name, request.hist[i], result.p[i], result.q[i]])));
+  downloadText(`${lines.join('\r\n')}\r\n`, `privsample-${result.mechanism}-epsilon-${formatEpsilon(result.epsilon)}-p-q.csv`);
+}
+
+function downloadCurves() {
+  if (!state.last || !state.computed) return;
+  const { result } = state.last;
+  const lines = [csvLine(['f', 'mechanism', 'curve', 'epsilon', 'value'])];
+  for (const series of result.curve.series) {
+    if (series.skipped) continue;
+    for (const [curve, values] of [['worst case', series.worst], ['yours', series.user]]) {
+      (values ?? []).forEach((value, i) => lines.push(csvLine([result.f, series.mechanism, curve, result.curve.epsilon[i], value])));
+    }
+  }
+  downloadText(`${lines.join('\r\n')}\r\n`, `privsample-curves-${result.f}.csv`);
+}
+
+el.copyLink.addEventListener('click', copyLink);
+el.downloadPq.addEventListener('click', downloadPq);
+el.downloadCurves.addEventListener('click', downloadCurves);
+for (const button of document.querySelectorAll('button[data-png]')) {
+  button.addEventListener('click', () => downloadCanvas($(button.dataset.png), `privsample-${button.dataset.png}.png`, cssColor('--card', '#ffffff')));
+}
+el.pagePrev.addEventListener('click', () => {
+  state.page = Math.max(0, state.page - 1);
+  renderTable();
+  fillTableResults();
+});
+el.pageNext.addEventListener('click', () => {
+  state.page = Math.min(pageCount() - 1, state.page + 1);
+  renderTable();
+  fillTableResults();
+});
+window.addEventListener('pagehide', () => {
+  if (restored) saveSettings(snapshot());
+});
+
+{
+  const linked = settingsFromFragment(location.hash);
+  if (linked) {
+    applySnapshot(linked);
+    // The settings now live in the page (and in local storage): drop the fragment so a reload keeps later edits.
+    history.replaceState(null, '', location.href.split('#')[0]);
+    el.shareStatus.textContent = 'Settings loaded from the link you opened.';
+    el.shareStatus.hidden = false;
+  } else {
+    applySnapshot(loadSettings());
+  }
+  restored = true;
+}
 renderTable();
 state.settings = validateSettings().settings;
 onMechanismChange();

@@ -16,8 +16,10 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { applyChartTheme } from './theme.js';
 
 Chart.register(BarController, BarElement, CategoryScale, Filler, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
+applyChartTheme(Chart); // light or dark, from the page's CSS (theme.js)
 Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 Chart.defaults.font.size = 13;
 

@@ -167,10 +167,11 @@ function accountantOf(ps, s, mechanism, hist, settings, priorKind) {
   const k = hist.length;
   const limit = mechanism === 'laplace-projection' ? ACCOUNTANT_MAX_K_MONTE_CARLO : ACCOUNTANT_MAX_K;
   if (k > limit) {
+    // Not an error: the page shows this as a note and everything else works at this size.
     return {
-      error: `too many categories for the accountant: k = ${k} > ${limit}${
-        mechanism === 'laplace-projection' ? ' for Laplace + projection (its channel is a Monte-Carlo estimate)' : ''
-      }; its cost grows like k³`,
+      unavailable: `The accountant is computed for up to ${limit} categories${
+        mechanism === 'laplace-projection' ? ' with Laplace + projection (its channel is a Monte-Carlo estimate)' : ''
+      }; your histogram has k = ${k}. Its exact computation grows like k³ (at k = ${k} it would take far longer than the rest of the page), so it is left out here. The guarantee line and the charts above hold for any k; merge rare categories to see the accountant.`,
     };
   }
   let prior;

@@ -313,7 +313,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.deepEqual(await tableNames(), expected);
   });
 
-  step('errors in the table: the page explains them, the library’s own RangeError is shown', async () => {
+  step('errors in the table: the page’s validator (shared with the CSV path) explains them next to the row', async () => {
     const counts = page.getByTestId('row-count');
     await counts.nth(2).fill('abc');
     await page.getByTestId('table-error').waitFor({ state: 'visible' });
@@ -322,16 +322,20 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
     assert.deepEqual(new Set(await page.getByTestId('row-q').allTextContents()), new Set(['—']), 'no stale Q* in the table');
 
-    await counts.nth(2).fill('-2'); // numeric, so it goes to the library, which rejects it
-    await page.getByTestId('library-error').waitFor({ state: 'visible' });
-    const message = await page.getByTestId('library-error').textContent();
-    assert.match(message, /RangeError: hist\[2\] = -2: counts must be finite and >= 0/);
-    assert.match(message, /row 3 \(“Bus”\)/);
-    assert.equal(await page.getByTestId('table-error').isHidden(), true);
+    // A negative count: the page's own validator (the one the CSV path uses) says so next to the row, in words;
+    // the library's raw RangeError is never shown for it.
+    await counts.nth(2).fill('-2');
+    await waitFor('the negative-count message', async () => /Row 3 \(“Bus”\): the count -2 is negative: counts must be non-negative numbers/.test(await page.getByTestId('table-error').textContent()));
+    const rowProblem = page.locator('#row-problem-2');
+    assert.match(await rowProblem.textContent(), /counts must be non-negative numbers/);
+    assert.equal(await rowProblem.isVisible(), true, 'the message is shown next to the row');
+    assert.equal(await counts.nth(2).getAttribute('aria-describedby'), 'row-problem-2');
+    assert.equal(await page.getByTestId('library-error').isHidden(), true, 'no raw library error');
     assert.equal(await page.getByTestId('draw-sample').isDisabled(), true);
 
     await counts.nth(2).fill('4');
-    await page.getByTestId('library-error').waitFor({ state: 'hidden' });
+    await page.getByTestId('table-error').waitFor({ state: 'hidden' });
+    assert.equal(await rowProblem.isHidden(), true);
     await waitFor('the fixed histogram', async () => (await page.getByTestId('draw-sample').isEnabled()) && (await chart('bar-chart')).p[2] > 0);
   });
 
@@ -663,6 +667,11 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
       if (finite(r.boundFromLdpCurve)) assert.ok(r.capacityUpper <= r.boundFromLdpCurve + TOL, `${r.mechanism}: capacity <= curve bound`);
     };
 
+    // The expert panels are collapsed behind one click.
+    assert.equal(await list.isVisible(), false, 'the accountant starts collapsed');
+    await page.locator('#expert-panels > summary').click();
+    await list.waitFor({ state: 'visible' });
+
     // Every mechanism of the picker, at ε = 1, for the prior "your histogram P" (the default choice).
     assert.equal(await page.getByTestId('accountant-prior').inputValue(), 'own');
     const mechanisms = await page.getByTestId('mechanism-select').evaluate((s) => [...s.options].map((o) => o.value));
@@ -734,14 +743,16 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     // Too many categories: the accountant says so, the rest of the page keeps working.
     const many = Array.from({ length: 61 }, (_, i) => `c${i + 1},${(i % 5) + 1}`).join('\n');
     await pasteCsv(many);
-    await accError.waitFor({ state: 'visible' });
-    assert.match(await accError.textContent(), /too many categories for the accountant: k = 61 > 60/);
+    const accNote = page.getByTestId('accountant-note');
+    await accNote.waitFor({ state: 'visible' });
+    assert.match(await accNote.textContent(), /computed for up to 60 categories; your histogram has k = 61/);
+    assert.equal(await accError.isHidden(), true, 'a note, not a red error');
     assert.equal(await list.isHidden(), true);
     const bigBars = await waitForChart('bar-chart', 'the 61-category bars', (st) => st.labels.length === 61);
     assert.equal(bigBars.q.length, 61);
     await waitFor('the draw button enabled with k = 61', async () => page.getByTestId('draw-sample').isEnabled());
     await page.getByTestId('reset').click();
-    await accError.waitFor({ state: 'hidden' });
+    await accNote.waitFor({ state: 'hidden' });
     await report('back to the example', (st) => st.k === 6 && st.mechanism === 'minimax');
 
     // A record-level mechanism with a non-integer count: a clear message in the panel, nothing breaks.

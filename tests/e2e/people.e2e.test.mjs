@@ -1,0 +1,2 @@
+// Runner for node --test tests/e2e/ (see people.e2e.mjs).
+import './people.e2e.mjs';
