@@ -396,6 +396,10 @@ async function runFig11(ps, setup, { progress } = {}) {
         rows.push([epsilon, f, name.toLowerCase(), worst[f], bound, s.mixtureWeight()]);
       });
     });
+    if (epsilon === 2 && gamma === 3) {
+      // Spec §4.5: the plotted ε = 2 bar implies b = 1, i.e. γ = 3 and λ_loc = 0.9225 (b = 2 would give 1.36 > 1).
+      printed.push(printedValue('Local λ_loc(ε = 2, γ = 3)', 0.9225, samplers[1][1].mixtureWeight(), 5.01e-5));
+    }
     progress?.((bi + 1) / budgets.length);
   });
   return {
