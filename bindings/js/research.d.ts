@@ -196,6 +196,8 @@ export interface ContinuousSampler {
    * c1·h <= p <= c2·h; 'local', 'local-linear': over N_γ(P0)).
    */
   worstCaseRisk(f: DivergenceName): number;
+  /** The weight λ of 'linear' / 'local-linear' (q = λ·P + (1 − λ)·reference, after clamping to [0, 1]); null for the clip samplers. */
+  mixtureWeight(): number | null;
   /**
    * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from q by exact rejection from the
    * mechanism's data-independent envelope (so the time a draw takes does not depend on your density), then a
@@ -367,6 +369,17 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   estimate(sampler: Sampler, counts: Histogram, options?: EstimateOptions): EstimateReport;
   /** N users drawn from a population model, privatized by the sampler, counted and estimated, in one call. */
   simulate(sampler: Sampler, options: SimulateOptions): SimulationResult;
+  /**
+   * The weight λ a finite linear sampler runs with for k categories (q = λ·P + (1 − λ)·uniform for 'linear' with
+   * delta or mu; λ·P̂ + (1 − λ)·P0 for 'local-linear', where k is not needed): clamped to [0, 1], after the GDP slack.
+   * null for every other mechanism (Park's pure 'linear' included).
+   */
+  mixtureWeight(sampler: Sampler, k?: number): number | null;
+  /**
+   * The privacy profile δ_g(β) = 1 + g*(−e^β) of a notion, β >= 0: every g-FLDP mechanism is (β, δ_g(β))-LDP.
+   * {mu}: Φ(μ/2 − β/μ) − e^β·Φ(−μ/2 − β/μ); {epsilon, delta}: δ + (1 − δ)(e^ε − e^β)/(e^ε + 1) for β <= ε, else δ.
+   */
+  privacyProfile(notion: { epsilon: number; delta?: number } | { mu: number }, beta: number): number;
   /** Composition of repeated reports and amplification by shuffling. */
   readonly collection: Collection;
   /** A 1-D grid (frozen). Throws RangeError unless lo < hi are finite and cells is an integer in [1, 10^7]. */

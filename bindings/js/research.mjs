@@ -142,6 +142,7 @@ function makeContinuous(wasm, registry) {
       distribution: (density) => checked(wasm, wasm.continuousDistribution(mechanism, opts, histogram(density, 'density'))),
       normaliser: (density) => checked(wasm, wasm.continuousNormaliser(mechanism, opts, histogram(density, 'density'))),
       worstCaseRisk: (f) => checked(wasm, wasm.continuousWorstCaseRisk(mechanism, opts, text(f, 'f'))),
+      mixtureWeight: () => checked(wasm, wasm.continuousMixtureWeight(mechanism, opts)),
       samplePoint(grid, density) {
         const g = gridOf(grid);
         return checked(wasm, wasm.continuousSamplePoint(mechanism, opts, g, histogram(density, 'density')));
@@ -304,6 +305,25 @@ function makeApi(wasm) {
     });
   }
 
+  /** λ of a finite linear sampler for k categories ('linear' with delta or mu, 'local-linear'); null otherwise. */
+  function mixtureWeight(s, k) {
+    const n = k === undefined ? 0 : number(k, 'k');
+    return withHandle(s, (handle) => checked(wasm, wasm.mixtureWeight(handle, n)));
+  }
+
+  /** δ_g(β) of a notion: {epsilon}, {epsilon, delta} or {mu}. */
+  function privacyProfile(notion, beta) {
+    const o = plainObject(notion, 'notion');
+    onlyKeys(o, ['epsilon', 'delta', 'mu'], 'privacyProfile');
+    const { epsilon, delta, mu } = o;
+    if (mu !== undefined && (epsilon !== undefined || delta !== undefined)) {
+      throw new RangeError('notion: mu (Gaussian LDP) cannot be combined with epsilon or delta');
+    }
+    const plain = mu !== undefined ? { mu: number(mu, 'notion.mu') }
+      : { epsilon: number(epsilon, 'notion.epsilon'), ...(delta === undefined ? {} : { delta: number(delta, 'notion.delta') }) };
+    return checked(wasm, wasm.privacyProfile(plain, number(beta, 'beta')));
+  }
+
   const collection = Object.freeze({
     /** The privacy loss of a user who reports `reports` times under (ε, δ)-LDP each time. */
     compose(options) {
@@ -330,6 +350,8 @@ function makeApi(wasm) {
     estimate,
     simulate,
     collection,
+    mixtureWeight,
+    privacyProfile,
     ...makeContinuous(wasm, finite.api.registry),
   });
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -69,6 +70,32 @@ val accountant_of(const Sampler& sampler, val inputs, double k, val prior, val e
     out.set("mutualInformationBoundFromLipCurve", number_or_null(report.mutual_information_bound_from_lip_curve));
     return out;
   });
+}
+
+// The weight λ of a finite linear sampler (Q = λ·P + (1 − λ)·reference) as it runs for k categories:
+// FunctionalLinearSampler::lambda(k) ('linear' with delta or mu), LocalLinearSampler::lambda() ('local-linear');
+// null for every other mechanism (Park's pure 'linear' included: its weight is a closed form of ε and k).
+val mixture_weight_of(const Sampler& sampler, double k) {
+  return guarded([&] {
+    return std::visit(
+        [&](const auto& m) -> val {
+          using M = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<M, FunctionalLinearSampler>) {
+            return val(m.lambda(validated_count(k, "k", 1, kMaxCategories)));
+          } else if constexpr (std::is_same_v<M, LocalLinearSampler>) {
+            return val(m.lambda());
+          } else {
+            return val::null();
+          }
+        },
+        sampler.mechanism());
+  });
+}
+
+// δ_g(β) of a notion (privacy_profile, functional_ldp.hpp): options {epsilon}, {epsilon, delta} or {mu}.
+Guarantee ldp_guarantee_of(const val& o);
+val privacy_profile_of(val options, double beta) {
+  return guarded([&] { return val(privacy_profile(ldp_guarantee_of(options), beta)); });
 }
 
 // The conversions of the LMIDP paper, one number each (lmidp.hpp).
@@ -221,6 +248,21 @@ val continuous_risk_of(std::string name, val options, std::string f) {
   return guarded([&] {
     const NamedDivergence named = parse_divergence(f);
     return val(std::visit([&](const auto& m) { return m.worst_case_risk(named); }, continuous_mechanism(name, options)));
+  });
+}
+
+// λ of the continuous linear samplers ('linear', 'local-linear'); null for the clip samplers.
+val continuous_mixture_weight_of(std::string name, val options) {
+  return guarded([&] {
+    return std::visit(
+        [](const auto& m) -> val {
+          if constexpr (requires { m.lambda(); }) {
+            return val(m.lambda());
+          } else {
+            return val::null();
+          }
+        },
+        continuous_mechanism(name, options));
   });
 }
 
@@ -378,6 +420,9 @@ val shuffle_of(double epsilon0, double users, double delta, std::string method) 
 
 EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("accountant", &accountant_of);
+  emscripten::function("mixtureWeight", &mixture_weight_of);
+  emscripten::function("privacyProfile", &privacy_profile_of);
+  emscripten::function("continuousMixtureWeight", &continuous_mixture_weight_of);
   emscripten::function("ldpDeltaFromCapacity", &ldp_delta_from_capacity_of);
   emscripten::function("ldpDeltaFloorFromCapacity", &ldp_delta_floor_of);
   emscripten::function("lipDeltaFromMutualInformation", &lip_delta_of);

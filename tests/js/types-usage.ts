@@ -47,9 +47,11 @@ async function privatize(hist: Histogram): Promise<number> {
   const bits: number = report.prior ? report.prior.mutualInformation : report.capacity.upper;
   const curve: Float64Array = report.ldp.delta;
   const floor: number = research.lmidp.ldpDeltaFloorFromCapacity(0.1);
+  const weight: number | null = research.mixtureWeight(research.sampler('linear', { mu: 1 }), 10);
+  const profile: number = research.privacyProfile({ mu: 1 }, 0.5);
   const baseline = research.mbde(research.grid1d({ lo: -4, hi: 4, cells: 50 }), new Float64Array(50).fill(1), { epsilon: 1, seed: 3 });
   const reference: Float64Array = baseline.reference;
-  void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor, reference, disposed, again];
+  void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor, weight, profile, reference, disposed, again];
   return s.sample(new Uint32Array([3, 1, 4]));
 }
 

@@ -1,0 +1,106 @@
+// Helpers of experiments/local-finite.mjs (Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the
+// Global Minimax"). Set-up (inputs, grids) and aggregation (max / min over clients) only: every number that is a
+// mechanism's output, a divergence or a bound comes from the privsample/research API.
+
+/** The figures' three divergences; 'hellinger' is ½Σ(√p − √q)², the papers' plotted "Sq. Hel". */
+export const DIVERGENCES = [
+  { f: 'kl', label: 'KL' },
+  { f: 'tv', label: 'TV' },
+  { f: 'hellinger', label: 'Sq. Hel' },
+];
+
+/** Floating-point slack of the privacy checks (the accountant's log ratios round at ~1e-16). */
+export const PRIVACY_SLACK = 1e-12;
+
+/** The uniform prior μ_k (set-up). */
+export const uniformPrior = (k) => new Array(k).fill(1 / k);
+
+/** The point mass on category i of k. */
+export function pointMass(k, i) {
+  const e = new Array(k).fill(0);
+  e[i] = 1;
+  return e;
+}
+
+/**
+ * The block input of N_γ(μ_k) with k = 2(γ + 1) (spec §2.4 "Worst-case input"): γ·p0 on the block {i, i + 1} of
+ * prior mass 1/(γ + 1) = 2/k, p0/γ elsewhere. It attains the local minimax risk; the disjoint blocks are the
+ * extreme points of N_γ(μ_k) used by the privacy checks.
+ */
+export function blockInput(k, gamma, i) {
+  const p = new Array(k).fill(1 / (gamma * k));
+  p[i] = gamma / k;
+  p[i + 1] = gamma / k;
+  return p;
+}
+
+/**
+ * `count` client histograms P ~ Dirichlet(concentration · population) drawn by the library's SEEDED generator
+ * (xoshiro256**, reproducible and not secure): ps.simulate with model 'dirichlet' and one user returns that user's
+ * P as `truth`. Client j uses seed `seed + j`. The sampler passed to simulate only releases a sample we ignore.
+ */
+export function dirichletClients(ps, population, count, seed, concentration = population.length) {
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const out = [];
+  for (let j = 0; j < count; j += 1) {
+    out.push(ps.simulate(s, { model: 'dirichlet', population, users: 1, concentration, seed: seed + j, pointMasses: false }).truth);
+  }
+  s.dispose();
+  return out;
+}
+
+/** Running per-cell max and min of output pmfs over clients (aggregation for the worst-ratio check). */
+export function ratioTracker(cells) {
+  const hi = new Float64Array(cells).fill(-Infinity);
+  const lo = new Float64Array(cells).fill(Infinity);
+  return {
+    add(q) {
+      for (let i = 0; i < cells; i += 1) {
+        if (q[i] > hi[i]) hi[i] = q[i];
+        if (q[i] < lo[i]) lo[i] = q[i];
+      }
+    },
+    /** max over cells of log(max_P q_P(x) / min_P q_P(x)); Infinity if some cell is 0 for one client only. */
+    worstLogRatio() {
+      let worst = 0;
+      for (let i = 0; i < cells; i += 1) {
+        if (hi[i] === 0) continue;
+        worst = Math.max(worst, lo[i] > 0 ? Math.log(hi[i] / lo[i]) : Infinity);
+      }
+      return worst;
+    },
+  };
+}
+
+/** log(max q/h) − log(min q/h) over the cells with h > 0 (Infinity if q > 0 where h = 0): a clip output's box. */
+export function boxSpread(q, h) {
+  let lo = Infinity;
+  let hi = 0;
+  for (let i = 0; i < q.length; i += 1) {
+    if (h[i] > 0) {
+      const r = q[i] / h[i];
+      if (r < lo) lo = r;
+      if (r > hi) hi = r;
+    } else if (q[i] > 0) return Infinity;
+  }
+  return Math.log(hi) - Math.log(lo);
+}
+
+/** A check row: ok when value <= limit. */
+export const check = (label, value, limit) => ({ label, value, limit, ok: value <= limit });
+
+/** A printed-value row: ok when |computed − paper| <= tolerance (half a unit of the last printed digit). */
+export const printedValue = (label, paper, computed, tolerance) => ({
+  label, paper, computed, tolerance, ok: Math.abs(computed - paper) <= tolerance,
+});
+
+/** One grouped-bar panel per divergence, with the x values as categories (the paper's 1×3 layout). */
+export function barPanels(xLabel, seriesByDivergence) {
+  return DIVERGENCES.map(({ f, label }) => ({
+    title: label,
+    kind: 'bars',
+    x: { label: xLabel },
+    y: { label: 'Worst f-divergence', log: false },
+    series: seriesByDivergence[f],
+  }));
+}
