@@ -488,10 +488,10 @@ const complexity = {
     progress(0.3);
     const printed = [];
     const rows = [];
-    cases.forEach(({ k: kk, alpha: a, epsilon: e }, i) => {
+    cases.forEach(({ k: kk, alpha: a, epsilon: e }) => {
       const c = ps.roo.sampleComplexity(kk, a, e);
       rows.push([kk, a, e, c.roo, c.rsss, c.subrr]);
-      const ref = COMPLEXITY_PRINTED.find((r) => r.k === kk && r.alpha === a && r.epsilon === e) ?? COMPLEXITY_PRINTED[i];
+      const ref = COMPLEXITY_PRINTED.find((r) => r.k === kk && r.alpha === a && r.epsilon === e);
       if (!ref) return;
       ['roo', 'rsss', 'subrr'].forEach((key, j) => {
         printed.push(printedValue(`n_${key.toUpperCase()} (k = ${kk}, α = ${a}, ε = ${e})`, ref.values[j][0], c[key], { abs: ref.values[j][1] }));
