@@ -22,8 +22,9 @@ function grid(hi, step) {
   return out;
 }
 
-// A series for a log axis: only the points a log scale can draw (y > 0).
-const positive = (points) => points.filter(([, y]) => y > 0);
+// A series for a log axis: only the points a log scale can draw (y > 0), and none below the paper's axis floor
+// yMin (the curves go on falling; the table keeps every value).
+const positive = (points, yMin = 0) => points.filter(([, y]) => y > 0 && y >= yMin);
 
 // The relative tolerance the spec suggests for its 6-digit numbers (§5.2 point 8).
 const REL = 1e-4;
@@ -76,11 +77,11 @@ const fig1 = {
   figure: 'Fig. 1',
   title: 'LDP from μ-CI-LMIDP (Theorem 1(a)) against the Gaussian mechanism with the same μ, d = 10, Δ = 1',
   closedForm: false,
-  setup: { mus: [0.1, 0.01], d: 10, bound: 1, epsilonMax: 2.5, epsilonStep: 0.05, tableMus: [0.5, 0.9] },
+  setup: { mus: [0.1, 0.01], d: 10, bound: 1, epsilonMax: 2.5, epsilonStep: 0.05, yMin: 1e-4, tableMus: [0.5, 0.9] },
   quick: { epsilonStep: 0.25 },
   erratum: 'The text after Theorem 1 writes δ^LDP_μ(δ); it means δ^LDP_μ(ε) (as drawn here).',
   async run(ps, setup, { progress = () => {} } = {}) {
-    const { mus, d, bound, epsilonMax, epsilonStep, tableMus } = setup;
+    const { mus, d, bound, epsilonMax, epsilonStep, yMin = 0, tableMus } = setup;
     const epsilons = grid(epsilonMax, epsilonStep);
     const series = [];
     const checks = [];
@@ -96,7 +97,7 @@ const fig1 = {
       series.push(
         { label: `Theorem 1(a), μ = ${mu}`, points: epsilons.map((e, i) => [e, bounds[i]]) },
         { label: `lower bound p̄_μ, μ = ${mu}`, points: epsilons.map((e) => [e, floor]) },
-        { label: `Gaussian, μ̄_CI = ${mu} (σ² = ${sigma2.toFixed(4)})`, points: positive(epsilons.map((e, i) => [e, gauss[i]])) },
+        { label: `Gaussian, μ̄_CI = ${mu} (σ² = ${sigma2.toFixed(4)})`, points: positive(epsilons.map((e, i) => [e, gauss[i]]), yMin) },
       );
       let excess = -Infinity;
       let belowFloor = 0;
@@ -248,6 +249,7 @@ const fig3 = {
     prior: PRIOR,
     epsilonMax: 2.5,
     epsilonStep: 0.05,
+    yMin: 1e-4,
     // A finite check of the corrected theorem (spec §3.3 test vector): k-RR, k = 10, ε = 2, prior (0.5, rest uniform).
     krr: { k: 10, epsilon: 2, prior: [0.5, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18] },
   },
@@ -259,7 +261,7 @@ const fig3 = {
     'We draw the printed bound dashed (invalid) and the corrected bound δ^LIP_{μ/p_min}(ε) (per-input KL <= μ/p_min), ' +
     'which the Gaussian respects.',
   async run(ps, setup, { progress = () => {} } = {}) {
-    const { mus, sigma2, points, prior, epsilonMax, epsilonStep, krr } = setup;
+    const { mus, sigma2, points, prior, epsilonMax, epsilonStep, yMin = 0, krr } = setup;
     const epsilons = grid(epsilonMax, epsilonStep);
     const pMin = Math.min(...prior);
     const series = [];
@@ -278,7 +280,7 @@ const fig3 = {
         { label: `Theorem 2(a) as printed (eq. 9), μ = ${mu} — NOT a valid bound`, points: epsilons.map((e, i) => [e, asPrinted[i]]), printed: true },
         { label: `limit 1 − 2^−μ of eq. 9, μ = ${mu}`, points: epsilons.map((e) => [e, limit]), printed: true },
         { label: `corrected Theorem 2(a), μ/p_min, μ = ${mu}`, points: epsilons.map((e, i) => [e, corrected[i]]) },
-        { label: `Gaussian δ̄_LIP, I = ${mu} (σ² = ${s2})`, points: positive(epsilons.map((e, i) => [e, gauss[i]])) },
+        { label: `Gaussian δ̄_LIP, I = ${mu} (σ² = ${s2})`, points: positive(epsilons.map((e, i) => [e, gauss[i]]), yMin) },
       );
       let excess = -Infinity;
       epsilons.forEach((e, i) => { excess = Math.max(excess, gauss[i] - corrected[i] * BOUND_SLACK); });
