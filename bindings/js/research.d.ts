@@ -70,6 +70,48 @@ export interface Lmidp {
   lipDeltaFromMutualInformationAsPrinted(mu: number, epsilon: number): number;
   /** Theorem 3 / Fig. 1: the Gaussian noise variance σ² whose peak-constrained capacity is mu (d dims, |x_i| <= bound). */
   gaussianSigma2ForCapacity(mu: number, d: number, bound: number): number;
+  /**
+   * The optimal LDP curve δ̄_G(ε) of the paper's Gaussian mechanism (5): x in the ball ||x|| <= √d·bound plus
+   * N(0, sigma2·I_d) (Balle–Wang, L2 sensitivity 2√d·bound; Fig. 1).
+   */
+  gaussianLdpDelta(epsilon: number, d: number, bound: number, sigma2: number): number;
+  /** CI-LMIDP (bits) of N(0, sigma2·I_d) noise on inputs with ||x|| <= √d·bound (peak constraint; Fig. 2). */
+  gaussianCapacityPeak(d: number, bound: number, sigma2: number): number;
+  /** Theorem 3: (d/2)·log2(1 + bound²/sigma2), the CI-LMIDP of the best additive noise under E||x||² <= d·bound². */
+  gaussianCapacityAveragePower(d: number, bound: number, sigma2: number): number;
+  /** CD-LMIDP: I(X; X + N(0, sigma2)) in bits for a scalar X on `points` with probabilities `prior` (Figs. 3, 4). */
+  gaussianMixtureMutualInformation(points: Histogram, prior: Histogram, sigma2: number): number;
+  /** The optimal LIP curve δ̄_LIP(ε) of that mechanism (x over the prior's support; eq. 4). */
+  gaussianMixtureLipDelta(points: Histogram, prior: Histogram, sigma2: number, epsilon: number): number;
+  /**
+   * Theorem 1(b), eq. (8): μ = log2(e)·∫_0^∞ (1 + e^{−ε}) δ(ε) dε bits, a CI-LMIDP bound from an LDP curve valid for
+   * every ε >= 0 (adaptive quadrature; Infinity when δ does not decay). epsHint: where δ reaches 0 (pure
+   * mechanisms), default 0. delta must return numbers in [0, 1]; an error it throws is rethrown.
+   */
+  capacityBoundFromLdpCurve(delta: (epsilon: number) => number, epsHint?: number): number;
+  /** Theorem 2(b), eq. (10): μ_CD = log2(e)·∫_0^∞ (e^ε + e^{−ε}) δ(ε) dε bits from a LIP curve (as above). */
+  mutualInformationBoundFromLipCurve(delta: (epsilon: number) => number, epsHint?: number): number;
+}
+
+/**
+ * Reveal-or-Obscure (Tasnim et al.): the obscure probabilities the samplers 'roo' and 'ds-roo' use, and the
+ * paper's accuracy and sample-complexity formulas. These are public functions of (ε, n, k); a user's q_m is not
+ * (never release it).
+ */
+export interface Roo {
+  /** ROO's q_0 = k/(k + n·(e^ε − 1)) (eq. 9; the mathematical value, the sampler rounds it up by a few ulps). */
+  obscureProbability(epsilon: number, records: number, k: number): number;
+  /** DS-ROO′'s table q_0..q_M (M = ⌊n/k⌋) by minimum count m, with the fix q_M >= t_M of the paper's Algorithm 2. */
+  obscureTable(epsilon: number, records: number, k: number): Float64Array;
+  /** Algorithm 2 exactly as printed: NOT ε-DP at m = M when k ∤ n and M·(e^ε − 1) < 1. For the erratum only. */
+  obscureTableAsPrinted(epsilon: number, records: number, k: number): Float64Array;
+  /** Worst-case TV accuracy α: ROO (eq. 19) q_0(1 − 1/k), and the Laplace baseline as the paper states it, 2k/(nε) (eq. 18). */
+  accuracyBounds(epsilon: number, records: number, k: number): { readonly roo: number; readonly rsss: number };
+  /**
+   * Records needed for α-accuracy at ε (§3): ROO (eq. 8) (k(1−α) − 1)/(α(e^ε − 1)), RSSS (eq. 5) 2k/(αε),
+   * Cheu–Nayak SubRR (eq. 45) (k−1)(1−α)/(αε). α in (0, 1 − 1/k), ε in (0, 1000].
+   */
+  sampleComplexity(k: number, alpha: number, epsilon: number): { readonly roo: number; readonly rsss: number; readonly subrr: number };
 }
 
 // ---- continuous data on grids ----------------------------------------------------------------------------------
@@ -359,8 +401,18 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
    * entry is reused; one from 'privsample' is rebuilt here from its mechanism and options.
    */
   accountant(sampler: Sampler, options?: AccountantOptions): AccountantReport;
+  /**
+   * The exact LDP of a channel given by its rows W(y | i) (each row a distribution over the same outputs, summing to
+   * 1 within 1e-9), e.g. a sampler's distribution() on two neighbouring inputs: pureEpsilon = max over y and rows
+   * i, j of ln(W(i,y)/W(j,y)) (Infinity when a column mixes zero and non-zero entries), and for each ε' of
+   * `epsilons` the hockey-stick δ(ε') = max over ordered pairs i ≠ j of Σ_y max(0, W(i,y) − e^{ε'}·W(j,y)).
+   * Cost O(rows²·outputs) per ε'; rows·outputs <= 10^6.
+   */
+  channelLdp(rows: readonly Histogram[], epsilons?: Histogram): { readonly pureEpsilon: number; readonly delta: Float64Array };
   /** The LMIDP paper's conversions between notions. */
   readonly lmidp: Lmidp;
+  /** Reveal-or-Obscure's obscure probabilities and the paper's accuracy / sample-complexity formulas. */
+  readonly roo: Roo;
   /**
    * Population estimates from `counts[x]` = how many users released category x, and the sampler's public parameters
    * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts or a wrong

@@ -218,6 +218,72 @@ function makeApi(wasm) {
       checked(wasm, wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon'))),
     gaussianSigma2ForCapacity: (mu, d, bound) =>
       checked(wasm, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
+    gaussianLdpDelta: (epsilon, d, bound, sigma2) =>
+      checked(wasm, wasm.gaussianLdpDelta(number(epsilon, 'epsilon'), number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+    gaussianCapacityPeak: (d, bound, sigma2) =>
+      checked(wasm, wasm.gaussianCapacityPeak(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+    gaussianCapacityAveragePower: (d, bound, sigma2) =>
+      checked(wasm, wasm.gaussianCapacityAveragePower(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+    gaussianMixtureMutualInformation: (points, prior, sigma2) =>
+      checked(wasm, wasm.gaussianMixtureMutualInformation(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'))),
+    gaussianMixtureLipDelta: (points, prior, sigma2, epsilon) =>
+      checked(wasm, wasm.gaussianMixtureLipDelta(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'),
+        number(epsilon, 'epsilon'))),
+    capacityBoundFromLdpCurve: (delta, epsHint = 0) => integrateCurve(wasm.capacityBoundFromLdpCurve, delta, epsHint),
+    mutualInformationBoundFromLipCurve: (delta, epsHint = 0) => integrateCurve(wasm.mutualInformationBoundFromLipCurve, delta, epsHint),
+  });
+
+  // Theorem 1(b)/2(b) integrate a curve given as a JS function. A JS exception must not unwind through WebAssembly
+  // (bindings/wasm/guard.hpp): the function handed to the module returns NaN instead (the core then rejects the
+  // value), and the first error the caller's function threw is rethrown here.
+  function integrateCurve(run, delta, epsHint) {
+    if (typeof delta !== 'function') throw new TypeError(`delta must be a function ε => δ(ε), got ${describe(delta)}`);
+    number(epsHint, 'epsHint');
+    let thrown = null;
+    const safe = (epsilon) => {
+      if (thrown !== null) return Number.NaN;
+      try {
+        const value = delta(epsilon);
+        if (typeof value !== 'number') thrown = new TypeError(`delta(${epsilon}) returned ${describe(value)}: it must return a number`);
+        return typeof value === 'number' ? value : Number.NaN;
+      } catch (error) {
+        thrown = error;
+        return Number.NaN;
+      }
+    };
+    let result;
+    try {
+      result = checked(wasm, run(safe, epsHint));
+    } catch (error) {
+      throw thrown ?? error;
+    }
+    if (thrown !== null) throw thrown;
+    return result;
+  }
+
+  /** The exact LDP of the channel whose rows are the given output distributions (research.d.ts). */
+  function channelLdp(rows, epsilons) {
+    if (!Array.isArray(rows) || rows.length === 0) throw new TypeError(`rows must be a non-empty array of distributions, got ${describe(rows)}`);
+    const checkedRows = rows.map((row, i) => histogram(row, `rows[${i}]`));
+    checkedRows.forEach((row, i) => {
+      if (row.length !== checkedRows[0].length) throw new TypeError(`rows[${i}] has ${row.length} entries; rows[0] has ${checkedRows[0].length}`);
+    });
+    const grid = epsilons === undefined ? new Float64Array(0) : histogram(epsilons, 'epsilons');
+    const r = checked(wasm, wasm.channelLdp(checkedRows, grid));
+    return Object.freeze({ pureEpsilon: r.pureEpsilon, delta: r.delta });
+  }
+
+  const roo = Object.freeze({
+    obscureProbability: (epsilon, records, k) =>
+      checked(wasm, wasm.rooObscureProbability(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+    obscureTable: (epsilon, records, k) =>
+      checked(wasm, wasm.dsRooObscureTable(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+    obscureTableAsPrinted: (epsilon, records, k) =>
+      checked(wasm, wasm.dsRooObscureTableAsPrinted(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+    accuracyBounds: (epsilon, records, k) =>
+      Object.freeze(checked(wasm, wasm.rooAccuracyBounds(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k')))),
+    sampleComplexity: (k, alpha, epsilon) =>
+      Object.freeze(checked(wasm, wasm.rooSampleComplexity(number(k, 'k'), number(alpha, 'alpha'), number(epsilon, 'epsilon')))),
   });
 
   // A sampler's C++ handle: its own when made by this module, else one rebuilt from its public name and options
@@ -346,7 +412,9 @@ function makeApi(wasm) {
   return Object.freeze({
     ...finite.api,
     accountant,
+    channelLdp,
     lmidp,
+    roo,
     estimate,
     simulate,
     collection,

@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,7 @@
 #include "privsample/mbde.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
+#include "privsample/reveal_or_obscure.hpp"
 
 using emscripten::val;
 using namespace privsample;
@@ -98,6 +100,26 @@ val privacy_profile_of(val options, double beta) {
   return guarded([&] { return val(privacy_profile(ldp_guarantee_of(options), beta)); });
 }
 
+// The exact LDP of a channel given by its rows (output distributions; equal lengths, checked by the wrapper).
+val channel_ldp_of(val rows, val epsilons) {
+  return guarded([&] {
+    const auto count = rows["length"].as<std::size_t>();
+    std::vector<std::vector<double>> values;
+    for (std::size_t i = 0; i < count; ++i) values.push_back(numbers(rows[i]));
+    const std::size_t columns = values.empty() ? 0 : values[0].size();
+    ChannelMatrix w(static_cast<Eigen::Index>(count), static_cast<Eigen::Index>(columns));
+    for (std::size_t i = 0; i < count; ++i) {
+      for (std::size_t j = 0; j < columns; ++j) w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values[i][j];
+    }
+    const ChannelMatrix channel = validated_channel(std::move(w));
+    const std::vector<double> grid = numbers(epsilons);
+    val out = val::object();
+    out.set("pureEpsilon", pure_ldp_epsilon(channel));
+    out.set("delta", copy_out(ldp_curve(channel, grid)));
+    return out;
+  });
+}
+
 // The conversions of the LMIDP paper, one number each (lmidp.hpp).
 val ldp_delta_from_capacity_of(double mu, double epsilon) {
   return guarded([&] { return val(ldp_delta_from_capacity(mu, epsilon)); });
@@ -111,6 +133,77 @@ val lip_delta_as_printed_of(double mu, double epsilon) {
 }
 val gaussian_sigma2_of(double mu, double d, double bound) {
   return guarded([&] { return val(gaussian_sigma2_for_capacity(mu, validated_count(d, "d", 1, 1'000'000), bound)); });
+}
+
+val gaussian_ldp_delta_of(double epsilon, double d, double bound, double sigma2) {
+  return guarded([&] {
+    return val(gaussian_ball_ldp_delta(epsilon, validated_count(d, "d", 1, 1'000'000), bound, sigma2));
+  });
+}
+val gaussian_capacity_peak_of(double d, double bound, double sigma2) {
+  return guarded([&] { return val(gaussian_capacity_peak(validated_count(d, "d", 1, 1'000'000), bound, sigma2)); });
+}
+val gaussian_capacity_average_power_of(double d, double bound, double sigma2) {
+  return guarded([&] {
+    return val(gaussian_capacity_average_power(validated_count(d, "d", 1, 1'000'000), bound, sigma2));
+  });
+}
+val gaussian_mixture_mi_of(val xs, val prior, double sigma2) {
+  return guarded([&] {
+    const std::vector<double> x = numbers(xs);
+    const std::vector<double> p = numbers(prior);
+    return val(gaussian_mixture_mutual_information(x, p, sigma2));
+  });
+}
+val gaussian_mixture_lip_delta_of(val xs, val prior, double sigma2, double epsilon) {
+  return guarded([&] {
+    const std::vector<double> x = numbers(xs);
+    const std::vector<double> p = numbers(prior);
+    return val(gaussian_mixture_lip_delta(x, p, sigma2, epsilon));
+  });
+}
+// Theorem 1(b) / 2(b) on a curve given as a JS function ε -> δ. The wrapper passes a function that never throws
+// (it returns NaN instead, which the core rejects), so no JS exception unwinds through these frames (guard.hpp).
+std::function<double(double)> curve_of(const val& delta) {
+  return [delta](double epsilon) { return delta(epsilon).as<double>(); };
+}
+val capacity_bound_from_ldp_curve_of(val delta, double eps_hint) {
+  return guarded([&] { return val(capacity_bound_from_ldp_curve(curve_of(delta), eps_hint)); });
+}
+val mi_bound_from_lip_curve_of(val delta, double eps_hint) {
+  return guarded([&] { return val(mutual_information_bound_from_lip_curve(curve_of(delta), eps_hint)); });
+}
+
+// ---- Reveal-or-Obscure tables and the paper's formulas (reveal_or_obscure.hpp) ----------------------------------
+std::size_t roo_records(double records) { return validated_count(records, "records", 1, kMaxRecords); }
+std::size_t roo_k(double k) { return validated_count(k, "k", 1, kMaxCategories); }
+val roo_obscure_probability_of(double epsilon, double records, double k) {
+  return guarded([&] { return val(roo_obscure_probability(epsilon, roo_records(records), roo_k(k))); });
+}
+val dsroo_table_of(double epsilon, double records, double k) {
+  return guarded([&] { return copy_out(dsroo_obscure_table(epsilon, roo_records(records), roo_k(k))); });
+}
+val dsroo_table_as_printed_of(double epsilon, double records, double k) {
+  return guarded([&] { return copy_out(dsroo_obscure_table_as_printed(epsilon, roo_records(records), roo_k(k))); });
+}
+val roo_accuracy_of(double epsilon, double records, double k) {
+  return guarded([&] {
+    const RooAccuracyBounds a = roo_accuracy_bounds(epsilon, roo_records(records), roo_k(k));
+    val out = val::object();
+    out.set("roo", a.roo);
+    out.set("rsss", a.rsss);
+    return out;
+  });
+}
+val roo_sample_complexity_of(double k, double alpha, double epsilon) {
+  return guarded([&] {
+    const RooSampleComplexity c = roo_sample_complexity(roo_k(k), alpha, epsilon);
+    val out = val::object();
+    out.set("roo", c.roo);
+    out.set("rsss", c.rsss);
+    out.set("subrr", c.subrr);
+    return out;
+  });
 }
 
 // ---- continuous data on grids (continuous.hpp) ----------------------------------------------------------------
@@ -428,6 +521,19 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("lipDeltaFromMutualInformation", &lip_delta_of);
   emscripten::function("lipDeltaFromMutualInformationAsPrinted", &lip_delta_as_printed_of);
   emscripten::function("gaussianSigma2ForCapacity", &gaussian_sigma2_of);
+  emscripten::function("channelLdp", &channel_ldp_of);
+  emscripten::function("gaussianLdpDelta", &gaussian_ldp_delta_of);
+  emscripten::function("gaussianCapacityPeak", &gaussian_capacity_peak_of);
+  emscripten::function("gaussianCapacityAveragePower", &gaussian_capacity_average_power_of);
+  emscripten::function("gaussianMixtureMutualInformation", &gaussian_mixture_mi_of);
+  emscripten::function("gaussianMixtureLipDelta", &gaussian_mixture_lip_delta_of);
+  emscripten::function("capacityBoundFromLdpCurve", &capacity_bound_from_ldp_curve_of);
+  emscripten::function("mutualInformationBoundFromLipCurve", &mi_bound_from_lip_curve_of);
+  emscripten::function("rooObscureProbability", &roo_obscure_probability_of);
+  emscripten::function("dsRooObscureTable", &dsroo_table_of);
+  emscripten::function("dsRooObscureTableAsPrinted", &dsroo_table_as_printed_of);
+  emscripten::function("rooAccuracyBounds", &roo_accuracy_of);
+  emscripten::function("rooSampleComplexity", &roo_sample_complexity_of);
   emscripten::function("checkGrid", &check_grid);
   emscripten::function("gaussianMixture", &gaussian_mixture_of);
   emscripten::function("laplaceMixture", &laplace_mixture_of);

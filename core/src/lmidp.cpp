@@ -669,6 +669,13 @@ double gaussian_ldp_delta(double epsilon, double l2_sensitivity, double sigma) {
   return std::clamp(first - std::exp(log_second), 0.0, 1.0);
 }
 
+double gaussian_ball_ldp_delta(double epsilon, std::size_t d, double delta_bound, double sigma2) {
+  require_dimension(d);
+  require_positive_finite(delta_bound, "delta_bound");
+  require_positive_finite(sigma2, "sigma2");
+  return gaussian_ldp_delta(epsilon, 2.0 * std::sqrt(static_cast<double>(d)) * delta_bound, std::sqrt(sigma2));
+}
+
 double gaussian_capacity_average_power(std::size_t d, double delta_bound, double sigma2) {
   require_dimension(d);
   require_positive_finite(delta_bound, "delta_bound");

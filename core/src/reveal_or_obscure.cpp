@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -205,6 +206,36 @@ double roo_obscure_probability(double epsilon, std::size_t records, std::size_t 
   const std::uint64_t n = checked_records(records);
   check_category_count(k, "k");
   return roo_q(decay(eps), n, k);
+}
+
+RooAccuracyBounds roo_accuracy_bounds(double epsilon, std::size_t records, std::size_t k) {
+  const double eps = validated_epsilon(epsilon);
+  const std::uint64_t n = checked_records(records);
+  check_category_count(k, "k");
+  if (k < 2) throw std::invalid_argument("k = " + std::to_string(k) + ": the accuracy formulas need k >= 2");
+  const double kd = static_cast<double>(k);
+  RooAccuracyBounds out;
+  out.roo = roo_q(decay(effective_epsilon(eps)), n, k) * (1.0 - 1.0 / kd);  // eq. 19
+  out.rsss = eps == 0.0 ? std::numeric_limits<double>::infinity()
+                        : 2.0 * kd / (static_cast<double>(n) * eps);     // eq. 18
+  return out;
+}
+
+RooSampleComplexity roo_sample_complexity(std::size_t k, double alpha, double epsilon) {
+  check_category_count(k, "k");
+  if (k < 2) throw std::invalid_argument("k = " + std::to_string(k) + ": the sample complexities need k >= 2");
+  const double kd = static_cast<double>(k);
+  if (!(alpha > 0.0 && alpha < 1.0 - 1.0 / kd)) {
+    throw std::invalid_argument("alpha = " + format_value(alpha) + ": must lie in (0, 1 − 1/k) = (0, " +
+                                format_value(1.0 - 1.0 / kd) + ")");
+  }
+  const double eps = validated_epsilon(epsilon);
+  if (eps == 0.0) throw std::invalid_argument("epsilon = 0: no finite number of records is enough at ε = 0");
+  RooSampleComplexity out;
+  out.roo = (kd * (1.0 - alpha) - 1.0) / (alpha * std::expm1(eps));  // eq. 8 (0 once e^ε − 1 overflows)
+  out.rsss = 2.0 * kd / (alpha * eps);                                  // eq. 5
+  out.subrr = (kd - 1.0) * (1.0 - alpha) / (alpha * eps);               // eq. 45
+  return out;
 }
 
 namespace {

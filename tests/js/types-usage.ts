@@ -49,6 +49,11 @@ async function privatize(hist: Histogram): Promise<number> {
   const floor: number = research.lmidp.ldpDeltaFloorFromCapacity(0.1);
   const weight: number | null = research.mixtureWeight(research.sampler('linear', { mu: 1 }), 10);
   const profile: number = research.privacyProfile({ mu: 1 }, 0.5);
+  const mu8: number = research.lmidp.capacityBoundFromLdpCurve((e) => research.lmidp.gaussianLdpDelta(e, 1, 1, 200));
+  const table: Float64Array = research.roo.obscureTable(0.1, 1000, 9);
+  const needed: number = research.roo.sampleComplexity(9, 0.1, 1).subrr;
+  const loss: number = research.channelLdp([[0.5, 0.5], [0.25, 0.75]], [0]).pureEpsilon;
+  void [mu8, table, needed, loss];
   const baseline = research.mbde(research.grid1d({ lo: -4, hi: 4, cells: 50 }), new Float64Array(50).fill(1), { epsilon: 1, seed: 3 });
   const reference: Float64Array = baseline.reference;
   void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor, weight, profile, reference, disposed, again];

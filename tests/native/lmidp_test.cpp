@@ -429,6 +429,18 @@ TEST_CASE("lmidp: Balle-Wang Gaussian delta test values", "[lmidp]") {
   CHECK(gaussian_ldp_delta(1.0, 0.0, 1.0) == 0.0);
 }
 
+TEST_CASE("lmidp: the paper's Gaussian mechanism (5) on the ball of radius sqrt(d)*Delta", "[lmidp]") {
+  CHECK_PRINTED(gaussian_ball_ldp_delta(1.0, 1, 1.0, 1.0), "0.509861660054670");
+  CHECK_PRINTED(gaussian_ball_ldp_delta(0.0, 10, 1.0, 71.635899), "0.291315845387653");
+  for (const double eps : {0.0, 0.5, 2.0}) {
+    CHECK(gaussian_ball_ldp_delta(eps, 3, 0.5, 2.0) == gaussian_ldp_delta(eps, 2.0 * std::sqrt(3.0) * 0.5, std::sqrt(2.0)));
+  }
+  CHECK_THROWS_AS(gaussian_ball_ldp_delta(1.0, 0, 1.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(gaussian_ball_ldp_delta(1.0, 1, 0.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(gaussian_ball_ldp_delta(1.0, 1, 1.0, -1.0), std::invalid_argument);
+  CHECK_THROWS_AS(gaussian_ball_ldp_delta(-1.0, 1, 1.0, 1.0), std::invalid_argument);
+}
+
 TEST_CASE("lmidp: peak-constrained Gaussian CI-LMIDP matches the spec's table; Thm 3 bounds it", "[lmidp]") {
   struct Row {
     double sigma2;

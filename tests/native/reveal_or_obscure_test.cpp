@@ -210,6 +210,48 @@ TEST_CASE("roo: q_0 is eq. 9, k/(k + n expm1(eps)), the sampler rounds it up", "
   CHECK(roo_obscure_probability(0.1, 1000, 9) == Approx(0.078829).margin(5e-7).epsilon(0));
 }
 
+TEST_CASE("roo: accuracy (eqs. 18, 19) and sample complexity (eqs. 5, 8, 45) match spec 4.3", "[roo]") {
+  const RooAccuracyBounds a = roo_accuracy_bounds(0.1, 1000, 9);
+  CHECK(a.rsss == Approx(0.18).epsilon(1e-14));
+  CHECK(a.roo == Approx(0.07007).margin(5e-6));
+  CHECK(a.roo == Approx(roo_obscure_probability(0.1, 1000, 9) * 8.0 / 9.0).epsilon(1e-14));
+  CHECK(RooSampler(0.1, 1000).worst_case_risk(NamedDivergence::tv, 9) == Approx(a.roo).epsilon(1e-12));
+  CHECK(roo_accuracy_bounds(0.0, 1000, 9).rsss == std::numeric_limits<double>::infinity());
+  CHECK(roo_accuracy_bounds(0.0, 1000, 9).roo == Approx(8.0 / 9.0));
+  CHECK(roo_accuracy_bounds(2.0, 1000, 9).roo == Approx(0.00125).margin(5e-6));
+  struct Case {
+    std::size_t k;
+    double alpha, epsilon, roo, rsss, subrr, roo_margin;
+  };
+  for (const Case c : {Case{9, 0.1, 0.1, 675, 1800, 720, 0.5}, Case{9, 0.1, 1.0, 41.3, 180, 72, 0.05},
+                       Case{9, 0.1, 5.0, 0.5, 36, 14.4, 0.05}, Case{100, 0.01, 1.0, 5703, 20000, 9801, 0.5}}) {
+    INFO("k " << c.k << " alpha " << c.alpha << " epsilon " << c.epsilon);
+    const RooSampleComplexity n = roo_sample_complexity(c.k, c.alpha, c.epsilon);
+    CHECK(n.roo == Approx(c.roo).margin(c.roo_margin));
+    CHECK(n.rsss == Approx(c.rsss).epsilon(1e-12));
+    CHECK(n.subrr == Approx(c.subrr).epsilon(1e-12));
+  }
+  // Lemma 1: ROO needs fewer records than both baselines.
+  for (const std::size_t k : {2u, 3u, 9u, 1000u}) {
+    for (const double alpha : {1e-3, 0.1, 0.49}) {
+      for (const double epsilon : {1e-3, 0.1, 1.0, 10.0, 800.0}) {
+        const RooSampleComplexity n = roo_sample_complexity(k, alpha, epsilon);
+        CHECK(n.roo < n.rsss);
+        CHECK(n.roo < n.subrr);
+        CHECK(n.roo >= 0.0);
+      }
+    }
+  }
+  CHECK_THROWS_AS(roo_sample_complexity(9, 0.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(roo_sample_complexity(9, 8.0 / 9.0, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(roo_sample_complexity(1, 0.1, 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(roo_sample_complexity(9, 0.1, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(roo_sample_complexity(9, std::nan(""), 1.0), std::invalid_argument);
+  CHECK_THROWS_AS(roo_accuracy_bounds(0.1, 0, 9), std::invalid_argument);
+  CHECK_THROWS_AS(roo_accuracy_bounds(0.1, 10, 1), std::invalid_argument);
+  CHECK_THROWS_AS(roo_accuracy_bounds(-0.1, 10, 9), std::invalid_argument);
+}
+
 TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches spec 4.1", "[roo][dsroo]") {
   struct Row {
     double epsilon;

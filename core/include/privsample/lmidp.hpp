@@ -43,6 +43,9 @@ namespace privsample {
 // ---- the Gaussian mechanism and Theorem 3 (docs/analysis/lmidp.md#theorem-3-gaussian, docs/analysis/lmidp.md#gaussian-mechanism) ------------------------------------------------
 // δ of the Gaussian mechanism with L2 sensitivity s and noise σ at ε (Balle–Wang, exact).
 [[nodiscard]] double gaussian_ldp_delta(double epsilon, double l2_sensitivity, double sigma);
+// The paper's Gaussian mechanism (5): x in the ball ||x|| <= √d·Δ (diameter, i.e. L2 sensitivity, 2√d·Δ) plus
+// N(0, σ²I_d); its optimal LDP curve δ̄_G(ε) = gaussian_ldp_delta(ε, 2√d·Δ, σ) (Fig. 1; docs/analysis/lmidp.md).
+[[nodiscard]] double gaussian_ball_ldp_delta(double epsilon, std::size_t d, double delta_bound, double sigma2);
 // CI-LMIDP of d-dimensional Gaussian noise of variance σ² per coordinate: average-power constraint
 // (d/2)·log2(1 + Δ²/σ²) (Thm 3, the best additive noise), and the peak constraint ||x|| <= √d·Δ (docs/analysis/lmidp.md#gaussian-mechanism).
 [[nodiscard]] double gaussian_capacity_average_power(std::size_t d, double delta_bound, double sigma2);

@@ -61,6 +61,29 @@ inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
 // (v_M = 0 when k | n) this returns 0 instead of ±∞/NaN. Never use it to sample.
 [[nodiscard]] std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t records, std::size_t k);
 
+// The paper's accuracy and sample-complexity formulas (§3, Theorem 1, Lemma 1; docs/mechanisms/roo.md), for the
+// comparisons of its Fig. 3 and §3. Accuracy α = the worst case over all P of d_TV(Q, P):
+//   ROO (eq. 19): q_0(1 − 1/k) = (1 − 1/k)/(1 + (n/k)(e^ε − 1));
+//   RSSS, the Laplace baseline, as the paper states it (eq. 18): 2k/(nε) (+∞ at ε = 0; it is a bound, not a TV,
+//   so it can exceed 1).
+// Throws std::invalid_argument for ε outside [0, 1000], records outside [1, kMaxRecords], k outside [2, kMaxCategories].
+struct RooAccuracyBounds {
+  double roo = 0.0;
+  double rsss = 0.0;
+};
+[[nodiscard]] RooAccuracyBounds roo_accuracy_bounds(double epsilon, std::size_t records, std::size_t k);
+
+// The number of records n that makes each sampler α-accurate on every P at ε (real numbers; round up for a count):
+//   ROO (eq. 8/41): (k(1 − α) − 1)/(α(e^ε − 1));  RSSS (eq. 5): 2k/(αε);  Cheu–Nayak SubRR (eq. 45): (k−1)(1−α)/(αε).
+// Lemma 1: roo < rsss and roo < subrr for every k >= 2, ε > 0, α in (0, 1 − 1/k). Throws std::invalid_argument for
+// k outside [2, kMaxCategories], α outside (0, 1 − 1/k), ε outside (0, 1000].
+struct RooSampleComplexity {
+  double roo = 0.0;
+  double rsss = 0.0;
+  double subrr = 0.0;
+};
+[[nodiscard]] RooSampleComplexity roo_sample_complexity(std::size_t k, double alpha, double epsilon);
+
 // ROO — Algorithm 1, Theorem 1 (docs/mechanisms/roo.md#the-mechanism). With probability q output a uniform letter, otherwise output a
 // uniformly chosen record: Pr(y | x^n) = q/k + (1 − q)·c_y/n, with q = q_0(ε, n, k).
 // Guarantee: ε-DP of the records (replace-one, public n and k). Proof (eqs. 24–28): replacing one record
