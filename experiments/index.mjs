@@ -1,0 +1,83 @@
+// The one registry of experiments: every numbered figure and table of the four papers, imported by the command line
+// (scripts/reproduce.mjs) and by the browser's reproductions page (web/reproduce*.js) alike. The entry and result
+// formats are described in docs/experiments.md; each paper's entries live in their own file beside this one.
+import { experiments as localFinite } from './local-finite.mjs';
+import { experiments as lmidp } from './lmidp.mjs';
+import { experiments as roo } from './roo.mjs';
+
+/** Every experiment, in the papers' order. */
+export const EXPERIMENTS = Object.freeze([...localFinite, ...roo, ...lmidp]);
+
+/** The four papers, as the entries' `paper` field names them. */
+export const PAPERS = Object.freeze({
+  minimax: 'Park, Asoodeh, Lee — Exactly Minimax-Optimal Locally Differentially Private Sampling (NeurIPS 2024)',
+  local: 'Ghoukasian, Lee, Asoodeh — Locally Optimal Private Sampling: Beyond the Global Minimax',
+  roo: 'Reveal-or-Obscure: A Differentially Private Sampling Algorithm for Discrete Distributions (ITW 2025)',
+  lmidp: 'Local Mutual-Information Differential Privacy (arXiv:2405.07596v1)',
+});
+
+/** The entry called `name`; a RangeError listing the names when there is none. */
+export function experimentByName(name) {
+  const entry = EXPERIMENTS.find((e) => e.name === name);
+  if (!entry) {
+    throw new RangeError(`experiment "${name}" is not in the registry; the names are: ${EXPERIMENTS.map((e) => e.name).join(', ')}`);
+  }
+  return entry;
+}
+
+/** The set-up an entry runs with: the paper's, then the quick form's overrides (if quick), then the caller's. */
+export function setupOf(entry, { quick = false, overrides = {} } = {}) {
+  return { ...entry.setup, ...(quick ? entry.quick : {}), ...overrides };
+}
+
+const KINDS = new Set(['lines', 'bars', 'heatmap']);
+
+/** Throws a TypeError naming the entry and the field when a result does not have the shared shape. */
+export function validateResult(name, result) {
+  const fail = (what) => {
+    throw new TypeError(`experiment ${name}: ${what}`);
+  };
+  if (!result || !Array.isArray(result.panels) || result.panels.length === 0) fail('result.panels must be a non-empty array');
+  result.panels.forEach((panel, i) => {
+    if (!KINDS.has(panel.kind)) fail(`panels[${i}].kind is ${JSON.stringify(panel.kind)}, expected lines, bars or heatmap`);
+    if (typeof panel.title !== 'string') fail(`panels[${i}].title must be a string`);
+    if (panel.kind === 'heatmap') {
+      const { width, height } = panel.grid ?? {};
+      if (!(width > 0 && height > 0) || panel.values?.length !== width * height) {
+        fail(`panels[${i}] (heatmap) needs grid.width·grid.height values`);
+      }
+    } else if (!Array.isArray(panel.series) || panel.series.length === 0) {
+      fail(`panels[${i}].series must be a non-empty array`);
+    }
+  });
+  for (const key of ['checks', 'printed']) {
+    if (!Array.isArray(result[key])) fail(`result.${key} must be an array`);
+  }
+  result.checks.forEach((c, i) => {
+    if (typeof c.label !== 'string' || typeof c.ok !== 'boolean') fail(`checks[${i}] needs a label and a boolean ok`);
+  });
+  result.printed.forEach((p, i) => {
+    if (typeof p.label !== 'string' || typeof p.ok !== 'boolean') fail(`printed[${i}] needs a label and a boolean ok`);
+  });
+  if (result.table && (!Array.isArray(result.table.columns) || !Array.isArray(result.table.rows))) {
+    fail('result.table needs columns and rows');
+  }
+  return result;
+}
+
+/** Whether every privacy/bound check passed and every printed value matched. */
+export const passed = (result) => result.checks.every((c) => c.ok) && result.printed.every((p) => p.ok);
+
+/**
+ * Runs one entry through the public API `ps` (an initialised 'privsample/research' module): merges the set-up,
+ * calls the entry's run() with the progress callback (fractions in [0, 1], the experiment reports them itself),
+ * validates the result's shape and returns { entry, setup, result, ms, ok }.
+ */
+export async function runExperiment(ps, entry, { quick = false, overrides = {}, progress = () => {} } = {}) {
+  const setup = setupOf(entry, { quick, overrides });
+  const start = performance.now();
+  const result = validateResult(entry.name, await entry.run(ps, setup, { progress }));
+  const ms = performance.now() - start;
+  progress(1);
+  return { entry, setup, result, ms, ok: passed(result) };
+}
