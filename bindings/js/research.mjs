@@ -379,15 +379,7 @@ function makeApi(wasm) {
 
   /** δ_g(β) of a notion: {epsilon}, {epsilon, delta} or {mu}. */
   function privacyProfile(notion, beta) {
-    const o = plainObject(notion, 'notion');
-    onlyKeys(o, ['epsilon', 'delta', 'mu'], 'privacyProfile');
-    const { epsilon, delta, mu } = o;
-    if (mu !== undefined && (epsilon !== undefined || delta !== undefined)) {
-      throw new RangeError('notion: mu (Gaussian LDP) cannot be combined with epsilon or delta');
-    }
-    const plain = mu !== undefined ? { mu: number(mu, 'notion.mu') }
-      : { epsilon: number(epsilon, 'notion.epsilon'), ...(delta === undefined ? {} : { delta: number(delta, 'notion.delta') }) };
-    return checked(wasm, wasm.privacyProfile(plain, number(beta, 'beta')));
+    return checked(wasm, wasm.privacyProfile(mechanismOptions(notion, finite.api.registry), number(beta, 'beta')));
   }
 
   const collection = Object.freeze({

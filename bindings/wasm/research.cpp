@@ -28,6 +28,7 @@
 #include "privsample/mbde.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
+#include "privsample/registry.hpp"
 #include "privsample/reveal_or_obscure.hpp"
 
 using emscripten::val;
@@ -95,9 +96,8 @@ val mixture_weight_of(const Sampler& sampler, double k) {
 }
 
 // δ_g(β) of a notion (privacy_profile, functional_ldp.hpp): options {epsilon}, {epsilon, delta} or {mu}.
-Guarantee ldp_guarantee_of(const val& o);
 val privacy_profile_of(val options, double beta) {
-  return guarded([&] { return val(privacy_profile(ldp_guarantee_of(options), beta)); });
+  return guarded([&] { return val(privacy_profile(ldp_notion_of(read_options(options), "privacyProfile"), beta)); });
 }
 
 // The exact LDP of a channel given by its rows (output distributions; equal lengths, checked by the wrapper).

@@ -146,16 +146,41 @@ double option_default(const MechanismSpec& spec, std::string_view option) {
                          std::string(option) + "'");
 }
 
+namespace {
+void check_ldp_notion_options(const MechanismOptions& o, const std::string& user) {
+  if (o.mu && (o.epsilon || o.delta)) {
+    throw std::invalid_argument("options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '" + user +
+                                "': give either mu, or epsilon (with optional delta)");
+  }
+  if (!o.mu && !o.epsilon) {
+    throw std::invalid_argument("options.epsilon is required for '" + user + "' (or options.mu for Gaussian LDP)");
+  }
+}
+
+Guarantee validated_ldp_notion(const MechanismOptions& o) {
+  if (o.mu) return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, *o.mu, 0.0});
+  if (o.delta) return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, *o.epsilon, *o.delta, 0.0, 0.0});
+  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0});
+}
+}  // namespace
+
+Guarantee ldp_notion_of(const MechanismOptions& o, std::string_view user) {
+  const std::string name(user);
+  check_ldp_notion_options(o, name);
+  for (const auto& option : kOptions) {
+    const bool notion_option = option.name == "epsilon" || option.name == "delta" || option.name == "mu";
+    if (!notion_option && given(o, option.name)) {
+      throw std::invalid_argument("option '" + std::string(option.name) + "' is not supported by '" + name +
+                                  "' (supported: epsilon, delta, mu)");
+    }
+  }
+  return validated_ldp_notion(o);
+}
+
 Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) {
   const std::string mechanism(spec.name);
   if (spec.notion == NotionRule::ldp_from_options) {
-    if (o.mu && (o.epsilon || o.delta)) {
-      throw std::invalid_argument("options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '" +
-                                  mechanism + "': give either mu, or epsilon (with optional delta)");
-    }
-    if (!o.mu && !o.epsilon) {
-      throw std::invalid_argument("options.epsilon is required for '" + mechanism + "' (or options.mu for Gaussian LDP)");
-    }
+    check_ldp_notion_options(o, mechanism);
   } else if (!o.epsilon) {
     throw std::invalid_argument("options.epsilon is required for '" + mechanism + "'");
   }
@@ -178,9 +203,7 @@ Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) 
   }
   switch (spec.notion) {
     case NotionRule::ldp_from_options:
-      if (o.mu) return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, *o.mu, 0.0});
-      if (o.delta) return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, *o.epsilon, *o.delta, 0.0, 0.0});
-      return validated_ldp_guarantee({PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0});
+      return validated_ldp_notion(o);
     case NotionRule::pure_epsilon:
       return {PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0};
     case NotionRule::record_level:

@@ -108,7 +108,7 @@ describe('ps.lmidp bindings used by the figures', () => {
   });
 
   test('Theorems 1(b) and 2(b) integrate a curve given as a function', () => {
-    // The Gaussian curve's (8) is 2dΔ²·log2(e)/σ² (spec §2.2).
+    // The Gaussian curve's (8) is 2dΔ²·log2(e)/σ² (docs/analysis/lmidp.md).
     close(ps.lmidp.capacityBoundFromLdpCurve((e) => ps.lmidp.gaussianLdpDelta(e, 1, 1, 200)), 2 * Math.LOG2E / 200, 1e-7);
     // Pure ε0-LDP's randomized-response curve gives log2(e)·ε0·tanh(ε0/2) (ε0 = 1: 0.66669...).
     const rr = ps.sampler('linear', { epsilon: 1 });

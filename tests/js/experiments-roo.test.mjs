@@ -100,7 +100,7 @@ describe('Reveal-or-Obscure experiments (quick)', () => {
     const entry = experiments[3];
     const result = await runQuick(entry, { cases: [{ k: 9, alpha: 0.1, epsilon: 0.2 }] });
     assert.equal(result.printed.length, 0);
-    // DS-ROO TV on a different P than the spec's: the comparison with the spec's numbers fails.
+    // DS-ROO TV on a different P than the reference one: the comparison with the reference numbers fails.
     const fig2 = await runQuick(experiments[1], { P: [0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1], datasets: 200 });
     assert.ok(fig2.printed.some((p) => !p.ok));
   });

@@ -1,5 +1,5 @@
 // ps.mixtureWeight (λ of the finite linear samplers), ContinuousSampler.mixtureWeight() and ps.privacyProfile (δ_g(β))
-// against the reference values of spec local-minimax-sampling.md §2.0, §4.2 and §4.6, plus their bad inputs.
+// against the reference values of docs/mechanisms/linear.md and docs/mechanisms/local-linear.md, plus their bad inputs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
@@ -61,11 +61,12 @@ test('privacyProfile: δ_ν(β) samples of spec §2.0 and the (ε,δ) closed for
 });
 
 test('privacyProfile: bad inputs', () => {
-  assert.throws(() => ps.privacyProfile({ mu: 1, epsilon: 1 }, 0), RangeError);
+  assert.throws(() => ps.privacyProfile({ mu: 1, epsilon: 1 }, 0), /options\.mu \(Gaussian LDP\) cannot be combined with epsilon or delta for 'privacyProfile'/);
   assert.throws(() => ps.privacyProfile({ mu: 1 }, -1), RangeError);
   assert.throws(() => ps.privacyProfile({ mu: -1 }, 0), RangeError);
-  assert.throws(() => ps.privacyProfile({ epsilon: 1, gamma: 2 }, 0), RangeError);
-  assert.throws(() => ps.privacyProfile({}, 0), TypeError); // epsilon missing
+  assert.throws(() => ps.privacyProfile({ epsilon: 1, gamma: 2 }, 0), /option 'gamma' is not supported by 'privacyProfile'/);
+  assert.throws(() => ps.privacyProfile({ epsilon: 1, sigma: 2 }, 0), /option 'sigma' is unknown/);
+  assert.throws(() => ps.privacyProfile({}, 0), /options\.epsilon is required for 'privacyProfile'/);
   assert.throws(() => ps.privacyProfile({ mu: 'a' }, 0), TypeError);
   assert.throws(() => ps.privacyProfile(null, 0), TypeError);
 });

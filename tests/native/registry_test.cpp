@@ -124,6 +124,32 @@ TEST_CASE("registry: a missing required option and an unused option are refused 
                     Catch::Contains("mechanism = 'clip': unknown continuous mechanism; use one of 'minimax', 'linear'"));
 }
 
+TEST_CASE("registry: ldp_notion_of states a notion from epsilon, delta or mu alone", "[registry]") {
+  MechanismOptions pure;
+  pure.epsilon = 1.5;
+  CHECK(ldp_notion_of(pure, "caller").notion == PrivacyNotion::pure_ldp);
+  CHECK(ldp_notion_of(pure, "caller").epsilon == 1.5);
+  MechanismOptions approx = pure;
+  approx.delta = 1e-6;
+  CHECK(ldp_notion_of(approx, "caller").notion == PrivacyNotion::approximate_ldp);
+  CHECK(ldp_notion_of(approx, "caller").delta == 1e-6);
+  MechanismOptions gaussian;
+  gaussian.mu = 0.5;
+  CHECK(ldp_notion_of(gaussian, "caller").notion == PrivacyNotion::gaussian_ldp);
+  CHECK(ldp_notion_of(gaussian, "caller").mu == 0.5);
+  MechanismOptions both = gaussian;
+  both.epsilon = 1.0;
+  CHECK_THROWS_WITH(ldp_notion_of(both, "caller"), Catch::Contains("options.mu (Gaussian LDP) cannot be combined") &&
+                                                      Catch::Contains("'caller'"));
+  CHECK_THROWS_WITH(ldp_notion_of(MechanismOptions{}, "caller"), Catch::Contains("options.epsilon is required for 'caller'"));
+  MechanismOptions extra = pure;
+  extra.gamma = 2.0;
+  CHECK_THROWS_WITH(ldp_notion_of(extra, "caller"), Catch::Contains("option 'gamma' is not supported by 'caller'"));
+  MechanismOptions negative;
+  negative.mu = -1.0;
+  CHECK_THROWS_AS(ldp_notion_of(negative, "caller"), std::invalid_argument);
+}
+
 TEST_CASE("registry: the JSON export lists every option and mechanism with its rules", "[registry]") {
   const std::string json = registry_json();
   for (const auto& option : option_specs()) CHECK_THAT(json, Catch::Contains("{\"name\":\"" + std::string(option.name) + "\""));

@@ -76,6 +76,10 @@ struct MechanismSpec {
 // the option (as options.<name>) and the mechanism.
 [[nodiscard]] Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& options);
 
+// The LDP notion options state on their own, by the ldp_from_options rule (epsilon → pure ε-LDP; epsilon + delta →
+// (ε,δ)-LDP; mu → μ-Gaussian LDP), validated; `user` names the caller in messages. Any other option is refused.
+[[nodiscard]] Guarantee ldp_notion_of(const MechanismOptions& options, std::string_view user);
+
 // The registry as JSON: {"options": [{"name", "kind", "meaning"}], "mechanisms": [{"name", "space", "notion",
 // "required", "optional", "defaults": {name: value}, "summary"}]}; "required" lists the notion's options too ("epsilon", or for
 // ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu).
