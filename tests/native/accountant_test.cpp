@@ -20,6 +20,7 @@
 using namespace privsample;
 using privsample_test::kInf;
 using privsample_test::kNaN;
+using privsample_test::random_pmf;
 
 namespace {
 
@@ -60,22 +61,6 @@ ChannelMatrix random_channel(Eigen::Index k, Eigen::Index m, std::mt19937_64& rn
     w.row(x) /= w.row(x).sum();
   }
   return w;
-}
-
-std::vector<double> random_prior(std::size_t k, std::mt19937_64& rng, double zero_probability) {
-  std::uniform_real_distribution<double> u01(0.0, 1.0);
-  std::vector<double> p(k);
-  double total = 0.0;
-  for (double& v : p) {
-    v = u01(rng) < zero_probability ? 0.0 : -std::log(1.0 - u01(rng));
-    total += v;
-  }
-  if (total == 0.0) {
-    p[0] = 1.0;
-    total = 1.0;
-  }
-  for (double& v : p) v /= total;
-  return p;
 }
 
 // The prior of the k-RR test vector of docs/analysis/accountant.md#k-rr-closed-forms: 0.5 on input 0, the rest uniform.
@@ -241,7 +226,7 @@ TEST_CASE("accountant: Blahut-Arimoto bounds bracket a brute-force maximum over 
     CHECK(brute <= c.upper + 1e-12);
     CHECK(brute >= c.lower - 1e-4);  // the grid's resolution (I is smooth in the prior)
     for (int r = 0; r < 50; ++r) {
-      CHECK(mutual_information_bits(w, random_prior(static_cast<std::size_t>(k), rng, 0.2)) <= c.upper + 1e-12);
+      CHECK(mutual_information_bits(w, random_pmf(static_cast<std::size_t>(k), rng, 0.2)) <= c.upper + 1e-12);
     }
   }
 }
@@ -255,7 +240,7 @@ TEST_CASE("accountant: capacity of larger random channels converges and bounds e
     CHECK(c.upper - c.lower <= 1e-10);
     CHECK(c.upper <= std::log2(static_cast<double>(std::min(w.rows(), w.cols()))) + 1e-12);
     for (int r = 0; r < 50; ++r) {
-      CHECK(mutual_information_bits(w, random_prior(static_cast<std::size_t>(w.rows()), rng, 0.3)) <=
+      CHECK(mutual_information_bits(w, random_pmf(static_cast<std::size_t>(w.rows()), rng, 0.3)) <=
             c.upper + 1e-12);
     }
   }
@@ -273,7 +258,7 @@ TEST_CASE("accountant: LIP epsilon <= LDP epsilon and delta_LIP <= delta_LDP on 
   for (int trial = 0; trial < 40; ++trial) {
     const Eigen::Index k = 2 + trial % 5;
     const ChannelMatrix w = random_channel(k, 2 + trial % 6, rng, trial % 4 == 0 ? 0.3 : 0.0);
-    const std::vector<double> prior = random_prior(static_cast<std::size_t>(k), rng, 0.2);
+    const std::vector<double> prior = random_pmf(static_cast<std::size_t>(k), rng, 0.2);
     INFO("trial " << trial);
     const double ldp = pure_ldp_epsilon(w);
     const double lip = pure_lip_epsilon(w, prior);

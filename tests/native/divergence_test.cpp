@@ -21,22 +21,6 @@ namespace {
 const std::vector<NamedDivergence> kNamed{NamedDivergence::kl, NamedDivergence::tv, NamedDivergence::hellinger,
                                           NamedDivergence::chi2};
 
-std::vector<double> random_pmf(std::size_t k, std::mt19937_64& rng, double zero_probability) {
-  std::uniform_real_distribution<double> u01(0.0, 1.0);
-  std::vector<double> p(k);
-  double total = 0.0;
-  for (double& v : p) {
-    v = u01(rng) < zero_probability ? 0.0 : -std::log(1.0 - u01(rng));
-    total += v;
-  }
-  if (total == 0.0) {
-    p[0] = 1.0;
-    total = 1.0;
-  }
-  for (double& v : p) v /= total;
-  return p;
-}
-
 // Textbook forms on pmfs with q > 0 everywhere (p may have zeros).
 double kl_direct(const std::vector<double>& p, const std::vector<double>& q) {
   long double d = 0.0L;

@@ -58,6 +58,24 @@ inline std::vector<double> point_mass(std::size_t k, std::size_t x, double mass 
 
 inline std::vector<double> uniform(std::size_t k) { return std::vector<double>(k, 1.0 / static_cast<double>(k)); }
 
+// A random pmf: Exp(1) masses (a uniform draw from the simplex), each zero with probability zero_probability
+// (a point mass on 0 if all are zero).
+inline std::vector<double> random_pmf(std::size_t k, std::mt19937_64& rng, double zero_probability) {
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::vector<double> p(k);
+  double total = 0.0;
+  for (double& v : p) {
+    v = u01(rng) < zero_probability ? 0.0 : -std::log(1.0 - u01(rng));
+    total += v;
+  }
+  if (total == 0.0) {
+    p[0] = 1.0;
+    total = 1.0;
+  }
+  for (double& v : p) v /= total;
+  return p;
+}
+
 // "To the printed digits": |computed − printed| <= half a unit of the last printed digit.
 inline double half_unit(int digits) { return 0.5 * std::pow(10.0, -digits) + 1e-12; }
 
