@@ -20,6 +20,9 @@
 
 #include "privsample/functional_ldp.hpp"  // normal_cdf
 #include "privsample/numeric.hpp"
+#include "privsample/optimise.hpp"
+#include "privsample/quadrature.hpp"
+#include "privsample/special_functions.hpp"
 
 namespace privsample {
 
@@ -77,89 +80,6 @@ double log2_one_plus_exp2(double z) {
   return std::log1p(std::exp2(z)) * kLog2e;
 }
 
-// Golden-section maximisation of a concave f on [lo, hi]; returns the best value seen (endpoints included,
-// because the optimum of (6)/(9) is often at p = 0).
-template <class F>
-double golden_section_max(F&& f, double lo, double hi) {
-  constexpr double kInvPhi = 0.6180339887498949;  // 1/φ
-  double best = std::max(f(lo), f(hi));
-  double a = lo;
-  double b = hi;
-  double c = b - kInvPhi * (b - a);
-  double d = a + kInvPhi * (b - a);
-  double fc = f(c);
-  double fd = f(d);
-  for (int it = 0; it < kGoldenIterations; ++it) {
-    if (fc >= fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - kInvPhi * (b - a);
-      fc = f(c);
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + kInvPhi * (b - a);
-      fd = f(d);
-    }
-    best = std::max({best, fc, fd});
-  }
-  return best;
-}
-
-// Largest x in [lo, hi] with feasible(x), for feasible monotone (true then false); feasible(lo) is assumed.
-template <class F>
-double largest_feasible(F&& feasible, double lo, double hi) {
-  if (feasible(hi)) return hi;
-  for (int it = 0; it < kBisectionIterations; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid <= lo || mid >= hi) break;
-    (feasible(mid) ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-// ---- adaptive Gauss–Kronrod (7/15) ----------------------------------------------------------------------------
-
-constexpr double kXgk[8] = {0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-                            0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-                            0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-                            0.207784955007898467600689403773245, 0.000000000000000000000000000000000};
-constexpr double kWgk[8] = {0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-                            0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-                            0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-                            0.204432940075298892414161999234649, 0.209482141084727828012999174891714};
-constexpr double kWg[4] = {0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-                           0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
-
-struct Rule {
-  double value;
-  double error;
-};
-
-Rule gauss_kronrod(const std::function<double(double)>& f, double a, double b) {
-  const double center = 0.5 * (a + b);
-  const double half = 0.5 * (b - a);
-  const double fc = f(center);
-  double kronrod = fc * kWgk[7];
-  double gauss = fc * kWg[3];
-  for (int j = 0; j < 7; ++j) {
-    const double dx = half * kXgk[j];
-    const double sum = f(center - dx) + f(center + dx);
-    kronrod += kWgk[j] * sum;
-    if (j % 2 == 1) gauss += kWg[j / 2] * sum;
-  }
-  return {kronrod * half, std::fabs((kronrod - gauss) * half)};
-}
-
-double adaptive_integral(const std::function<double(double)>& f, double a, double b, double tol, int depth) {
-  const Rule whole = gauss_kronrod(f, a, b);
-  if (whole.error <= tol || depth >= 40 || b - a <= 1e-12 * std::max(1.0, std::fabs(a))) return whole.value;
-  const double mid = 0.5 * (a + b);
-  return adaptive_integral(f, a, mid, 0.5 * tol, depth + 1) + adaptive_integral(f, mid, b, 0.5 * tol, depth + 1);
-}
-
 // log2(e)·∫_0^∞ w(ε)·δ(ε) dε for a privacy curve δ (docs/analysis/lmidp.md#theorem-1b, docs/analysis/lmidp.md#theorem-2b, docs/analysis/lmidp.md#numerics): [0, eps_hint] first (a pure mechanism's
 // kink sits there), then unit-doubling panels until the weighted integrand is < 1e-14. A curve that does not decay
 // by ε = 700 (beyond which e^ε overflows) makes the integral diverge: +∞.
@@ -184,13 +104,13 @@ double integrate_privacy_curve(const std::function<double(double)>& delta, doubl
   double total = 0.0;
   double a = 0.0;
   if (eps_hint > 0.0) {
-    total += adaptive_integral(integrand, 0.0, eps_hint, kTol, 0);
+    total += adaptive_gauss_kronrod(integrand, 0.0, eps_hint, kTol);
     a = eps_hint;
   }
   double width = 0.5;
   while (true) {
     const double b = std::min(a + width, kEpsCap);
-    const double piece = adaptive_integral(integrand, a, b, kTol, 0);
+    const double piece = adaptive_gauss_kronrod(integrand, a, b, kTol);
     total += piece;
     if (integrand(b) < kTail && std::fabs(piece) <= kTail * std::max(1.0, total)) break;
     if (b >= kEpsCap) return kInf;  // δ does not decay: no MI bound follows (docs/analysis/lmidp.md#theorem-1b)
@@ -200,79 +120,19 @@ double integrate_privacy_curve(const std::function<double(double)>& delta, doubl
   return kLog2e * total;
 }
 
-// ---- Bessel-type function M_d(κ) = 0F1(; d/2; κ²/4) (docs/analysis/lmidp.md#gaussian-mechanism) ----------------------------------------------
-
-// ln M_d(κ) for κ >= 0. d = 1 is ln cosh; otherwise the series Σ_m (κ²/4)^m Γ(d/2)/(m! Γ(m + d/2)), rescaled to
-// avoid overflow, for κ <= 300, and the Hankel asymptotic expansion of I_{d/2−1} (7 terms) above.
-double log_md(std::size_t d, double kappa) {
-  if (kappa == 0.0) return 0.0;
-  if (d == 1) return kappa + std::log1p(std::exp(-2.0 * kappa)) - kLn2;
-  const double half_d = 0.5 * static_cast<double>(d);
-  if (kappa <= 300.0) {
-    const double x = 0.25 * kappa * kappa;
-    double term = 1.0;
-    double sum = 1.0;
-    double log_scale = 0.0;
-    for (int m = 0; m < 100000; ++m) {
-      term *= x / ((m + 1.0) * (m + half_d));
-      sum += term;
-      if (sum > 1e250) {
-        sum *= 1e-250;
-        term *= 1e-250;
-        log_scale += 250.0 * std::numbers::ln10;
-      }
-      if (m + 1.0 > std::sqrt(x) && term < 1e-17 * sum) break;
-    }
-    return std::log(sum) + log_scale;
-  }
-  const double nu = half_d - 1.0;
-  const double four_nu2 = 4.0 * nu * nu;
-  double series = 1.0;
-  double a = 1.0;
-  for (int j = 1; j <= 7; ++j) {
-    const double odd = 2.0 * j - 1.0;
-    a *= (four_nu2 - odd * odd) / (j * 8.0 * kappa);
-    series += (j % 2 == 1 ? -a : a);
-  }
-  const double log_bessel = kappa - 0.5 * std::log(2.0 * std::numbers::pi * kappa) + std::log(series);
-  return std::lgamma(half_d) + (1.0 - half_d) * std::log(0.5 * kappa) + log_bessel;
-}
-
-// ln f_s(s; d, τ): density of ||τe + Z|| (noncentral chi with d degrees of freedom), docs/analysis/lmidp.md#gaussian-mechanism.
-double log_noncentral_chi_density(std::size_t d, double tau, double s) {
-  const double half_d = 0.5 * static_cast<double>(d);
-  const double log_power = d == 1 ? 0.0 : (static_cast<double>(d) - 1.0) * std::log(s);
-  return log_power - 0.5 * (s * s + tau * tau) + log_md(d, tau * s) - (half_d - 1.0) * kLn2 - std::lgamma(half_d);
-}
-
 // Composite Simpson nodes/weights on [0, s_max] for the radial integrals; the densities are smooth (for d = 1 the
 // folded normal is smooth on [0, ∞) too), so 4000 panels give ~1e-12.
-struct RadialGrid {
-  std::vector<double> s;
-  std::vector<double> w;
-};
-
-RadialGrid radial_grid(std::size_t d, double rho, std::size_t kPanels = 4000) {  // kPanels even
-  const double s_max = std::sqrt(rho * rho + static_cast<double>(d)) + rho + 14.0;
-  RadialGrid g;
-  g.s.resize(kPanels + 1);
-  g.w.resize(kPanels + 1);
-  const double h = s_max / static_cast<double>(kPanels);
-  for (std::size_t i = 0; i <= kPanels; ++i) {
-    g.s[i] = h * static_cast<double>(i);
-    const double c = (i == 0 || i == kPanels) ? 1.0 : (i % 2 == 1 ? 4.0 : 2.0);
-    g.w[i] = c * h / 3.0;
-  }
-  return g;
+SimpsonRule radial_grid(std::size_t d, double rho, std::size_t panels = 4000) {
+  return composite_simpson(std::sqrt(rho * rho + static_cast<double>(d)) + rho + 14.0, panels);
 }
 
 // Point KL (nats) of ||x|| = τ to the output of an input spread over spheres τ_j with weights w_j (σ = 1):
 // i(τ) = τ²/2 − E_{s∼f_s(·;d,τ)} ln Σ_j w_j e^{−τ_j²/2} M_d(τ_j s)  (docs/analysis/lmidp.md#gaussian-mechanism).
 double shell_point_kl(std::size_t d, double tau, const std::vector<double>& taus, const std::vector<double>& weights,
-                      const RadialGrid& g) {
+                      const SimpsonRule& g) {
   double expectation = 0.0;
-  for (std::size_t n = 0; n < g.s.size(); ++n) {
-    const double s = g.s[n];
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+    const double s = g.nodes[n];
     if (s == 0.0 && d > 1) continue;  // density 0
     const double log_f = log_noncentral_chi_density(d, tau, s);
     if (log_f < -745.0) continue;
@@ -284,7 +144,7 @@ double shell_point_kl(std::size_t d, double tau, const std::vector<double>& taus
     }
     double acc = 0.0;
     for (double t : terms) acc += std::exp(t - max_term);
-    expectation += g.w[n] * std::exp(log_f) * (max_term + std::log(acc));
+    expectation += g.weights[n] * std::exp(log_f) * (max_term + std::log(acc));
   }
   return 0.5 * tau * tau - expectation;
 }
@@ -453,21 +313,21 @@ double lip_kernel(double kappa, double epsilon) {
   // Branch A: max p0 − e^ε p1, p0 >= p1 as large as the KL budget allows.
   const auto p0_hi = [&](double p1) {
     if (p1 >= 1.0) return 1.0;
-    return largest_feasible([&](double p0) { return kl_ok(p1, p0); }, p1, 1.0);
+    return largest_feasible(kBisectionIterations, [&](double p0) { return kl_ok(p1, p0); }, p1, 1.0);
   };
   double branch_a = 0.0;
   if (std::isfinite(alpha)) {
-    branch_a = golden_section_max([&](double p1) { return p0_hi(p1) - alpha * p1; }, 0.0, 1.0);
+    branch_a = golden_section_max(kGoldenIterations, [&](double p1) { return p0_hi(p1) - alpha * p1; }, 0.0, 1.0);
   } else {
     branch_a = p0_hi(0.0);  // ε = ∞: only p1 = 0 counts, δ → 1 − 2^{−κ}
   }
   // Branch B: max e^{−ε} p1 − p0, p1 >= p0 as large as the budget allows.
   const auto p1_hi = [&](double p0) {
     if (p0 <= 0.0) return 0.0;
-    return largest_feasible([&](double p1) { return kl_ok(p1, p0); }, p0, 1.0);
+    return largest_feasible(kBisectionIterations, [&](double p1) { return kl_ok(p1, p0); }, p0, 1.0);
   };
   const double inv_alpha = std::exp(-epsilon);
-  const double branch_b = golden_section_max([&](double p0) { return inv_alpha * p1_hi(p0) - p0; }, 0.0, 1.0);
+  const double branch_b = golden_section_max(kGoldenIterations, [&](double p0) { return inv_alpha * p1_hi(p0) - p0; }, 0.0, 1.0);
   return std::clamp(std::max(branch_a, branch_b), 0.0, 1.0);
 }
 
@@ -505,7 +365,7 @@ double bac_capacity_by_search(double e0, double e1) {
     if (m <= 0.0 || m >= 1.0) return 0.0;  // both rows are the same point mass
     return ((1.0 - pi) * bernoulli_kl_nats_close(e0, m) + pi * bernoulli_kl_nats_close(a1, m)) * kLog2e;
   };
-  return std::max(0.0, golden_section_max(mutual_information, 0.0, 1.0));
+  return std::max(0.0, golden_section_max(kGoldenIterations, mutual_information, 0.0, 1.0));
 }
 
 }  // namespace
@@ -561,9 +421,9 @@ double ldp_delta_from_capacity(double mu_bits, double epsilon) {
   // Both branches of (6) are equal by C(p0, 1 − p1) = C(p1, 1 − p0); maximise p1 − e^ε p0 over the convex
   // feasible set: p1_hi(p0) is concave, so the 1-D problem is concave (docs/analysis/lmidp.md#theorem-1a algorithm).
   const auto p1_hi = [&](double p0) {
-    return largest_feasible([&](double p1) { return bac_capacity_bits(p0, 1.0 - p1) <= mu_bits; }, p0, 1.0);
+    return largest_feasible(kBisectionIterations, [&](double p1) { return bac_capacity_bits(p0, 1.0 - p1) <= mu_bits; }, p0, 1.0);
   };
-  const double best = golden_section_max([&](double p0) { return p1_hi(p0) - alpha * p0; }, 0.0, 1.0);
+  const double best = golden_section_max(kGoldenIterations, [&](double p0) { return p1_hi(p0) - alpha * p0; }, 0.0, 1.0);
   return std::clamp(best, 0.0, 1.0);
 }
 
@@ -574,7 +434,7 @@ double ldp_delta_floor_from_capacity(double mu_bits) {
   // Root of H_b(p)/p = −log2(2^μ − 1) (docs/analysis/lmidp.md#theorem-1a property 3); log2(expm1(μ ln 2)) is stable for small μ (docs/analysis/lmidp.md#numerics).
   const double target = -std::log2(std::expm1(mu_bits * kLn2));
   // H_b(p)/p decreases from +∞ to 0 on (0, 1]: the feasible side is H_b(p)/p >= target.
-  return largest_feasible([&](double p) { return p == 0.0 || binary_entropy_bits(p) / p >= target; }, 0.0, 1.0);
+  return largest_feasible(kBisectionIterations, [&](double p) { return p == 0.0 || binary_entropy_bits(p) / p >= target; }, 0.0, 1.0);
 }
 
 double capacity_bound_from_ldp_curve(const std::function<double(double)>& delta, double eps_hint) {
@@ -690,15 +550,15 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   require_positive_finite(sigma2, "sigma2");
   // Amplitude-constrained vector AWGN channel, radius r = √d·Δ, in σ units ρ = r/σ (docs/analysis/lmidp.md#gaussian-mechanism).
   const double rho = std::sqrt(static_cast<double>(d)) * delta_bound / std::sqrt(sigma2);
-  const RadialGrid g = radial_grid(d, rho);
+  const SimpsonRule g = radial_grid(d, rho);
   // Single sphere: I = ρ² − E ln M_d(ρ s) nats.
   double expectation = 0.0;
-  for (std::size_t n = 0; n < g.s.size(); ++n) {
-    const double s = g.s[n];
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+    const double s = g.nodes[n];
     if (s == 0.0 && d > 1) continue;
     const double log_f = log_noncentral_chi_density(d, rho, s);
     if (log_f < -745.0) continue;
-    expectation += g.w[n] * std::exp(log_f) * log_md(d, rho * s);
+    expectation += g.weights[n] * std::exp(log_f) * log_md(d, rho * s);
   }
   const double single = rho * rho - expectation;  // nats
   // KKT check: the single sphere is optimal iff i(τ) <= I on [0, ρ]. It holds for small ρ (d = 1: ρ <~ 1.665).
@@ -716,8 +576,8 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   // tabulated once; an iteration then costs O(J·N). The certified upper bound max_j i(τ_j) is returned once the
   // gap to the lower bound Σ w_j i(τ_j) is small.
   constexpr std::size_t kShells = 32;
-  const RadialGrid ba_grid = radial_grid(d, rho, 1000);  // coarser than the single-sphere grid: ~1e-9 is plenty here
-  const std::size_t nodes = ba_grid.s.size();
+  const SimpsonRule ba_grid = radial_grid(d, rho, 1000);  // coarser than the single-sphere grid: ~1e-9 is plenty here
+  const std::size_t nodes = ba_grid.nodes.size();
   std::vector<double> taus(kShells);
   for (std::size_t j = 0; j < kShells; ++j) {
     taus[j] = rho * static_cast<double>(j) / static_cast<double>(kShells - 1);
@@ -726,11 +586,11 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   std::vector<double> log_kernel(kShells * nodes);    // −τ_j²/2 + ln M_d(τ_j s_n)
   for (std::size_t j = 0; j < kShells; ++j) {
     for (std::size_t n = 0; n < nodes; ++n) {
-      const double s = ba_grid.s[n];
+      const double s = ba_grid.nodes[n];
       log_kernel[j * nodes + n] = -0.5 * taus[j] * taus[j] + log_md(d, taus[j] * s);
       if (s == 0.0 && d > 1) continue;
       const double log_f = log_noncentral_chi_density(d, taus[j], s);
-      if (log_f > -745.0) density[j * nodes + n] = ba_grid.w[n] * std::exp(log_f);
+      if (log_f > -745.0) density[j * nodes + n] = ba_grid.weights[n] * std::exp(log_f);
     }
   }
   std::vector<double> weights(kShells, 1.0 / static_cast<double>(kShells));

@@ -1,0 +1,77 @@
+// The base layer's searches, quadratures and special functions (optimise.hpp, quadrature.hpp,
+// special_functions.hpp), checked against closed forms.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <stdexcept>
+
+#include "privsample/optimise.hpp"
+#include "privsample/quadrature.hpp"
+#include "privsample/special_functions.hpp"
+
+using namespace privsample;
+
+TEST_CASE("optimise: golden section finds the maximum of concave functions, endpoints included", "[numeric]") {
+  for (const double peak : {0.0, 1e-9, 0.3, 0.5, 0.77, 1.0}) {
+    INFO("peak " << peak);
+    const auto f = [&](double x) { return -(x - peak) * (x - peak) + 2.0; };
+    CHECK(golden_section_max(100, f, 0.0, 1.0) == Approx(2.0).margin(1e-15).epsilon(0));
+  }
+  // A kink: max of min(x, 1 - x) is 1/2 at 1/2.
+  CHECK(golden_section_max(100, [](double x) { return std::min(x, 1.0 - x); }, 0.0, 1.0) ==
+        Approx(0.5).margin(1e-15).epsilon(0));
+  // Too few iterations do not reach it: the count is honoured.
+  CHECK(golden_section_max(2, [](double x) { return -(x - 0.3) * (x - 0.3); }, 0.0, 1.0) < -1e-4);
+}
+
+TEST_CASE("optimise: largest_feasible bisects to the boundary of a monotone feasible set", "[numeric]") {
+  const double root2 = largest_feasible(100, [](double x) { return x * x <= 2.0; }, 0.0, 2.0);
+  CHECK(root2 * root2 <= 2.0);
+  CHECK(std::nextafter(root2, 3.0) * std::nextafter(root2, 3.0) > 2.0);
+  CHECK(largest_feasible(100, [](double) { return true; }, 0.0, 5.0) == 5.0);
+  CHECK(largest_feasible(100, [](double x) { return x <= 0.0; }, 0.0, 1.0) == 0.0);
+}
+
+TEST_CASE("quadrature: adaptive Gauss-Kronrod and composite Simpson on closed forms", "[numeric]") {
+  CHECK(adaptive_gauss_kronrod([](double x) { return std::exp(x); }, 0.0, 1.0, 1e-13) ==
+        Approx(std::numbers::e - 1.0).margin(1e-13).epsilon(0));
+  CHECK(adaptive_gauss_kronrod([](double x) { return 1.0 / (1.0 + x * x); }, -50.0, 50.0, 1e-12) ==
+        Approx(2.0 * std::atan(50.0)).margin(1e-11).epsilon(0));
+  CHECK(adaptive_gauss_kronrod([](double x) { return std::sqrt(x); }, 0.0, 1.0, 1e-12) ==
+        Approx(2.0 / 3.0).margin(1e-10).epsilon(0));
+  // Simpson is exact for cubics.
+  const SimpsonRule rule = composite_simpson(2.0, 6);
+  REQUIRE(rule.nodes.size() == 7);
+  double cubic = 0.0;
+  for (std::size_t i = 0; i < rule.nodes.size(); ++i) {
+    const double x = rule.nodes[i];
+    cubic += rule.weights[i] * (x * x * x - x + 1.0);
+  }
+  CHECK(cubic == Approx(4.0 - 2.0 + 2.0).margin(1e-14).epsilon(0));
+  CHECK_THROWS_WITH(composite_simpson(1.0, 3), Catch::Contains("panels = 3"));
+  CHECK_THROWS_AS(composite_simpson(1.0, 0), std::invalid_argument);
+}
+
+TEST_CASE("special functions: M_d and the noncentral chi density", "[numeric]") {
+  // d = 1: M_1(κ) = cosh κ; d = 3: M_3(κ) = sinh κ / κ (0F1(; 3/2; κ²/4)), both sides of the series/asymptotic switch.
+  for (const double kappa : {0.0, 0.5, 3.0, 40.0, 299.0, 301.0, 700.0}) {
+    INFO("kappa " << kappa);
+    const double log_cosh = kappa + std::log1p(std::exp(-2.0 * kappa)) - std::numbers::ln2;
+    CHECK(log_md(1, kappa) == Approx(log_cosh).margin(1e-12).epsilon(0));
+    const double log_sinhc = kappa == 0.0 ? 0.0 : kappa + std::log1p(-std::exp(-2.0 * kappa)) - std::numbers::ln2 - std::log(kappa);
+    CHECK(log_md(3, kappa) == Approx(log_sinhc).margin(1e-10 * std::max(1.0, kappa)).epsilon(0));
+  }
+  // τ = 0: the chi distribution with d degrees of freedom; d = 1 is the half-normal 2φ(s).
+  for (const double s : {0.1, 1.0, 2.5}) {
+    CHECK(std::exp(log_noncentral_chi_density(1, 0.0, s)) ==
+          Approx(2.0 * std::exp(-0.5 * s * s) / std::sqrt(2.0 * std::numbers::pi)).margin(1e-15).epsilon(0));
+  }
+  // It integrates to 1 (d = 4, τ = 1.5).
+  const SimpsonRule rule = composite_simpson(20.0, 4000);
+  double total = 0.0;
+  for (std::size_t i = 1; i < rule.nodes.size(); ++i) {
+    total += rule.weights[i] * std::exp(log_noncentral_chi_density(4, 1.5, rule.nodes[i]));
+  }
+  CHECK(total == Approx(1.0).margin(1e-10).epsilon(0));
+}
