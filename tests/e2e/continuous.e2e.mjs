@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, PREFIX, openDemoPage, closeDemoPage } from './support.mjs';
+import { OUTPUT, PREFIX, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 15_000;
 
@@ -22,28 +22,8 @@ let baseUrl;
 const requests = [];
 const consoleErrors = [];
 const pageErrors = [];
-let aborted = false;
 
-function step(name, fn) {
-  test(name, async (t) => {
-    if (aborted) {
-      t.skip('an earlier step failed');
-      return;
-    }
-    try {
-      await fn(t);
-    } catch (error) {
-      aborted = true;
-      try {
-        mkdirSync(OUTPUT, { recursive: true });
-        await page?.screenshot({ path: join(OUTPUT, 'continuous-failure.png'), fullPage: true });
-      } catch {
-        // only a debugging aid
-      }
-      throw error;
-    }
-  });
-}
+const step = stepsFor('continuous', () => page);
 
 /** Polls fn() until it returns a truthy value (and, unless anyBusy, the page has nothing pending). */
 async function waitFor(what, fn, { timeout = STEP_TIMEOUT, anyBusy = false } = {}) {

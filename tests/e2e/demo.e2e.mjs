@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, DIST, OUTPUT, PREFIX, cspOf, startServer, closeDemoPage } from './support.mjs';
+import { CHROMIUM, DIST, OUTPUT, PREFIX, closeDemoPage, cspOf, startServer, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 10_000;
 
@@ -183,26 +183,7 @@ async function pasteCsv(text) {
   await page.getByTestId('csv-apply').click();
 }
 
-function step(name, fn) {
-  test(name, async (t) => {
-    if (aborted) {
-      t.skip('an earlier step failed');
-      return;
-    }
-    try {
-      await fn(t);
-    } catch (error) {
-      aborted = true;
-      try {
-        mkdirSync(OUTPUT, { recursive: true });
-        await page?.screenshot({ path: join(OUTPUT, 'demo-failure.png'), fullPage: true });
-      } catch {
-        // the screenshot is only a debugging aid
-      }
-      throw error;
-    }
-  });
-}
+const step = stepsFor('demo', () => page);
 
 // ---------------------------------------------------------------------------------------------
 describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_000 }, () => {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, closeDemoPage, openDemoPage } from './support.mjs';
+import { OUTPUT, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 let server;
@@ -21,25 +21,8 @@ let browser;
 let page;
 let baseUrl;
 const records = { requests: [], consoleErrors: [], pageErrors: [] };
-let aborted = false;
 
-function step(name, fn) {
-  test(name, async (t) => {
-    if (aborted) return t.skip('an earlier step failed');
-    try {
-      await fn(t);
-    } catch (error) {
-      aborted = true;
-      try {
-        mkdirSync(OUTPUT, { recursive: true });
-        await page?.screenshot({ path: join(OUTPUT, 'people-failure.png'), fullPage: true });
-      } catch {
-        // only a debugging aid
-      }
-      throw error;
-    }
-  });
-}
+const step = stepsFor('people', () => page);
 
 const chart = async (p, testid) => {
   const raw = await p.getByTestId(testid).getAttribute('data-chart');

@@ -1,10 +1,11 @@
 // Shared by the browser end-to-end tests: where things are, a static server for dist/ under a sub-path, and a
 // Chromium page that records every request and error.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -112,4 +113,32 @@ export async function closeDemoPage(server, browser) {
   await browser?.close().catch(() => {});
   await new Promise((resolve) => (server ? server.server.close(resolve) : resolve()));
   server?.server.closeAllConnections?.();
+}
+
+/**
+ * The e2e files' `step(name, fn)`: a node:test test that is skipped once an earlier step failed (the steps share one
+ * page), and that saves `<OUTPUT>/<label>-failure.png` of currentPage() when it fails.
+ */
+export function stepsFor(label, currentPage) {
+  let aborted = false;
+  return function step(name, fn) {
+    test(name, async (t) => {
+      if (aborted) {
+        t.skip('an earlier step failed');
+        return;
+      }
+      try {
+        await fn(t);
+      } catch (error) {
+        aborted = true;
+        try {
+          mkdirSync(OUTPUT, { recursive: true });
+          await currentPage()?.screenshot({ path: join(OUTPUT, `${label}-failure.png`), fullPage: true });
+        } catch {
+          // the screenshot is only a debugging aid
+        }
+        throw error;
+      }
+    });
+  };
 }
