@@ -1,7 +1,7 @@
-// Local Mutual-Information Differential Privacy (Ngo, Östman, Graell i Amat, arXiv 2405.07596v1; spec
-// local-mi-privacy.md §4): Figs. 1–4, the conversions between CI-/CD-LMIDP (bits), LDP and LIP, drawn for the
+// Local Mutual-Information Differential Privacy (Ngo, Östman, Graell i Amat, arXiv 2405.07596v1;
+// docs/experiments.md#ngo-et-al): Figs. 1–4, the conversions between CI-/CD-LMIDP (bits), LDP and LIP, drawn for the
 // paper's Gaussian mechanisms. Every number comes from privsample/research (ps.lmidp.*, ps.accountant); this file
-// builds the grids, takes maxima and compares with the values the spec reproduces. Theorem 2(a) is printed wrong in
+// builds the grids, takes maxima and compares with the reference values of docs/experiments.md. Theorem 2(a) is printed wrong in
 // the paper: Fig. 3 draws the printed bound (dashed, labelled invalid) beside the corrected one.
 
 function printedValue(label, paper, computed, { rel = 0, abs = 0 } = {}) {
@@ -26,10 +26,10 @@ function grid(hi, step) {
 // yMin (the curves go on falling; the table keeps every value).
 const positive = (points, yMin = 0) => points.filter(([, y]) => y > 0 && y >= yMin);
 
-// The relative tolerance the spec suggests for its 6-digit numbers (§5.2 point 8).
+// The relative tolerance of the 6-digit reference values (docs/experiments.md#ngo-et-al).
 const REL = 1e-4;
 
-// ---- the Fig. 3/4 set-up: d = 1, Δ = 1, "N(0, 1/4) truncated to 21 points evenly in [−Δ, Δ]" (spec §4, read as
+// ---- the Fig. 3/4 set-up: d = 1, Δ = 1, "N(0, 1/4) truncated to 21 points evenly in [−Δ, Δ]" (docs/experiments.md#ngo-fig-3, read as
 // x_i = −1 + 0.1·i with P_X(x_i) ∝ exp(−2x_i²), normalised; values to 12 digits). p_min = P(±1) = 0.011195.
 const POINTS = Array.from({ length: 21 }, (_, i) => (i - 10) / 10);
 const PRIOR = [0.0111947269435, 0.0163698766924, 0.0229988188168, 0.0310451581437, 0.0402633996419, 0.0501712853881,
@@ -37,7 +37,7 @@ const PRIOR = [0.0111947269435, 0.0163698766924, 0.0229988188168, 0.031045158143
   0.0763587675567, 0.0690922700804, 0.0600659339968, 0.0501712853881, 0.0402633996419, 0.0310451581437,
   0.0229988188168, 0.0163698766924, 0.0111947269435];
 
-// k-ary randomized response ('linear' = k-RR on one draw), spec §3.3 test vectors: capacity, Thm 1(b) on its exact
+// k-ary randomized response ('linear' = k-RR on one draw), docs/experiments.md#ngo-et-al vectors: capacity, Thm 1(b) on its exact
 // curve, Thm 1(a) at ε' = ε with μ = capacity.
 const KRR_VECTORS = [
   { k: 2, epsilon: 1, capacity: 0.1600584620, thm1b: 0.666694, thm1a: 0.301519 },
@@ -58,14 +58,14 @@ function krrReport(ps, k, epsilon, epsilons, prior) {
 
 // ---- Fig. 1 ---------------------------------------------------------------------------------------------------
 
-// Spec §2.1: δ^LDP_μ(ε) (Thm 1(a)) and p̄_μ.
+// docs/experiments.md#lmidp-fig1: δ^LDP_μ(ε) (Thm 1(a)) and p̄_μ.
 const FIG1_BOUND = {
   0.1: { floor: 0.1775033472, values: { 0: 0.367961, 0.25: 0.299115, 0.5: 0.251289, 1: 0.201483, 1.5: 0.183371, 2: 0.178285, 2.5: 0.177535, 5: 0.177503 } },
   0.01: { floor: 0.0187298028, values: { 0: 0.117605, 0.25: 0.0528927, 0.5: 0.0338657, 1: 0.0227504, 1.5: 0.0197254, 2: 0.018885, 2.5: 0.0187387, 5: 0.0187298 } },
   0.5: { floor: 0.6964556290, values: { 0: 0.779944, 0.25: 0.754195, 0.5: 0.732946, 1: 0.706481, 1.5: 0.697672, 2: 0.69649, 2.5: 0.696456, 5: 0.696456 } },
   0.9: { floor: 0.9686829506, values: { 0: 0.974026, 0.25: 0.971278, 0.5: 0.969626, 1: 0.968717, 1.5: 0.968683 } },
 };
-// Spec §4 Fig. 1: σ² with μ̄_CI = μ (d = 10, Δ = 1, peak constraint) and the Gaussian curve δ̄_G(ε).
+// docs/experiments.md#lmidp-fig1: σ² with μ̄_CI = μ (d = 10, Δ = 1, peak constraint) and the Gaussian curve δ̄_G(ε).
 const FIG1_GAUSS = {
   0.1: { sigma2: 71.635899, values: { 0: 0.291316, 0.5: 0.138917, 1: 0.0492297, 1.5: 0.0124657, 2: 0.00219179, 2.5: 0.000262199 } },
   0.01: { sigma2: 720.847636, values: { 0: 0.0937595, 0.5: 0.0018277, 1: 9.05e-7 } },
@@ -118,7 +118,7 @@ const fig1 = {
       }
       progress((j + 1) / (mus.length + 2));
     }
-    // The spec's table of δ^LDP_μ at its own ε points (independent of the plotted grid), and p̄_μ.
+    // The reference table of δ^LDP_μ at its own ε points (independent of the plotted grid), and p̄_μ.
     for (const mu of [...mus, ...tableMus]) {
       const ref = FIG1_BOUND[mu];
       if (!ref) continue;
@@ -156,7 +156,7 @@ const fig1 = {
 
 // ---- Fig. 2 ---------------------------------------------------------------------------------------------------
 
-// Spec §3.1: μ̄_CI of the Gaussian with Δ = 1 (peak constraint); §4 Fig. 2: (8) = 2dΔ²log2(e)/σ² at σ² = 200.
+// docs/experiments.md#lmidp-fig2: μ̄_CI of the Gaussian with Δ = 1 (peak constraint) and (8) = 2dΔ²log2(e)/σ² at σ² = 200.
 const FIG2_CAPACITY = {
   1: { 1: 0.485944, 2: 0.29048, 5: 0.131416, 10: 0.0687433, 20: 0.035194, 50: 0.0142846, 100: 0.00717765, 150: 0.00479302, 200: 0.00359775 },
   10: { 1: 4.97452, 2: 2.92053, 5: 1.31493, 10: 0.687497, 20: 0.351945, 50: 0.142846, 100: 0.0717765, 150: 0.0479302, 200: 0.0359775 },
@@ -222,7 +222,7 @@ const fig2 = {
 
 // ---- Fig. 3 ---------------------------------------------------------------------------------------------------
 
-// Spec §2.3: the printed kernel δ^LIP_κ(ε) and its limit 1 − 2^{−κ}; §4 Fig. 3: the Gaussian's LIP curve and the ε
+// docs/experiments.md#lmidp-fig3: the printed kernel δ^LIP_κ(ε) and its limit 1 − 2^{−κ}; the Gaussian's LIP curve and the ε
 // below which it exceeds the printed bound.
 const FIG3_KERNEL = {
   0.1: { limit: 0.0669670085, values: { 0: 0.185444, 0.25: 0.118947, 0.5: 0.0902862, 1: 0.0715413, 1.5: 0.0675398, 2: 0.0669914, 2.5: 0.0669672, 5: 0.066967 } },
@@ -243,14 +243,14 @@ const fig3 = {
   closedForm: false,
   setup: {
     mus: [0.1, 0.01],
-    // σ² with I(X; X + N(0, σ²)) = μ for this prior (spec §4 Fig. 3; checked below through the API).
+    // σ² with I(X; X + N(0, σ²)) = μ for this prior (docs/experiments.md#lmidp-fig3; checked below through the API).
     sigma2: { 0.1: 1.359991, 0.01: 14.487266 },
     points: POINTS,
     prior: PRIOR,
     epsilonMax: 2.5,
     epsilonStep: 0.05,
     yMin: 1e-4,
-    // A finite check of the corrected theorem (spec §3.3 test vector): k-RR, k = 10, ε = 2, prior (0.5, rest uniform).
+    // A finite check of the corrected theorem (docs/experiments.md#ngo-et-al): k-RR, k = 10, ε = 2, prior (0.5, rest uniform).
     krr: { k: 10, epsilon: 2, prior: [0.5, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18, 1 / 18] },
   },
   quick: { epsilonStep: 0.25 },
@@ -331,7 +331,7 @@ const fig3 = {
 
 // ---- Fig. 4 ---------------------------------------------------------------------------------------------------
 
-// Spec §4 Fig. 4: Theorem 2(b) (10) on the Gaussian's exact LIP curve (spec: 3–4 digits, ε-step 0.02) and I.
+// docs/experiments.md#lmidp-fig4: Theorem 2(b) (10) on the Gaussian's exact LIP curve (3–4 digits, ε-step 0.02) and I.
 const FIG4_PRINTED = {
   1: [1.94982, 0.132851], 2: [0.595908, 0.0694834], 5: [0.185327, 0.0286017], 10: [0.084711, 0.0144426],
   20: [0.0401436, 0.00725744], 50: [0.0153902, 0.00291175], 100: [0.00754351, 0.00145734], 200: [0.00372097, 0.000729039],

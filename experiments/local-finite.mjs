@@ -1,5 +1,5 @@
 // Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the Global Minimax" (NeurIPS 2025):
-// Figs 1, 2, 3, 5, 6, 7, 8, 9, 11 (spec shared/spec/local-minimax-sampling.md §4). The continuous 1-D figures
+// Figs 1, 2, 3, 5, 6, 7, 8, 9, 11 (docs/experiments.md#ghoukasian-et-al). The continuous 1-D figures
 // (Figs 4, 10) are in experiments/local.mjs.
 // Every number comes from privsample/research: samplers' exact output pmfs, ps.divergence, worstCaseRisk,
 // ps.mixtureWeight, ps.privacyProfile, ps.accountant; this file sets the experiments up and aggregates (max over
@@ -11,7 +11,7 @@ import {
 
 const BUDGETS = [0.1, 0.5, 1, 2];
 
-// Spec §4.1 (closed forms, checked against the authors' figure PDFs to every printed digit):
+// docs/experiments.md#ghoukasian-figs-3-5-6-finite-pure-ldp (closed forms, checked against the authors' figure PDFs to every printed digit):
 // [k, ε, KL G, KL L, TV G, TV L, Hel G, Hel L], Hel = ½Σ(√p − √q)².
 const PURE_TABLE = [
   [10, 0.1, 2.213047, 0.772593, 0.890633, 0.583519, 0.669293, 0.187987],
@@ -28,7 +28,7 @@ const PURE_TABLE = [
   [100, 2, 2.667103, 1.896400, 0.930547, 0.848963, 0.736460, 0.509817],
 ];
 
-// Spec §4.2: [k, ν, λ_G, λ_L, KL G, KL L, TV G, TV L, Hel G, Hel L].
+// docs/experiments.md#ghoukasian-figs-7-9-finite-gaussian-ldp: [k, ν, λ_G, λ_L, KL G, KL L, TV G, TV L, Hel G, Hel L].
 const GDP_TABLE = [
   [10, 0.1, 0.018449, 0.038239, 2.148971, 0.750715, 0.883396, 0.577056, 0.658527, 0.183457],
   [10, 0.5, 0.109548, 0.205968, 1.616498, 0.480431, 0.801407, 0.476419, 0.554362, 0.123403],
@@ -204,7 +204,7 @@ function gdpEntry(figure, k) {
   };
 }
 
-// ---- Fig. 1: heat maps (App. E.1, spec §4.6) ---------------------------------------------------------------------
+// ---- Fig. 1: heat maps (App. E.1, docs/experiments.md#local-fig1) ------------------------------------------------
 
 const FIG1_ERRATUM = 'Local GDP panel: with γ = 2 and ν = 1.5 the local linear weight γ/(γ−1)·λ_3(G_1.5) = 1.0633 > 1 — the ' +
   'trivial regime, where the identity is already 1.5-GDP on N_2(h). The authors\' code does not clamp λ and plots ' +
@@ -327,13 +327,13 @@ async function runFig2(ps, setup, { progress } = {}) {
   return result;
 }
 
-// ---- Fig. 11: 2-D Laplace mixtures, pure LDP (App. E.7, spec §4.5) ---------------------------------------------
+// ---- Fig. 11: 2-D Laplace mixtures, pure LDP (App. E.7, docs/experiments.md#local-fig11) ------------------------
 
 // The 13 points of {−1, −½, 0, ½, 1}² with ‖m‖₁ <= 1: the fixed centres of the clients' mixtures.
 const L1_CENTRES = [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [0.5, 0], [-0.5, 0], [0, 0.5], [0, -0.5],
   [0.5, 0.5], [0.5, -0.5], [-0.5, 0.5], [-0.5, -0.5]];
 
-// Spec §4.3 table: the closed-form worst cases of the same two universes (local γ = 3; global c1 = e^{−1}/3, c2 = 3e).
+// docs/experiments.md#ghoukasian-fig-4-continuous-pure-ldp table: the closed-form worst cases of the same two universes (local γ = 3; global c1 = e^{−1}/3, c2 = 3e).
 // [ε, local KL, TV, Hel, global KL, TV, Hel] (4 decimals).
 const LAPLACE_BOUNDS = [
   [0.1, 0.5003, 0.4808, 0.1232, 1.5625, 0.7714, 0.3638],
@@ -391,13 +391,13 @@ async function runFig11(ps, setup, { progress } = {}) {
         checks.push(check(`ε = ${epsilon}, ${label}: ${name} worst over clients <= closed form`, worst[f], bound + 1e-12));
         if (bounds) {
           const paper = bounds[(name === 'Local' ? 1 : 4) + fi];
-          printed.push(printedValue(`${name} ${label} bound(ε=${epsilon}) (spec §4.3 table, same universe)`, paper, bound, 5.01e-5));
+          printed.push(printedValue(`${name} ${label} bound(ε=${epsilon}) (Fig. 4 table, same universe)`, paper, bound, 5.01e-5));
         }
         rows.push([epsilon, f, name.toLowerCase(), worst[f], bound, s.mixtureWeight()]);
       });
     });
     if (epsilon === 2 && gamma === 3) {
-      // Spec §4.5: the plotted ε = 2 bar implies b = 1, i.e. γ = 3 and λ_loc = 0.9225 (b = 2 would give 1.36 > 1).
+      // docs/experiments.md#local-fig11: the plotted ε = 2 bar implies b = 1, i.e. γ = 3 and λ_loc = 0.9225 (b = 2 would give 1.36 > 1).
       printed.push(printedValue('Local λ_loc(ε = 2, γ = 3)', 0.9225, samplers[1][1].mixtureWeight(), 5.01e-5));
     }
     progress?.((bi + 1) / budgets.length);

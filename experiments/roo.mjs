@@ -1,4 +1,4 @@
-// Reveal-or-Obscure (Tasnim, Gilani, Sankar, Kosut, ITW 2025, arXiv 2504.14696v1; spec reveal-or-obscure.md):
+// Reveal-or-Obscure (Tasnim, Gilani, Sankar, Kosut, ITW 2025, arXiv 2504.14696v1; docs/experiments.md#tasnim-et-al):
 // Fig. 1 (DS-ROO's q_m against m), Fig. 2 (P against DS-ROO's output Q), Fig. 3 (accuracy α against ε) and the
 // sample-complexity comparison of §3. Every number comes from privsample/research (ps.roo.*, the 'roo', 'ds-roo'
 // and 'laplace-projection' samplers, ps.simulate's seeded datasets, ps.divergence, ps.channelLdp); this file only
@@ -48,7 +48,7 @@ function neighbours(counts) {
   return out;
 }
 
-// Histograms of n records with minimum count exactly m where DS-ROO's constraints bind (spec §2.2.3): letters 0 and
+// Histograms of n records with minimum count exactly m where DS-ROO's constraints bind (docs/experiments.md#roo-fig1): letters 0 and
 // 1 at m (tied minimum) or at m and m+1 (unique minimum), the other records spread over the remaining letters.
 function boundaryHistograms(n, k, m) {
   const spread = (head) => {
@@ -124,14 +124,14 @@ function averageCounts(datasets) {
 }
 
 // TV(Q, P) estimated as TV(mean_t Q(·|C_t), mean_t P̂_{C_t}) on the same datasets: Q − P = E[Q(·|C) − P̂_C] because
-// E[P̂_C] = P, so this is the Rao–Blackwellised estimator of spec §4.4 (no released samples are drawn).
+// E[P̂_C] = P, so this is the Rao–Blackwellised estimator of docs/experiments.md#tasnim-et-al (no released samples are drawn).
 function tvOnP(ps, sampler, datasets) {
   return ps.divergence('tv', averageOutput(sampler, datasets), averageCounts(datasets));
 }
 
 const FIG_EPSILONS = [0.01, 0.05, 0.1, 0.2, 0.5, 1, 2];
 
-// The two unimodal P's of spec §4.3 (the paper's own P is not given): A ∝ exp(−(y−5)²/8) (a discretised Gaussian,
+// The two unimodal P's of docs/experiments.md#tasnim-et-al (the paper's own P is not given): A ∝ exp(−(y−5)²/8) (a discretised Gaussian,
 // mean 5, sd 2) and B = Binomial(8, ½) + 1, on y = 1..9 (values to 12 digits).
 const P_A = [0.0276305506389, 0.0662822452864, 0.123831536806, 0.180173822911, 0.204163688715, 0.180173822911,
   0.123831536806, 0.0662822452864, 0.0276305506389];
@@ -139,7 +139,7 @@ const P_B = [1 / 256, 8 / 256, 28 / 256, 56 / 256, 70 / 256, 56 / 256, 28 / 256,
 
 // ---- Fig. 1 ---------------------------------------------------------------------------------------------------
 
-// Spec §4.1: q_0, the first m with q_m = 0, and q_1..q_5 (printed recursion; the fix changes nothing there).
+// docs/experiments.md#roo-fig1: q_0, the first m with q_m = 0, and q_1..q_5 (printed recursion; the fix changes nothing there).
 const FIG1_PRINTED = {
   0.01: { q0: 0.472437, firstZero: 107, q: [0.47239, 0.47229, 0.47215, 0.47196, 0.47172] },
   0.05: { q0: 0.149325, firstZero: 33, q: [0.14895, 0.14821, 0.14712, 0.14570, 0.14395] },
@@ -162,7 +162,7 @@ const fig1 = {
     k: 9,
     records: 1000,
     epsilons: FIG_EPSILONS,
-    // The erratum's counterexample (spec §2.2.4): k = 3, n = 5, e^ε = 3/2 (ε = ln 1.5).
+    // The erratum's counterexample (docs/errata.md#ds-roo-top-index): k = 3, n = 5, e^ε = 3/2 (ε = ln 1.5).
     erratumCase: { k: 3, records: 5, epsilon: 0.4054651081081644 },
   },
   quick: {},
@@ -211,7 +211,7 @@ const fig1 = {
     checks.push(checkValue(`the fix changes nothing for k = ${k}, n = ${n} (max |fixed − printed|)`, fixDifference, 1e-12));
 
     // Privacy: DS-ROO′'s output ratio between neighbours <= e^ε (ps.channelLdp's pure ε of each pair <= ε).
-    // (a) exhaustive for the erratum case; (b) the binding neighbours (spec §2.2.3) for k = 9, n = 1000.
+    // (a) exhaustive for the erratum case; (b) the binding neighbours (docs/experiments.md#roo-fig1) for k = 9, n = 1000.
     const smallSampler = ps.sampler('ds-roo', { epsilon: small.epsilon, records: small.records });
     const allPairs = [];
     for (const c of histograms(small.records, small.k)) for (const c2 of neighbours(c)) allPairs.push([c, c2]);
@@ -262,7 +262,7 @@ const fig2 = {
     k: 9,
     records: 1000,
     epsilon: 0.1,
-    // The paper's P is not given ("its most probable element central"): spec §4.3's B = Binomial(8, ½) + 1.
+    // The paper's P is not given ("its most probable element central"): B = Binomial(8, ½) + 1 (docs/experiments.md#tasnim-et-al).
     P: P_B,
     pName: 'B = Binomial(8, 1/2) + 1 (assumption: the paper does not give its P)',
     datasets: 10000,
@@ -309,10 +309,10 @@ const fig2 = {
         checkValue('claim: Q(mode) < P(mode) (value Q, limit P)', qDs[mode], P[mode], qDs[mode] < P[mode]),
         checkValue('claim: Q(tail) > P(tail) (value P, limit Q)', P[tail], qDs[tail], qDs[tail] > P[tail]),
       ];
-      // Spec §4.3 (exact evaluator, P = B, ε = 0.1): DS-ROO TV 2.800e-2, ROO TV 0.02977; Monte Carlo tolerance.
+      // docs/experiments.md#roo-fig2 (exact evaluator, P = B, ε = 0.1): DS-ROO TV 2.800e-2, ROO TV 0.02977; Monte Carlo tolerance.
       const printed = [
-        printedValue('TV(Q_DS-ROO, P), P = B, ε = 0.1 (spec, exact)', 2.800e-2, tvDs, { rel: 0.03 }),
-        printedValue('TV(Q_ROO, P), P = B, ε = 0.1 (spec)', 0.02977, tvRoo, { rel: 0.02 }),
+        printedValue('TV(Q_DS-ROO, P), P = B, ε = 0.1 (exact reference)', 2.800e-2, tvDs, { rel: 0.03 }),
+        printedValue('TV(Q_ROO, P), P = B, ε = 0.1 (reference)', 0.02977, tvRoo, { rel: 0.02 }),
       ];
       const table = { columns: ['y', 'P', 'Q_ds_roo', 'Q_roo'], rows: P.map((p, y) => [y + 1, p, qDs[y], qRoo[y]]) };
       return { panels, checks, printed, table };
@@ -325,7 +325,7 @@ const fig2 = {
 
 // ---- Fig. 3 ---------------------------------------------------------------------------------------------------
 
-// Spec §4.3 table: RSSS 2k/(nε), ROO bound, ROO actual and DS-ROO (exact) for A and B.
+// docs/experiments.md#roo-fig3 table: RSSS 2k/(nε), ROO bound, ROO actual and DS-ROO (exact) for A and B.
 const FIG3_PRINTED = {
   0.01: { rsss: 1.8, roo: 0.41994, A: [0.12124, 1.172e-1], B: [0.17839, 1.783e-1] },
   0.02: { rsss: 0.9, roo: 0.27396, A: [0.07909, 6.938e-2], B: [0.11638, 1.161e-1] },
@@ -350,7 +350,7 @@ const fig3 = {
     k: 9,
     records: 1000,
     epsilons: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2],
-    // The paper's P is not given: spec §4.3's A (discretised Gaussian, mean 5, sd 2) and B (Binomial(8, ½) + 1).
+    // The paper's P is not given: A (discretised Gaussian, mean 5, sd 2) and B (Binomial(8, ½) + 1), docs/experiments.md#tasnim-et-al.
     distributions: { A: P_A, B: P_B },
     datasets: 10000,
     laplaceDatasets: 100,
@@ -410,7 +410,7 @@ const fig3 = {
             printed.push(printedValue(`ROO TV on P = ${name}, ε = ${e} (Monte Carlo)`, ref[name][0], tvRoo, { rel: 0.02, abs: 5e-6 }));
             const tol = FIG3_DS_TOLERANCE[name]?.[e];
             if (tol !== undefined && ref[name][1] !== null) {
-              printed.push(printedValue(`DS-ROO TV on P = ${name}, ε = ${e} (spec exact; Monte Carlo)`, ref[name][1], tvDs, { rel: tol }));
+              printed.push(printedValue(`DS-ROO TV on P = ${name}, ε = ${e} (exact reference; Monte Carlo)`, ref[name][1], tvDs, { rel: tol }));
             }
           }
         } finally {
@@ -447,7 +447,7 @@ const fig3 = {
 
 // ---- §3: sample complexity -------------------------------------------------------------------------------------
 
-// Spec §4.3 "Sample-complexity table" (n_ROO / n_RSSS / n_SubRR), each to its printed digits.
+// docs/experiments.md#roo-complexity (n_ROO / n_RSSS / n_SubRR), each to its printed digits.
 const COMPLEXITY_PRINTED = [
   { k: 9, alpha: 0.1, epsilon: 0.1, values: [[675, 0.5], [1800, 0.5], [720, 0.5]] },
   { k: 9, alpha: 0.1, epsilon: 1, values: [[41.3, 0.05], [180, 0.5], [72, 0.5]] },

@@ -1,5 +1,5 @@
 // The LMIDP experiments (experiments/lmidp.mjs) in their quick form, and the ps.lmidp bindings they added. Each entry
-// must have the paper's panel, pass every bound check and match every value the spec reproduces; a wrong set-up must
+// must have the paper's panel, pass every bound check and match every reference value of docs/experiments.md; a wrong set-up must
 // make a comparison fail.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -87,7 +87,7 @@ describe('LMIDP experiments (quick)', () => {
 describe('ps.lmidp bindings used by the figures', () => {
   const close = (a, b, rel = 1e-9) => assert.ok(Math.abs(a - b) <= rel * Math.abs(b), `${a} vs ${b}`);
 
-  test('Gaussian mechanism: LDP curve (Balle–Wang) and capacities (spec §3.1 test values)', () => {
+  test('Gaussian mechanism: LDP curve (Balle–Wang) and capacities (docs/experiments.md#ngo-figs-1-and-2)', () => {
     close(ps.lmidp.gaussianLdpDelta(1, 1, 1, 1), 0.50986166005467);
     close(ps.lmidp.gaussianLdpDelta(0, 10, 1, 71.635899), 0.291315845387653, 1e-8);
     assert.equal(ps.lmidp.gaussianLdpDelta(800, 1, 1, 1), 0);
@@ -98,7 +98,7 @@ describe('ps.lmidp bindings used by the figures', () => {
     close(ps.lmidp.gaussianCapacityPeak(10, 1, 71.635899), 0.1, 1e-6);
   });
 
-  test('the 21-point Gaussian mixture: I and the LIP curve (spec §4 Fig. 3)', () => {
+  test('the 21-point Gaussian mixture: I and the LIP curve (docs/experiments.md#lmidp-fig3)', () => {
     const { points, prior } = byName('lmidp-fig3').setup;
     close(ps.lmidp.gaussianMixtureMutualInformation(points, prior, 1.359991), 0.1, 1e-5);
     close(ps.lmidp.gaussianMixtureLipDelta(points, prior, 1.359991, 0), 0.321948, 1e-5);

@@ -1,6 +1,6 @@
 // The Reveal-or-Obscure experiments (experiments/roo.mjs) in their quick form, and the ps.roo / ps.channelLdp bindings
-// they use. Each entry must have the paper's panels, pass every privacy / bound check and match every value the spec
-// prints; a wrong set-up must make a comparison fail (the comparisons are not vacuous).
+// they use. Each entry must have the paper's panels, pass every privacy / bound check and match every reference value of
+// docs/experiments.md#tasnim-et-al; a wrong set-up must make a comparison fail (the comparisons are not vacuous).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
@@ -96,7 +96,7 @@ describe('Reveal-or-Obscure experiments (quick)', () => {
   });
 
   test('a wrong printed reference or set-up is reported, not hidden', async () => {
-    // Sample complexity at a case the spec does not print: nothing to compare, so no printed row for it.
+    // Sample complexity at a case without a reference value: nothing to compare, so no printed row for it.
     const entry = experiments[3];
     const result = await runQuick(entry, { cases: [{ k: 9, alpha: 0.1, epsilon: 0.2 }] });
     assert.equal(result.printed.length, 0);
@@ -110,7 +110,7 @@ describe('ps.roo and ps.channelLdp (bindings used by the entries)', () => {
   const ln = { 1.5: 0.4054651081081644, 1.1: 0.09531017980432493 };
   const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
-  test('obscure tables: the spec\'s exact rational vectors, fixed and as printed', () => {
+  test('obscure tables: the exact rational vectors of docs/mechanisms/ds-roo.md, fixed and as printed', () => {
     const table = (e, n, k) => Array.from(ps.roo.obscureTable(e, n, k));
     const printed = (e, n, k) => Array.from(ps.roo.obscureTableAsPrinted(e, n, k));
     [3 / 8, 2 / 7, 1 / 21, 0].forEach((q, m) => close(table(ln[1.5], 10, 3)[m], q));
