@@ -1,12 +1,14 @@
 // The one registry of experiments: every numbered figure and table of the four papers, imported by the command line
 // (scripts/reproduce.mjs) and by the browser's reproductions page (web/reproduce*.js) alike. The entry and result
 // formats are described in docs/experiments.md; each paper's entries live in their own file beside this one.
+import { experiments as local } from './local.mjs';
 import { experiments as localFinite } from './local-finite.mjs';
 import { experiments as lmidp } from './lmidp.mjs';
+import { experiments as minimax } from './minimax.mjs';
 import { experiments as roo } from './roo.mjs';
 
 /** Every experiment, in the papers' order. */
-export const EXPERIMENTS = Object.freeze([...localFinite, ...roo, ...lmidp]);
+export const EXPERIMENTS = Object.freeze([...minimax, ...local, ...localFinite, ...roo, ...lmidp]);
 
 /** The four papers, as the entries' `paper` field names them. */
 export const PAPERS = Object.freeze({
