@@ -66,10 +66,12 @@ async function runFig4(ps, setup, { progress = () => {} } = {}) {
   const checks = continuousChecks(rows, samplers);
   checks.push(checkAtMost('Local below Global (measured worst) at every ε and f: the paper\'s claim (exceptions)', localBeatsGlobal(rows, setup.budgets, 'measured'), 0));
   const printed = [];
-  for (const [eps, bounds] of Object.entries(FIG4_BOUNDS)) {
+  for (const eps of setup.budgets) {
+    const bounds = FIG4_BOUNDS[eps];
+    if (!bounds) continue;
     for (const key of ['local', 'global']) {
       DIVERGENCES.forEach(({ f, label }, i) => {
-        const row = rows.find((r) => r.budget === Number(eps) && r.sampler === key && r.f === f);
+        const row = rows.find((r) => r.budget === eps && r.sampler === key && r.f === f);
         if (row) printed.push(printedValue(`R ${key} ${label}, ε = ${eps}`, bounds[key][i], row.bound, FOUR_DECIMALS));
       });
     }
@@ -90,9 +92,10 @@ async function runFig10(ps, setup, { progress = () => {} } = {}) {
   checks.push(checkAtMost('Local linear below Global linear (measured worst) at every ν and f: the paper\'s claim (exceptions)', localBeatsGlobal(rows, setup.budgets, 'measured'), 0));
   checks.push(checkAtMost('Local linear\'s R below Global linear\'s at every ν and f (exceptions)', localBeatsGlobal(rows, setup.budgets, 'bound'), 0));
   const printed = [];
-  for (const [nu, [globalLambda, localLambda]] of Object.entries(FIG10_LAMBDAS)) {
-    if (!setup.budgets.includes(Number(nu))) continue;
-    const mu = Number(nu);
+  for (const mu of setup.budgets) {
+    if (!FIG10_LAMBDAS[mu]) continue;
+    const [globalLambda, localLambda] = FIG10_LAMBDAS[mu];
+    const nu = mu;
     printed.push(printedValue(`λ global linear, ν = ${nu}`, globalLambda,
       ps.continuousSampler('linear', { mu, reference: h, c1: setup.globalC1, c2: setup.globalC2 }).mixtureWeight(), FOUR_DECIMALS));
     printed.push(printedValue(`λ local linear, ν = ${nu}`, localLambda,

@@ -62,9 +62,11 @@ async function runFig4(ps, setup, { progress = () => {} } = {}) {
   }
   const shown = [...samplers, ...(setup.mbdeClients > 0 ? [{ key: 'mbde', label: 'Baseline (MBDE)' }] : [])];
   const printed = [];
-  for (const [eps, bounds] of Object.entries(FIG4_BOUNDS)) {
+  for (const eps of setup.budgets) {
+    const bounds = FIG4_BOUNDS[eps];
+    if (!bounds) continue;
     DIVERGENCES.forEach(({ f, label }, i) => {
-      const row = rows.find((r) => r.budget === Number(eps) && r.sampler === 'proposed' && r.f === f);
+      const row = rows.find((r) => r.budget === eps && r.sampler === 'proposed' && r.f === f);
       if (row) printed.push(printedValue(`R over the envelope class, ${label}, ε = ${eps}`, bounds[i], row.bound, { abs: 5e-5 }));
     });
   }
