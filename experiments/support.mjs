@@ -18,7 +18,7 @@ export function checkAtMost(label, value, limit, ok = value <= limit + RELATIVE_
   return { label, value, limit, ok };
 }
 
-/** A value the paper or the spec prints, beside ours: ok when |computed − paper| <= abs + rel·|paper|. */
+/** A value the paper or docs/experiments.md prints, beside ours: ok when |computed − paper| <= abs + rel·|paper|. */
 export function printedValue(label, paper, computed, { abs = 0, rel = 0 } = {}) {
   return { label, paper, computed, ok: Number.isFinite(computed) && Math.abs(computed - paper) <= abs + rel * Math.abs(paper) };
 }

@@ -99,11 +99,11 @@ const RENDER_PAGE = `<!doctype html><html><head><meta charset="utf-8">
 <style>
   body { margin: 0; background: #fff; color: #2b2f36; font: 14px system-ui, sans-serif; }
   #figure { width: 1200px; padding: 14px 18px 10px; box-sizing: border-box; }
-  h1 { font-size: 17px; margin: 0 0 4px; } p { margin: 0 0 6px; font-size: 12.5px; }
+  h1 { font-size: 17px; margin: 0 0 4px; } p { margin: 0 0 6px; font-size: 12.5px; overflow-wrap: anywhere; }
   .erratum { border-left: 4px solid #d55e00; background: #fff4ec; padding: 4px 8px; }
   .panels { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
   .panel { margin: 0; } .panel figcaption { font-weight: 600; text-align: center; margin-bottom: 4px; }
-  .panel-lines, .panel-bars { width: 376px; } .panel-box { position: relative; height: 330px; }
+  .panel-bars { width: 376px; } .panel-lines { width: 560px; } .panel-box { position: relative; height: 330px; }
 </style>
 <script type="module">
   import { renderResult } from '/web/panels.js';
@@ -149,7 +149,7 @@ export async function renderPngs(runs, out) {
     for (const { entry, setup, result } of runs) {
       const header = {
         title: `${entry.name} — ${PAPERS[entry.paper].split(' — ')[0]}, ${entry.figure}: ${entry.title}`,
-        setup: JSON.stringify(setup),
+        setup: Object.entries(setup).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('; ').slice(0, 600),
         erratum: entry.erratum ? `Erratum: ${entry.erratum}` : undefined,
       };
       await page.evaluate(([h, r]) => window.renderFigure(h, r), [header, { panels: result.panels }]);

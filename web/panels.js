@@ -23,7 +23,7 @@ import { chartTheme } from './theme.js';
 Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
 
 // Okabe–Ito (colour-blind safe), then greys.
-const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442', '#777777', '#aaaaaa'];
+const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8c564b', '#777777', '#aaaaaa'];
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -64,7 +64,10 @@ function chartConfig(panel, theme) {
     responsive: true,
     maintainAspectRatio: false,
     plugins: {
-      legend: { position: 'bottom', labels: { color: theme.text, boxWidth: 18, font: { size: 11, family: FONT } } },
+      legend: {
+        position: 'bottom',
+        labels: { color: theme.text, boxWidth: 18, font: { size: 11, family: FONT }, ...(panel.kind === 'lines' ? { usePointStyle: true, pointStyle: 'line' } : {}) },
+      },
       tooltip: { enabled: true },
     },
   };
@@ -147,6 +150,8 @@ export function renderResult(container, result, { heatSize } = {}) {
     } else {
       const box = document.createElement('div');
       box.className = 'panel-box';
+      // room for the legend: one more line per series beyond four
+      box.style.height = `${300 + 18 * Math.max(0, panel.series.length - 4)}px`;
       box.append(canvas);
       figure.append(box);
     }

@@ -1,5 +1,5 @@
 // Every entry of experiments/local.mjs (Ghoukasian et al. Figs 4 and 10, continuous 1-D) in its quick form through the
-// shared runner: every check ok, every printed value matched (the spec's bounds and linear weights), the paper's
+// shared runner: every check ok, every printed value matched (docs/experiments.md's bounds and linear weights), the paper's
 // panels; the numbers the former `npm run reproduce` tests held; the full local-fig4 run; and a wrong set-up makes a
 // comparison fail.
 import assert from 'node:assert/strict';
@@ -55,7 +55,7 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
     });
   }
 
-  test('local-fig4: the spec\'s bounds (§4.3 table, 24 values) and the measured worst below them; local beats global', () => {
+  test('local-fig4: the bounds of docs/experiments.md (24 values) and the measured worst below them; local beats global', () => {
     const { printed, table, checks } = results['local-fig4'];
     assert.equal(printed.length, 24);
     for (const b of BUDGETS) {
@@ -75,7 +75,7 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
     }
   });
 
-  test('local-fig10: the spec\'s λ (8 values); local linear beats global linear and has smaller bounds; Gaussian-LDP checks', () => {
+  test('local-fig10: the λ of docs/experiments.md (8 values); local linear beats global linear and has smaller bounds; Gaussian-LDP checks', () => {
     const { printed, table, checks } = results['local-fig10'];
     assert.equal(printed.length, 8);
     for (const b of BUDGETS) {

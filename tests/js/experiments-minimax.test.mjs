@@ -1,6 +1,6 @@
 // Every entry of experiments/minimax.mjs (Park et al.'s continuous figures) in its quick form through the shared
 // runner (experiments/index.mjs runExperiment): every check ok, every printed value matched, the paper's panels
-// present; the numbers the former `npm run reproduce` tests held (the spec's bounds, the privacy checks, the paper's
+// present; the numbers the former `npm run reproduce` tests held (docs/experiments.md's bounds, the privacy checks, the paper's
 // claims); the set-up bindings they use (ps.densities.ringEnvelope, ps.seededRandomMixtures); and wrong set-ups make
 // a check or a comparison fail (the checks are not vacuous).
 import assert from 'node:assert/strict';
@@ -66,7 +66,7 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     });
   }
 
-  test('minimax-fig4: the spec\'s bounds (§5.4), one row per ε × sampler × f, MBDE on 2 clients per ε with both privacy checks', () => {
+  test('minimax-fig4: the bounds of docs/experiments.md, one row per ε × sampler × f, MBDE on 2 clients per ε with both privacy checks', () => {
     const result = results['minimax-fig4'];
     assert.equal(result.printed.length, 15);
     const rows = result.table.rows;
@@ -118,7 +118,7 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     const fig1 = await runExperiment(ps, experimentByName('minimax-fig1'), { quick: true, overrides: { cellsPerAxis: 24, classRadius: 0.5 } });
     assert.equal(fig1.ok, false);
     assert.equal(fig1.result.checks.find((c) => c.label.startsWith('the ring is in')).ok, false);
-    // A different σ: the bounds no longer match the spec's printed digits.
+    // A different σ: the bounds no longer match the printed digits of docs/experiments.md.
     const fig4 = await runExperiment(ps, experimentByName('minimax-fig4'), { quick: true, overrides: { sigma: 0.8, clients: 2, mbdeClients: 0 } });
     assert.ok(fig4.result.printed.some((p) => !p.ok));
   });
