@@ -1,13 +1,25 @@
 // The one registry of experiments: every numbered figure and table of the four papers, imported by the command line
 // (scripts/reproduce.mjs) and by the browser's reproductions page (web/reproduce*.js) alike. The entry and result
 // formats are described in docs/experiments.md; each paper's entries live in their own file beside this one.
-import { experiments as minimaxFinite } from './minimax-finite.mjs';
+import { experiments as local } from './local.mjs';
 import { experiments as localFinite } from './local-finite.mjs';
 import { experiments as lmidp } from './lmidp.mjs';
+import { experiments as minimax } from './minimax.mjs';
+import { experiments as minimaxFinite } from './minimax-finite.mjs';
 import { experiments as roo } from './roo.mjs';
 
-/** Every experiment, in the papers' order. */
-export const EXPERIMENTS = Object.freeze([...minimaxFinite, ...localFinite, ...roo, ...lmidp]);
+const PAPER_ORDER = ['minimax', 'local', 'roo', 'lmidp'];
+// 'Fig. 10' → 10; tables and sections ('§3') after the figures, in file order.
+const figureNumber = (entry) => (/^Fig\. (\d+)/.exec(entry.figure) ? Number(/^Fig\. (\d+)/.exec(entry.figure)[1]) : Infinity);
+
+/** Every experiment: the papers in order, each paper's figures by number. */
+export const EXPERIMENTS = Object.freeze(
+  [...minimax, ...minimaxFinite, ...local, ...localFinite, ...roo, ...lmidp]
+    .map((entry, at) => ({ entry, at }))
+    .sort((a, b) => PAPER_ORDER.indexOf(a.entry.paper) - PAPER_ORDER.indexOf(b.entry.paper) ||
+      figureNumber(a.entry) - figureNumber(b.entry) || a.at - b.at)
+    .map(({ entry }) => entry),
+);
 
 /** The four papers, as the entries' `paper` field names them. */
 export const PAPERS = Object.freeze({

@@ -182,6 +182,19 @@ export interface Densities {
    * cell masses <= these. Use it as the reference of 'minimax' / 'linear' with c1 = 0, c2 = 1.
    */
   gaussianMixtureEnvelope(grid: Grid1D, options?: { sigma?: number; radius?: number }): Float64Array;
+  /**
+   * The envelope h̃(x) = exp(−[max(0, ‖x‖ − radius)]²/(2σ²))/(2πσ²) of Park et al.'s 2-D ring (Fig. 1) as RAW cell
+   * masses (cell area × the sup of h̃ over the cell, divided by the least grid mass of a class member): every mixture
+   * of N(μ_i, variance·I) with ‖μ_i‖ <= radius, truncated to the grid, has cell masses <= these. Defaults
+   * variance 0.5, radius 1. Use it as the reference of 'minimax' with c1 = 0, c2 = 1.
+   */
+  ringEnvelope(grid: Grid2D, options?: { variance?: number; radius?: number }): Float64Array;
+}
+
+/** One mixture's parameters (means and weights, Σ weights = 1), from seededRandomMixtures(). */
+export interface MixtureParameters {
+  readonly means: Float64Array;
+  readonly weights: Float64Array;
 }
 
 /**
@@ -452,6 +465,19 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
     density: Histogram,
     options: { epsilon: number; preset?: 'reduced' | 'paper'; seed?: number },
   ): { readonly density: Float64Array; readonly reference: Float64Array; readonly theta: number };
+  /**
+   * `count` random 1-D mixtures of the papers' continuous experiments (Park et al. eq. 208; Ghoukasian et al.
+   * Figs 4 and 10), drawn by the library's SEEDED generator (xoshiro256**: reproducible, NOT secure; set-up of
+   * figures only): k = min(Poisson(poissonMean) + 1, maxComponents) components, means ~ U[−meanRange, meanRange],
+   * weights ~ Dirichlet(1, …, 1). Defaults poissonMean 2, maxComponents 10, meanRange 1; count <= 1e6.
+   */
+  seededRandomMixtures(options: {
+    seed: number;
+    count: number;
+    poissonMean?: number;
+    maxComponents?: number;
+    meanRange?: number;
+  }): readonly MixtureParameters[];
   /** Names accepted by continuousSampler(). */
   readonly continuousMechanisms: readonly ContinuousMechanismName[];
   /** A sampler for densities given as cell masses on a grid; throws RangeError for a bad option, TypeError for a wrong type. */

@@ -113,6 +113,12 @@ function makeContinuous(wasm, registry) {
       const { sigma = 1, radius = 1 } = densityOptions(options, 'options', ['sigma', 'radius']);
       return checked(wasm, wasm.gaussianMixtureEnvelope(g, number(sigma, 'options.sigma'), number(radius, 'options.radius')));
     },
+    ringEnvelope(grid, options) {
+      const g = gridOf(grid);
+      if (g.dimension !== 2) throw new TypeError('grid must be a 2-D grid (ps.grid2d()) for ringEnvelope');
+      const { variance = 0.5, radius = 1 } = densityOptions(options, 'options', ['variance', 'radius']);
+      return checked(wasm, wasm.gaussianRingEnvelope(g, number(variance, 'options.variance'), number(radius, 'options.radius')));
+    },
   });
 
   // The MBDE baseline on a grid: returns the privatized density (and the reference q0 it stays within e^{±ε/2} of).
@@ -150,8 +156,17 @@ function makeContinuous(wasm, registry) {
     });
   }
 
+  /** The papers' random 1-D mixtures from the SEEDED generator (reproducible set-up, not secure). */
+  function seededRandomMixtures(options) {
+    const o = densityOptions(options, 'options', ['seed', 'count', 'poissonMean', 'maxComponents', 'meanRange']);
+    const { seed, count, poissonMean = 2, maxComponents = 10, meanRange = 1 } = o;
+    const list = checked(wasm, wasm.seededRandomMixtures(number(seed, 'options.seed'), number(count, 'options.count'),
+      number(poissonMean, 'options.poissonMean'), number(maxComponents, 'options.maxComponents'), number(meanRange, 'options.meanRange')));
+    return Object.freeze(list.map((m) => Object.freeze(m)));
+  }
+
   const continuousMechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'continuous').map((m) => m.name));
-  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms, mbde };
+  return { grid1d, grid2d, densities, continuousSampler, continuousMechanisms, mbde, seededRandomMixtures };
 }
 
 function makeApi(wasm) {

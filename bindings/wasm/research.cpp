@@ -279,6 +279,28 @@ val gaussian_mixture_envelope_of(val grid, double sigma, double radius) {
   return guarded([&] { return copy_out(gaussian_mixture_envelope(grid1d_of(grid), sigma, radius)); });
 }
 
+val gaussian_ring_envelope_of(val grid, double variance, double radius) {
+  return guarded([&] { return copy_out(gaussian_ring_envelope(grid2d_of(grid), variance, radius)); });
+}
+
+// The papers' random mixtures from the SEEDED generator (set-up of reproducible figures, not secure).
+val seeded_random_mixtures_of(double seed, double count, double poisson_mean, double max_components, double mean_range) {
+  return guarded([&] {
+    SeededRandom bits(validated_seed(seed));
+    const std::vector<MixtureParameters> mixtures =
+        random_mixtures(bits, validated_count(count, "count", 0, 1'000'000), poisson_mean,
+                        validated_count(max_components, "maxComponents", 1, 1000), mean_range);
+    val out = val::array();
+    for (const MixtureParameters& m : mixtures) {
+      val one = val::object();
+      one.set("means", copy_out(m.means));
+      one.set("weights", copy_out(m.weights));
+      out.call<void>("push", one);
+    }
+    return out;
+  });
+}
+
 // MBDE (the baseline): preset "reduced" (seconds in a browser tab) or "paper" (a minute natively); randomness from
 // the CSPRNG unless a seed is given (reproducible experiments).
 val mbde_of(val grid, val density, double epsilon, std::string preset, val seed) {
@@ -540,6 +562,8 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("gaussianRing", &gaussian_ring_of);
   emscripten::function("kernelDensity", &kernel_density_of);
   emscripten::function("gaussianMixtureEnvelope", &gaussian_mixture_envelope_of);
+  emscripten::function("gaussianRingEnvelope", &gaussian_ring_envelope_of);
+  emscripten::function("seededRandomMixtures", &seeded_random_mixtures_of);
   emscripten::function("continuousGuarantee", &continuous_guarantee_of);
   emscripten::function("continuousDistribution", &continuous_distribution_of);
   emscripten::function("continuousNormaliser", &continuous_normaliser_of);

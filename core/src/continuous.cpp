@@ -388,6 +388,33 @@ std::vector<double> gaussian_mixture_envelope(const Grid1D& grid, double sigma, 
   return out;
 }
 
+std::vector<double> gaussian_ring_envelope(const Grid2D& grid, double variance, double radius) {
+  validate_grid(grid);
+  check_scale(variance, "variance");
+  if (!(std::isfinite(radius) && radius >= 0.0)) fail("radius = " + format_value(radius) + ": must be finite and >= 0");
+  const double sigma = std::sqrt(variance);
+  const auto least_axis_mass = [&](double lo, double hi) {
+    return std::min(gaussian_interval(lo, hi, -radius, sigma), gaussian_interval(lo, hi, radius, sigma));
+  };
+  const double z_lo = least_axis_mass(grid.x_lo, grid.x_hi) * least_axis_mass(grid.y_lo, grid.y_hi);
+  if (!(z_lo > 0.0)) fail("grid: a ring component can have no mass on it; the envelope is unbounded");
+  const double dx = (grid.x_hi - grid.x_lo) / static_cast<double>(grid.nx);
+  const double dy = (grid.y_hi - grid.y_lo) / static_cast<double>(grid.ny);
+  const double scale = dx * dy / (2.0 * std::numbers::pi * variance * z_lo);
+  // The coordinate of [a, b] nearest 0.
+  const auto nearest = [](double a, double b) { return a > 0.0 ? a : (b < 0.0 ? b : 0.0); };
+  std::vector<double> out(cell_count(grid));
+  for (std::size_t iy = 0; iy < grid.ny; ++iy) {
+    const double y = nearest(grid.y_lo + static_cast<double>(iy) * dy, grid.y_lo + static_cast<double>(iy + 1) * dy);
+    for (std::size_t ix = 0; ix < grid.nx; ++ix) {
+      const double x = nearest(grid.x_lo + static_cast<double>(ix) * dx, grid.x_lo + static_cast<double>(ix + 1) * dx);
+      const double excess = std::max(0.0, std::hypot(x, y) - radius);
+      out[iy * grid.nx + ix] = scale * std::exp(-(excess * excess) / (2.0 * variance));
+    }
+  }
+  return out;
+}
+
 std::vector<double> cell_masses(const Grid1D& grid, const std::function<double(double)>& density) {
   const std::vector<double> edges = cell_edges(grid);
   std::vector<double> out(grid.cells);

@@ -154,6 +154,42 @@ std::vector<double> dirichlet(RandomBits& bits, std::span<const double> alpha) {
   return g;
 }
 
+std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t count, double poisson_mean,
+                                               std::size_t max_components, double mean_range) {
+  if (count > 1'000'000) throw std::invalid_argument("count = " + std::to_string(count) + ": must be at most 1000000");
+  if (!(poisson_mean > 0.0 && poisson_mean <= 700.0)) {
+    throw std::invalid_argument("poissonMean = " + format_value(poisson_mean) + ": must be in (0, 700]");
+  }
+  if (max_components < 1 || max_components > 1000) {
+    throw std::invalid_argument("maxComponents = " + std::to_string(max_components) + ": must be in [1, 1000]");
+  }
+  if (!(std::isfinite(mean_range) && mean_range >= 0.0)) {
+    throw std::invalid_argument("meanRange = " + format_value(mean_range) + ": must be finite and >= 0");
+  }
+  const double limit = std::exp(-poisson_mean);  // > 0 for mean <= 700
+  std::vector<MixtureParameters> out(count);
+  for (MixtureParameters& mixture : out) {
+    std::size_t poisson = 0;
+    for (double product = uniform01(bits); product > limit; product *= uniform01(bits)) ++poisson;
+    const std::size_t k = std::min(poisson + 1, max_components);
+    mixture.means.resize(k);
+    for (double& m : mixture.means) m = mean_range * (2.0 * uniform01(bits) - 1.0);
+    mixture.weights.resize(k);
+    double total = 0.0;
+    for (double& w : mixture.weights) {
+      w = -std::log1p(-uniform01(bits));  // Exp(1); 1 − u in (0, 1], so finite and >= 0
+      total += w;
+    }
+    if (!(total > 0.0)) {
+      // every draw was u = 0 (probability 2^{−53k}): equal weights, the Dirichlet's mean
+      std::fill(mixture.weights.begin(), mixture.weights.end(), 1.0);
+      total = static_cast<double>(k);
+    }
+    for (double& w : mixture.weights) w /= total;
+  }
+  return out;
+}
+
 EstimationErrors estimation_errors(std::span<const double> truth, std::span<const double> estimate) {
   if (truth.size() != estimate.size()) {
     throw std::invalid_argument("estimate has " + std::to_string(estimate.size()) + " entries but truth has " +

@@ -4,6 +4,7 @@ import { init, type DivergenceName, type Guarantee, type Histogram, type InitOpt
 import {
   init as initResearch,
   type ContinuousSampler,
+  type MixtureParameters,
   type EstimateReport,
   type PrivacyLoss,
   type ShuffleBound,
@@ -96,6 +97,16 @@ async function continuous(): Promise<[number, number]> {
   const plane: Grid2D = ps.grid2d({ xLo: -3, xHi: 3, nx: 500, yLo: -3, yHi: 3, ny: 500 });
   const cells: number = plane.cells;
   const envelope: Float64Array = ps.densities.gaussianMixtureEnvelope(line, { sigma: 1 });
+  const ringPlane = ps.grid2d({ xLo: -3, xHi: 3, nx: 30, yLo: -3, yHi: 3, ny: 30 });
+  const ringEnvelope: Float64Array = ps.densities.ringEnvelope(ringPlane, { variance: 0.5, radius: 1 });
+  const mixtures: readonly MixtureParameters[] = ps.seededRandomMixtures({ seed: 1, count: 3, poissonMean: 2, maxComponents: 10 });
+  const firstMeans: Float64Array = mixtures[0].means;
+  void ringEnvelope;
+  void firstMeans;
+  // @ts-expect-error the 2-D ring envelope takes a 2-D grid
+  ps.densities.ringEnvelope(line);
+  // @ts-expect-error seededRandomMixtures needs a seed
+  ps.seededRandomMixtures({ count: 3 });
   const p: Float64Array = ps.densities.gaussianMixture(line, { means: [0.5, -1], sigma: 1, weights: [1, 2] });
   const clip: ContinuousSampler = ps.continuousSampler('minimax', { epsilon: 0.5, reference: envelope, c2: 1 });
   const x: number = clip.samplePoint(line, p);

@@ -541,6 +541,45 @@ TEST_CASE("continuous: envelope bounds every mixture of the paper's class", "[co
   }
 }
 
+// The ring envelope of docs/experiments.md#park-fig-1-gaussian-ring bounds every member of its class cell by cell:
+// mixtures of N(μ, 0.5·I) with ‖μ‖ <= 1 (on and inside the unit circle, the ring itself), truncated to the grid.
+TEST_CASE("continuous: the ring envelope bounds the ring's class cell by cell", "[continuous][densities]") {
+  const Grid2D grid{-3.0, 3.0, 30, -3.0, 3.0, 30};
+  const std::vector<double> h = gaussian_ring_envelope(grid, 0.5, 1.0);
+  double total = 0.0;
+  for (double v : h) total += v;
+  // ∫h̃ = 3.772454 on ℝ² (docs/experiments.md); the cell sup and the truncation bound make Σ a little larger.
+  CHECK(total > 3.772454);
+  CHECK(total < 6.0);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<Point2D> means{{1.0, 0.0}, {0.0, -1.0}, {std::sqrt(0.5), std::sqrt(0.5)}, {0.0, 0.0}, {-0.3, 0.5}};
+  while (means.size() < 25) {
+    const double x = unit(rng);
+    const double y = unit(rng);
+    if (x * x + y * y <= 1.0) means.push_back({x, y});
+  }
+  for (const Point2D& mean : means) {
+    const std::vector<double> p = gaussian_mixture(grid, std::vector<Point2D>{mean}, std::vector<double>{1.0}, std::sqrt(0.5));
+    std::size_t above = 0;
+    for (std::size_t c = 0; c < p.size(); ++c) above += p[c] > h[c] ? 1 : 0;
+    CHECK(above == 0);
+  }
+  const std::vector<double> ring = gaussian_ring(grid, 3, 0.5, 1.0);
+  for (std::size_t c = 0; c < ring.size(); ++c) REQUIRE(ring[c] <= h[c]);
+  // A looser class (radius 2) has a larger envelope; a finer grid changes Σ towards ∫h̃ (cell sup shrinks).
+  const std::vector<double> wide = gaussian_ring_envelope(grid, 0.5, 2.0);
+  for (std::size_t c = 0; c < h.size(); ++c) CHECK(wide[c] >= h[c]);
+  const std::vector<double> fine = gaussian_ring_envelope(Grid2D{-3.0, 3.0, 120, -3.0, 3.0, 120}, 0.5, 1.0);
+  double fine_total = 0.0;
+  for (double v : fine) fine_total += v;
+  CHECK(fine_total < total);
+  CHECK(fine_total > 3.772454);
+  CHECK_THROWS_WITH(gaussian_ring_envelope(grid, 0.0, 1.0), Catch::Contains("variance"));
+  CHECK_THROWS_WITH(gaussian_ring_envelope(grid, 0.5, -1.0), Catch::Contains("radius = -1"));
+  CHECK_THROWS_WITH(gaussian_ring_envelope(Grid2D{-3.0, 3.0, 0, -3.0, 3.0, 30}, 0.5, 1.0), Catch::Contains("grid"));
+}
+
 TEST_CASE("continuous: kernel density estimate", "[continuous][densities]") {
   const Grid1D grid{-5.0, 5.0, 500};
   const std::vector<double> points{-1.0, -0.2, 0.4, 0.5, 2.0};

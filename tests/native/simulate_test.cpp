@@ -267,3 +267,57 @@ TEST_CASE("simulate: error metrics", "[simulate]") {
   const std::vector<double> missing{1.0, 0.0, 0.0};
   CHECK(std::isinf(estimation_errors(truth, missing).kl));
 }
+
+// The papers' random mixtures (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): the golden mixtures are the
+// ones the former JavaScript set-up generator (xoshiro256** seeded by splitmix64, same draw order) gave for seed 1,
+// so the figures' clients did not change when the generator moved into the core.
+TEST_CASE("simulate: random_mixtures reproduces the seeded set-up draws and has the papers' shape", "[simulate]") {
+  SeededRandom bits(1);
+  const std::vector<MixtureParameters> m = random_mixtures(bits, 500);
+  REQUIRE(m.size() == 500);
+  const std::vector<double> means0{0.39435683311992298, -0.71285592651112761, -0.85790956786157535, -0.23763110661876463};
+  const std::vector<double> weights0{0.23284163667244234, 0.092547593651425758, 0.31106653531703138, 0.36354423435910060};
+  const std::vector<double> means2{0.76249294435827553, -0.14408198896704461, -0.21012995355588493, 0.29828638863751267};
+  REQUIRE(m[0].means.size() == 4);
+  REQUIRE(m[1].means.size() == 5);
+  REQUIRE(m[2].means.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(m[0].means[i] == means0[i]);  // the uniforms are bit-identical
+    CHECK(m[2].means[i] == means2[i]);
+    CHECK(m[0].weights[i] == Approx(weights0[i]).epsilon(1e-14).margin(0));  // log1p(−u) vs log(1 − u): ulps
+  }
+  double components = 0.0;
+  for (const MixtureParameters& x : m) {
+    REQUIRE(x.means.size() >= 1);
+    REQUIRE(x.means.size() <= 10);
+    REQUIRE(x.weights.size() == x.means.size());
+    double total = 0.0;
+    for (double v : x.means) CHECK((v >= -1.0 && v <= 1.0));
+    for (double w : x.weights) {
+      CHECK(w > 0.0);
+      total += w;
+    }
+    CHECK(total == Approx(1.0).margin(1e-12).epsilon(0));
+    components += static_cast<double>(x.means.size());
+  }
+  // E[min(Poisson(2) + 1, 10)] = 3 (the cap changes it by < 1e-4); sd of the mean over 500 draws ≈ 0.063.
+  CHECK(std::abs(components / 500.0 - 3.0) < 0.25);
+
+  SeededRandom again(1);
+  SeededRandom other(2);
+  const std::vector<MixtureParameters> same = random_mixtures(again, 500);
+  const std::vector<MixtureParameters> different = random_mixtures(other, 500);
+  CHECK(same[499].means == m[499].means);
+  CHECK(different[0].means != m[0].means);
+
+  SeededRandom wide(3);
+  for (const MixtureParameters& x : random_mixtures(wide, 50, 5.0, 3, 2.5)) {
+    CHECK(x.means.size() <= 3);
+    for (double v : x.means) CHECK((v >= -2.5 && v <= 2.5));
+  }
+  SeededRandom bad(4);
+  CHECK_THROWS_WITH(random_mixtures(bad, 2'000'000), Catch::Contains("count = 2000000"));
+  CHECK_THROWS_WITH(random_mixtures(bad, 1, 0.0), Catch::Contains("poissonMean = 0"));
+  CHECK_THROWS_WITH(random_mixtures(bad, 1, 2.0, 0), Catch::Contains("maxComponents = 0"));
+  CHECK_THROWS_WITH(random_mixtures(bad, 1, 2.0, 10, std::nan("")), Catch::Contains("meanRange = NaN"));
+}

@@ -104,6 +104,17 @@ using Point2D = std::array<double, 2>;
 [[nodiscard]] std::vector<double> gaussian_mixture_envelope(const Grid1D& grid, double sigma = 1.0,
                                                             double radius = 1.0);
 
+// The envelope h̃ of the 2-D ring (docs/experiments.md#park-fig-1-gaussian-ring, Park et al. §5.1 / App. F.3),
+//     h̃(x) = exp(−[max(0, ‖x‖ − radius)]²/(2σ²)) / (2πσ²),   σ² = variance,
+// as RAW cell masses that bound every mixture of N(μ_i, σ²I) with ‖μ_i‖ <= radius, truncated to the grid and
+// renormalised, cell by cell: H_cell = |cell| · sup_cell h̃ / Z_lo. h̃ is radial and non-increasing in ‖x‖, so the sup
+// is at the cell's point nearest the origin; Z_lo = Π_axes min_{|μ| <= radius} N(μ, σ²)(axis range) is a lower bound
+// of the grid mass of every component (log-concave in μ: the minimum is at μ = ±radius; exact normal CDFs). Use it as
+// the reference with c1 = 0, c2 = 1; Σ H is a little above ∫h̃ = 3.7725 on ℝ² (cell sup, truncation).
+// Throws std::invalid_argument for an invalid grid or variance, a radius that is not finite and >= 0, or a grid on
+// which a component can have no mass.
+[[nodiscard]] std::vector<double> gaussian_ring_envelope(const Grid2D& grid, double variance = 0.5, double radius = 1.0);
+
 // RAW cell masses ∫_cell density by 5 × 5 (2-D) or 5-point (1-D) Gauss–Legendre per cell, for densities without
 // closed-form cell masses (e.g. the ring envelope of docs/experiments.md#park-fig-1-gaussian-ring). Not exact: the error is O(cell⁶·f⁽⁶⁾), larger at
 // kinks. Throws std::invalid_argument when the density returns a negative or non-finite value.

@@ -36,6 +36,25 @@ namespace privsample {
 // Dirichlet(alpha) by normalised gammas; alpha entries > 0 (zeros allowed: those coordinates are 0).
 [[nodiscard]] std::vector<double> dirichlet(RandomBits& bits, std::span<const double> alpha);
 
+// ---- the papers' random 1-D mixtures (experiment set-up) ----------------------------------------------------------
+
+// One mixture's parameters: component means and weights (Σ weights = 1).
+struct MixtureParameters {
+  std::vector<double> means;
+  std::vector<double> weights;
+};
+
+// `count` random mixtures of the papers' continuous experiments (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures,
+// Park et al. eq. 208, reused by Ghoukasian et al. Figs 4 and 10), drawn in this order per mixture:
+//   k = min(Poisson(poisson_mean) + 1, max_components)   (Knuth: count uniforms until their product <= e^{−mean})
+//   means m_i = mean_range·(2u − 1) ~ U[−mean_range, mean_range] iid
+//   weights ~ Dirichlet(1, …, 1), as normalised Exp(1) draws −log(1 − u).
+// With a SeededRandom the mixtures are reproducible (set-up only: not numpy's draws, the papers' code used PCG64).
+// Throws std::invalid_argument naming the parameter for count > 1e6, poisson_mean not in (0, 700], max_components
+// not in [1, 1000], or mean_range not finite and >= 0.
+[[nodiscard]] std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t count, double poisson_mean = 2.0,
+                                                             std::size_t max_components = 10, double mean_range = 1.0);
+
 // ---- error metrics -----------------------------------------------------------------------------------------------
 
 // The errors of an estimate against the truth (both pmfs of the same length, normalised here):

@@ -1,0 +1,57 @@
+// The one registry of experiments (experiments/index.mjs): every numbered figure and table of the four papers, once,
+// in the papers' order; lookups and the result-shape validation the CLI and the page rely on.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EXPERIMENTS, PAPERS, experimentByName, passed, setupOf, validateResult } from '../../experiments/index.mjs';
+
+// Issue 10's list: Park et al. Figs 1–7; Ghoukasian et al. Figs 1–11; Reveal-or-Obscure Figs 1–3 and the §3
+// sample-complexity comparison; LMIDP Figs 1–4.
+const EXPECTED = [
+  ...[1, 2, 3, 4, 5, 6, 7].map((n) => ['minimax', `Fig. ${n}`]),
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((n) => ['local', `Fig. ${n}`]),
+  ...[1, 2, 3].map((n) => ['roo', `Fig. ${n}`]),
+  ['roo', '§3'],
+  ...[1, 2, 3, 4].map((n) => ['lmidp', `Fig. ${n}`]),
+];
+
+test('every figure of the four papers is an entry, once, papers in order and figures by number', () => {
+  assert.deepEqual(EXPERIMENTS.map((e) => [e.paper, e.figure]), EXPECTED);
+  assert.equal(new Set(EXPERIMENTS.map((e) => e.name)).size, EXPERIMENTS.length, 'names are unique');
+  for (const e of EXPERIMENTS) {
+    assert.ok(Object.hasOwn(PAPERS, e.paper), `${e.name}: a known paper`);
+    assert.match(e.name, new RegExp(`^${e.paper}-`), `${e.name}: named after its paper`);
+  }
+  assert.ok(Object.isFrozen(EXPERIMENTS));
+});
+
+test('experimentByName finds entries and names the known ones otherwise', () => {
+  assert.equal(experimentByName('local-fig11').figure, 'Fig. 11');
+  assert.throws(() => experimentByName('local-fig12'), (e) => e instanceof RangeError && /"local-fig12" is not in the registry/.test(e.message) && /minimax-fig1, minimax-fig2/.test(e.message));
+});
+
+test('setupOf merges the paper set-up, the quick form and overrides in that order', () => {
+  const entry = { setup: { k: 10, epsilons: [1, 2] }, quick: { epsilons: [1] } };
+  assert.deepEqual(setupOf(entry), { k: 10, epsilons: [1, 2] });
+  assert.deepEqual(setupOf(entry, { quick: true }), { k: 10, epsilons: [1] });
+  assert.deepEqual(setupOf(entry, { quick: true, overrides: { k: 5 } }), { k: 5, epsilons: [1] });
+});
+
+test('validateResult rejects results the renderer could not draw, naming the entry and the field', () => {
+  const good = {
+    panels: [{ title: 'KL', kind: 'lines', series: [{ label: 'ours', points: [[0, 1]] }] }],
+    checks: [{ label: 'ratio', value: 1, limit: 2, ok: true }],
+    printed: [{ label: 'R', paper: 1, computed: 1, ok: true }],
+  };
+  assert.equal(validateResult('x', good), good);
+  assert.equal(passed(good), true);
+  assert.equal(passed({ ...good, printed: [{ label: 'R', ok: false }] }), false);
+  const bad = [
+    [{ ...good, panels: [] }, /x: result.panels must be a non-empty array/],
+    [{ ...good, panels: [{ title: 'KL', kind: 'pie', series: [] }] }, /panels\[0\]\.kind is "pie"/],
+    [{ ...good, panels: [{ title: 'H', kind: 'heatmap', grid: { width: 2, height: 2 }, values: [1, 2, 3] }] }, /grid.width·grid.height values/],
+    [{ ...good, checks: [{ label: 'ratio', ok: 'yes' }] }, /checks\[0\] needs a label and a boolean ok/],
+    [{ ...good, printed: undefined }, /result.printed must be an array/],
+    [{ ...good, table: { columns: ['a'] } }, /result.table needs columns and rows/],
+  ];
+  for (const [result, message] of bad) assert.throws(() => validateResult('x', result), message);
+});
