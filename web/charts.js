@@ -1,35 +1,9 @@
 // The two Chart.js charts of the demo. They only display numbers computed by the worker (privsample API).
 // Each canvas also carries its current data as JSON in data-chart, for tests and for the curious.
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  ScatterController,
-  Tooltip,
-} from 'chart.js';
+import { Chart } from 'chart.js';
+import { chartColours, createChart, lineChart, useDemoFont } from './chart-setup.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
-import { applyChartTheme } from './theme.js';
-
-Chart.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  ScatterController,
-  Tooltip,
-);
+import { DIVERGENCE_LABELS } from './labels.js';
 
 const COLORS = {
   p: '#3b5b92',
@@ -38,10 +12,9 @@ const COLORS = {
   user: '#2274a5',
 };
 // Text, grid and marker colours follow the page's theme (light or dark: web/theme.js).
-Object.assign(COLORS, applyChartTheme(Chart));
+Object.assign(COLORS, chartColours);
 
-Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-Chart.defaults.font.size = 13;
+useDemoFont();
 
 const DECADES = new Set([0.01, 0.1, 1, 10]);
 
@@ -74,7 +47,7 @@ const currentEpsilonLine = {
 };
 
 export function createBarChart(canvas) {
-  return new Chart(canvas, {
+  return createChart(canvas, {
     type: 'bar',
     data: {
       labels: [],
@@ -136,14 +109,9 @@ const MECHANISM_COLORS = {
 };
 
 export function createDivergenceChart(canvas) {
-  return new Chart(canvas, {
-    type: 'line',
-    data: { datasets: [] },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      parsing: false,
+  return lineChart(
+    canvas,
+    {
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
         x: {
@@ -180,16 +148,10 @@ export function createDivergenceChart(canvas) {
         },
       },
     },
-    plugins: [currentEpsilonLine],
-  });
+    [currentEpsilonLine],
+  );
 }
 
-const F_NAMES = { kl: 'KL', tv: 'TV', hellinger: 'H²' };
-const F_AXIS = {
-  kl: 'D_KL(P‖Q)',
-  tv: 'TV(P, Q)',
-  hellinger: 'H²(P, Q) = ½Σ(√P − √Q)²',
-};
 
 /**
  * result: the worker's answer: { f, k, mechanism, guarantee, curve: { epsilon, series }, current }.
@@ -251,7 +213,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   }
   chart.data.datasets = datasets;
   chart.options.plugins.legend.labels.filter = (item) => item.text !== 'current ε';
-  chart.options.scales.y.title.text = F_AXIS[f];
+  chart.options.scales.y.title.text = DIVERGENCE_LABELS[f].axis;
   chart.options.plugins.currentEpsilonLine.epsilon = gaussian ? null : current.epsilon;
   chart.update('none');
   const canvas = chart.canvas;
@@ -273,7 +235,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   const mine = curve.series.find((s) => s.mechanism === mechanism);
   canvas.setAttribute(
     'aria-label',
-    `Line chart of ${F_AXIS[f]} (${F_NAMES[f]}) versus ε from 0.01 to 10 on a log scale for ${curve.series
+    `Line chart of ${DIVERGENCE_LABELS[f].axis} (${DIVERGENCE_LABELS[f].short}) versus ε from 0.01 to 10 on a log scale for ${curve.series
       .filter((s) => !s.skipped)
       .map((s) => names(s.mechanism))
       .join(', ')}. ${mine && !gaussian ? `Chosen, ${names(mechanism)} at ε = ${formatEpsilon(current.epsilon)}: yours ${formatNumber(current.user)}${
@@ -290,14 +252,9 @@ const DELTA_FLOOR = 1e-6;
 const ACCOUNTANT_COLORS = { ldp: '#2274a5', lip: '#e07a1f' };
 
 export function createAccountantChart(canvas) {
-  return new Chart(canvas, {
-    type: 'line',
-    data: { datasets: [] },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      parsing: false,
+  return lineChart(
+    canvas,
+    {
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
         x: {
@@ -329,7 +286,7 @@ export function createAccountantChart(canvas) {
         },
       },
     },
-  });
+  );
 }
 
 /** acc: the worker's accountant result, or null to clear the chart. */

@@ -1,17 +1,17 @@
-// The Web Worker of the continuous view (continuous.html): every density, privatized density, divergence and
-// private point the page shows is computed here, by the public privsample API (grid2d, densities,
-// continuousSampler, divergence). The page posts { id, type, spec, ... } and gets back
-// { id, ok: true, result } or { id, ok: false, error }; a long run also posts { id, progress } messages.
-//   type 'view':   { spec }                → P and Q(·|P) on the grid at spec.epsilon, their divergences, the
-//                                             worst-case risks, the normaliser r_P and where P sits in the class
-//   type 'sample': { spec, count }         → `count` private points of the plane (CSPRNG inside the module)
-//   type 'curve':  { spec, epsilons }      → D_f(P‖Q(P)) and the worst-case risk for each ε, one progress
-//                                             message per ε; a newer 'curve' (or 'cancel') aborts it
-//   type 'cancel': {}                      → aborts the running curve
+// The continuous page's Web Worker (web/rpc.js protocol): every density, privatized density, divergence and private
+// point the page shows is computed here, by the public privsample API (grid2d, densities, continuousSampler,
+// divergence, classMembership); this file only chooses which calls to make and packs their answers.
+//   'view':    { spec }             → P and Q(·|P) on the grid at spec.epsilon, their divergences, the worst-case
+//                                     risks, the normaliser r_P and where P sits in the class (ps.classMembership)
+//   'sample':  { spec, count }      → `count` private points of the plane (CSPRNG inside the module)
+//   'curve':   { spec, epsilons }   → D_f(P‖Q(P)) and the worst-case risk for each ε, one progress message per ε;
+//                                     stops at the next ε point when the page aborts the call (its signal)
+//   'version': {}                   → { version }
 // spec = { n, family: 'ring' | 'laplace' | 'points', points: [[x, y], …], bandwidth, mechanism: 'local' | 'minimax',
 //          prior: 'wide-ring' | 'broad-gaussian' | 'uniform', gamma, epsilon }.
 // The curve yields to the event loop between ε points, so 'view' and 'sample' requests are answered while it runs.
 import { init } from 'privsample/research';
+import { nextTurn, serveRequests } from './rpc.js';
 
 /** The square every density lives on: [−3, 3]², as in Park et al.'s ring experiment. */
 const EXTENT = 3;
@@ -24,12 +24,6 @@ const DIVERGENCES = ['kl', 'tv', 'hellinger'];
 
 const ready = init();
 const cache = new Map(); // key → grid, density, reference or sampler (small LRU)
-let curveRun = 0; // the id of the curve run that may continue; older runs stop at their next ε point
-
-function errorInfo(error) {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
 
 function cached(key, make) {
   if (cache.has(key)) {
@@ -71,7 +65,7 @@ function referenceOf(ps, spec) {
   if (spec.prior === 'broad-gaussian') {
     return cached(`h:${spec.n}`, () => ps.densities.gaussianMixture(grid, { means: [[0, 0]], sigma: MINIMAX_SIGMA }));
   }
-  if (spec.prior === 'uniform') return cached(`uniform:${spec.n}`, () => new Float64Array(spec.n * spec.n).fill(1 / (spec.n * spec.n)));
+  if (spec.prior === 'uniform') return cached(`uniform:${spec.n}`, () => new Float64Array(spec.n * spec.n).fill(1)); // any scale
   throw new RangeError(`unknown prior "${spec.prior}"`);
 }
 
@@ -86,45 +80,40 @@ function samplerOf(ps, spec, epsilon) {
   throw new RangeError(`unknown mechanism "${spec.mechanism}"`);
 }
 
-/** Where P sits relative to the public density: min and max of p/ref over the cells (display only). */
-function ratioRange(p, ref) {
-  let min = Infinity;
-  let max = 0;
-  for (let i = 0; i < p.length; i += 1) {
-    if (ref[i] <= 0) continue;
-    const r = p[i] / ref[i];
-    if (r < min) min = r;
-    if (r > max) max = r;
-  }
-  return { min, max };
-}
-
 function maxOf(values) {
   let m = 0;
   for (const v of values) if (v > m) m = v;
   return m;
 }
 
-function classInfo(spec, p, ref) {
-  const { min, max } = ratioRange(p, ref);
+/** Where P sits relative to the class the worst-case curve is about (the library's membership rule). */
+function classInfo(ps, spec, p, ref) {
   if (spec.mechanism === 'minimax') {
-    return { kind: 'minimax', c2: MINIMAX_C2, sigma: MINIMAX_SIGMA, maxRatio: max, inside: max <= MINIMAX_C2 };
+    const m = ps.classMembership.density(p, { reference: ref, c2: MINIMAX_C2 });
+    return { kind: 'minimax', c2: MINIMAX_C2, sigma: MINIMAX_SIGMA, maxRatio: m.maxRatio, inside: m.inside };
   }
-  return { kind: 'local', gamma: spec.gamma, minRatio: min, maxRatio: max, inside: min >= 1 / spec.gamma && max <= spec.gamma };
+  const m = ps.classMembership.neighbourhood(p, { prior: ref, gamma: spec.gamma });
+  return { kind: 'local', gamma: spec.gamma, minRatio: m.minRatio, maxRatio: m.maxRatio, inside: m.inside };
 }
 
-function view(ps, spec) {
+/** Q(·|P) of a sampler and, for each divergence, D_f(P‖Q) and the worst case over the sampler's class. */
+function measure(ps, sampler, p) {
+  const q = sampler.distribution(p);
+  const values = {};
+  const worst = {};
+  for (const f of DIVERGENCES) {
+    values[f] = ps.divergence(f, p, q);
+    worst[f] = sampler.worstCaseRisk(f);
+  }
+  return { q, values, worst };
+}
+
+function view(ps, { spec }) {
   const started = performance.now();
   const p = densityOf(ps, spec);
   const sampler = samplerOf(ps, spec, spec.epsilon);
-  const q = sampler.distribution(p);
-  const divergences = {};
-  const worst = {};
-  for (const f of DIVERGENCES) {
-    divergences[f] = ps.divergence(f, p, q);
-    worst[f] = sampler.worstCaseRisk(f);
-  }
-  const info = classInfo(spec, p, referenceOf(ps, spec));
+  const { q, values: divergences, worst } = measure(ps, sampler, p);
+  const info = classInfo(ps, spec, p, referenceOf(ps, spec));
   return {
     n: spec.n,
     epsilon: spec.epsilon,
@@ -141,7 +130,7 @@ function view(ps, spec) {
   };
 }
 
-function sample(ps, spec, count) {
+function sample(ps, { spec, count }) {
   const started = performance.now();
   const grid = gridOf(ps, spec.n);
   const p = densityOf(ps, spec);
@@ -151,53 +140,24 @@ function sample(ps, spec, count) {
   return { points, epsilon: spec.epsilon, ms: performance.now() - started };
 }
 
-const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-async function curve(ps, id, spec, epsilons) {
-  curveRun = id;
+async function curve(ps, { spec, epsilons }, { progress, signal }) {
   const started = performance.now();
   const p = densityOf(ps, spec);
   const series = Object.fromEntries(DIVERGENCES.map((f) => [f, []]));
   const worst = Object.fromEntries(DIVERGENCES.map((f) => [f, []]));
   for (let i = 0; i < epsilons.length; i += 1) {
-    await yieldToEvents(); // lets 'view' / 'sample' / 'cancel' requests in between two ε points
-    if (curveRun !== id) {
-      const error = new Error('the run was replaced by a newer one');
-      error.name = 'AbortError';
-      throw error;
-    }
-    const sampler = samplerOf(ps, spec, epsilons[i]);
-    const q = sampler.distribution(p);
-    const values = {};
-    const worstValues = {};
+    await nextTurn(); // lets 'view' / 'sample' requests and an abort in between two ε points
+    signal.throwIfAborted();
+    const { values, worst: worstValues } = measure(ps, samplerOf(ps, spec, epsilons[i]), p);
     for (const f of DIVERGENCES) {
-      values[f] = ps.divergence(f, p, q);
-      worstValues[f] = sampler.worstCaseRisk(f);
       series[f].push(values[f]);
       worst[f].push(worstValues[f]);
     }
-    self.postMessage({ id, progress: { done: i + 1, total: epsilons.length, epsilon: epsilons[i], values, worst: worstValues } });
+    progress({ done: i + 1, total: epsilons.length, epsilon: epsilons[i], values, worst: worstValues });
   }
-  if (curveRun === id) curveRun = 0;
   return { n: spec.n, epsilons, series, worst, ms: performance.now() - started };
 }
 
-self.onmessage = async (event) => {
-  const { id, type, spec } = event.data;
-  try {
-    const ps = await ready;
-    let result;
-    if (type === 'view') result = view(ps, spec);
-    else if (type === 'sample') result = sample(ps, spec, event.data.count);
-    else if (type === 'curve') result = await curve(ps, id, spec, event.data.epsilons);
-    else if (type === 'cancel') {
-      curveRun = 0;
-      result = null;
-    } else if (type === 'version') result = { version: ps.version };
-    else throw new Error(`unknown request type "${type}"`);
-    const transfer = result && result.p ? [result.p.buffer, result.q.buffer] : [];
-    self.postMessage({ id, ok: true, result }, transfer);
-  } catch (error) {
-    self.postMessage({ id, ok: false, error: errorInfo(error) });
-  }
-};
+serveRequests(ready, { view, sample, curve, version: (ps) => ({ version: ps.version }) }, {
+  transferOf: (result) => (result && result.p ? [result.p.buffer, result.q.buffer] : []),
+});

@@ -1,39 +1,14 @@
 // The continuous view of the demo (continuous.html): a 2-D density P on [−3, 3]², its privatized Q(·|P) as two
 // heatmaps, private points drawn on the map, and the divergence-versus-ε chart. Page code only collects input
 // and draws; every number comes from the privsample API, called in a Web Worker (continuous-worker.js).
-import {
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import { applyChartTheme } from './theme.js';
 import { formatEpsilon, formatNumber } from './format.js';
-
-Chart.register(Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
-applyChartTheme(Chart); // light or dark, from the page's CSS (theme.js)
+import { epsilonFromSlider } from './epsilon.js';
+import { CONTINUOUS_EXPLAIN } from './labels.js';
+import { createWorkerClient, isAbort } from './rpc.js';
+import { mountCurve } from './continuous/curve.js';
+import { readSpec } from './continuous/spec.js';
 
 const EXTENT = 3; // the square [−3, 3]² (the worker's grid)
-const MAX_POINTS = 2000;
-/** Log-spaced ε grid of the curve, 0.01 to 10 (x values only; no mechanism maths). */
-const CURVE_POINTS = 31;
-const CURVE_EPSILONS = Array.from({ length: CURVE_POINTS }, (_, i) => Number((10 ** (-2 + (3 * i) / (CURVE_POINTS - 1))).toPrecision(6)));
-const F_STYLE = {
-  kl: { label: 'KL', color: '#2274a5' },
-  tv: { label: 'TV', color: '#e07a1f' },
-  hellinger: { label: 'H²', color: '#2e8b57' },
-};
-
-const EXPLAIN = {
-  local:
-    'Local clip sampler (Ghoukasian, Lee, Asoodeh): clips P/r into a box around the public prior P0; ε-LDP for every P, and locally minimax-optimal for densities within a factor γ of P0 (the dashed curves are the worst case over them).',
-  minimax:
-    'Minimax clip sampler (Park, Asoodeh, Lee, Thm 3.3) for the class p ≤ 12·h, h = N(0, 1.5²I) on the square: it holds the ring and the Laplace mixture (dashed: the worst case over that class); ε-LDP for every P, even one outside the class.',
-};
 
 const el = {
   app: document.getElementById('app'),
@@ -79,34 +54,10 @@ const state = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The worker: promise-based calls; progress messages go to the call's onProgress.
-const worker = new Worker(new URL('./continuous-worker.js', import.meta.url), { type: 'module' });
-const calls = new Map();
-let nextId = 1;
-
-worker.addEventListener('message', (event) => {
-  const { id, ok, result, error, progress } = event.data;
-  const entry = calls.get(id);
-  if (!entry) return;
-  if (progress) {
-    entry.onProgress?.(progress);
-    return;
-  }
-  calls.delete(id);
-  if (ok) entry.resolve(result);
-  else entry.reject(Object.assign(new Error(error.message), { name: error.name }));
-});
-worker.addEventListener('error', (event) => {
-  showStatus('error', `The worker failed to start: ${event.message || 'unknown error'}`);
-});
-
-function call(type, payload, onProgress) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    calls.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ id, type, ...payload });
-  });
-}
+// The worker (web/rpc.js): views are coalesced (latest), the curve is aborted when a newer one replaces it.
+const worker = createWorkerClient(() => new Worker(new URL('./continuous-worker.js', import.meta.url), { type: 'module' }));
+worker.onFatal((error) => showStatus('error', `The demo cannot run: ${error.message}`));
+const curve = mountCurve({ el, worker, state });
 
 function showStatus(kind, text) {
   el.status.dataset.state = kind;
@@ -119,54 +70,15 @@ function showError(box, message) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading the controls.
-
-/** "x, y" pairs, one per line (also ';'-separated); returns { points } or { error }. */
-function parsePoints(text) {
-  const points = [];
-  const entries = text.split(/[\n;]/);
-  for (let i = 0; i < entries.length; i += 1) {
-    const line = entries[i].trim();
-    if (line === '') continue;
-    const parts = line.split(/[\s,]+/).filter((s) => s !== '');
-    const values = parts.map(Number);
-    if (parts.length !== 2 || !values.every(Number.isFinite)) {
-      return { error: `line ${i + 1} ("${line.slice(0, 40)}"): expected two numbers x, y` };
-    }
-    points.push(values);
-  }
-  if (points.length > MAX_POINTS) return { error: `${points.length} points: at most ${MAX_POINTS}` };
-  return { points };
-}
-
-function epsilonFromSlider() {
-  return Number((10 ** (Number(el.slider.value) / 100)).toPrecision(3));
-}
+// Reading the controls (continuous/spec.js).
 
 /** The spec of the controls (without ε), or null with the reason shown. */
-function readSpec() {
-  const family = el.family.value;
-  const spec = { n: Number(el.grid.value), family, mechanism: el.mechanism.value, points: [], bandwidth: 0, prior: el.prior.value, gamma: 4 };
-  let densityError = null;
-  let optionsError = null;
-  if (family === 'points') {
-    const parsed = parsePoints(el.points.value);
-    if (parsed.error) densityError = parsed.error;
-    else if (parsed.points.length === 0) densityError = 'No points yet: click on the left map or paste x, y pairs.';
-    else spec.points = parsed.points;
-    el.pointsCount.textContent = parsed.points ? `${parsed.points.length} point${parsed.points.length === 1 ? '' : 's'}` : '';
-    const bandwidth = Number(el.bandwidth.value.trim() === '' ? '0' : el.bandwidth.value);
-    if (!Number.isFinite(bandwidth) || bandwidth < 0) densityError ??= `bandwidth "${el.bandwidth.value}": enter 0 (Scott's rule) or a positive number`;
-    else spec.bandwidth = bandwidth;
-  }
-  if (spec.mechanism === 'local') {
-    const gamma = Number(el.gamma.value);
-    if (!(gamma > 1) || !Number.isFinite(gamma)) optionsError = `γ = "${el.gamma.value}": enter a number above 1`;
-    else spec.gamma = gamma;
-  }
+function readControls() {
+  const { spec, densityError, optionsError, pointsCount } = readSpec(el);
+  if (pointsCount !== null) el.pointsCount.textContent = pointsCount;
   showError(el.densityError, densityError);
   showError(el.optionsError, optionsError);
-  return densityError || optionsError ? null : spec;
+  return spec;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,48 +178,42 @@ function drawMaps() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The view (P, Q at ε): at most one request in flight, the newest one waiting.
-let viewInFlight = false;
-let viewPending = null;
+// The view (P, Q at ε): at most one request in flight, the newest one waiting (worker.latest).
+let viewsOutstanding = 0; // requested views not yet answered, superseded or failed
+let viewGeneration = 0; // only the newest view is shown
 let sampleInFlight = false;
 
 function setBusy() {
-  const busy = viewInFlight || viewPending !== null || sampleInFlight || !state.ready;
+  const busy = viewsOutstanding > 0 || sampleInFlight || !state.ready;
   el.app.dataset.busy = String(busy);
   const canSample = state.ready && state.view !== null && !sampleInFlight && state.spec !== null;
   el.sample1.disabled = !canSample;
   el.sample20.disabled = !canSample;
 }
 
-function requestView() {
+async function requestView() {
+  const generation = (viewGeneration += 1);
   if (!state.spec) {
-    viewPending = null;
     setBusy();
     return;
   }
-  viewPending = { ...state.spec, epsilon: state.epsilon };
+  const spec = { ...state.spec, epsilon: state.epsilon };
+  viewsOutstanding += 1;
   setBusy();
-  if (!viewInFlight) pumpView();
-}
-
-async function pumpView() {
-  while (viewPending) {
-    const spec = viewPending;
-    viewPending = null;
-    viewInFlight = true;
-    setBusy();
-    try {
-      const result = await call('view', { spec });
-      if (!viewPending) showView(spec, result);
-    } catch (error) {
-      if (!viewPending) {
-        state.view = null;
-        showError(spec.family === 'points' ? el.densityError : el.optionsError, `${error.name}: ${error.message}`);
-      }
+  try {
+    const result = await worker.latest('view', 'view', { spec });
+    if (generation === viewGeneration) showView(spec, result);
+  } catch (error) {
+    if (!isAbort(error) && generation === viewGeneration) {
+      state.view = null;
+      // The library names what it refused: an option of the mechanism goes next to the options, the rest next to the density.
+      const aboutOptions = /^(gamma|prior|reference|c1|c2)\b/.test(error.message);
+      showError(aboutOptions || spec.family !== 'points' ? el.optionsError : el.densityError, `${error.name}: ${error.message}`);
     }
-    viewInFlight = false;
+  } finally {
+    viewsOutstanding -= 1;
+    setBusy();
   }
-  setBusy();
 }
 
 function guaranteeText(g) {
@@ -346,7 +252,7 @@ function showView(spec, result) {
   if (!state.ready) {
     state.ready = true;
   }
-  updateCurrentMarker();
+  curve.render(); // the current-ε marker
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,7 +263,7 @@ async function drawSamples(count) {
   setBusy();
   const spec = { ...state.spec, epsilon: state.epsilon };
   try {
-    const result = await call('sample', { spec, count });
+    const result = await worker.call('sample', { spec, count });
     if (JSON.stringify(spec) === JSON.stringify({ ...state.spec, epsilon: state.epsilon })) {
       state.samples.push(...result.points);
       drawMaps();
@@ -374,178 +280,24 @@ async function drawSamples(count) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Divergence versus ε: one run per spec (it does not depend on the current ε); a newer run replaces it.
-let chart = null;
-let curve = null; // { epsilons, series, worst, done, total }
-let curveKey = '';
-
-function chartDatasets() {
-  const datasets = [];
-  const eps = curve?.epsilons ?? [];
-  for (const [f, style] of Object.entries(F_STYLE)) {
-    const user = curve ? curve.series[f] : [];
-    const worst = curve ? curve.worst[f] : [];
-    datasets.push({
-      label: `${style.label} (yours)`,
-      data: user.map((y, i) => ({ x: eps[i], y })),
-      borderColor: style.color,
-      backgroundColor: style.color,
-      borderWidth: 2.2,
-      pointRadius: 0,
-    });
-    datasets.push({
-      label: `${style.label} worst case`,
-      data: worst.map((y, i) => ({ x: eps[i], y })),
-      borderColor: style.color,
-      backgroundColor: style.color,
-      borderDash: [6, 4],
-      borderWidth: 1.4,
-      pointRadius: 0,
-    });
-  }
-  let top = 0;
-  if (curve) for (const f of Object.keys(F_STYLE)) for (const v of [...curve.series[f], ...curve.worst[f]]) if (v > top) top = v;
-  datasets.push({
-    label: 'current ε',
-    data: [{ x: state.epsilon, y: 0 }, { x: state.epsilon, y: top || 1 }],
-    borderColor: '#444',
-    backgroundColor: '#444',
-    borderWidth: 1,
-    borderDash: [2, 3],
-    pointRadius: 0,
-  });
-  return datasets;
-}
-
-function renderChart() {
-  if (!chart) {
-    chart = new Chart(el.curveCanvas, {
-      type: 'line',
-      data: { datasets: chartDatasets() },
-      options: {
-        animation: false,
-        maintainAspectRatio: false,
-        parsing: true,
-        interaction: { mode: 'nearest', intersect: false },
-        scales: {
-          x: {
-            type: 'logarithmic',
-            min: 0.01,
-            max: 10,
-            title: { display: true, text: 'ε (log scale)' },
-            ticks: {
-              autoSkip: false,
-              maxRotation: 0,
-              callback: (value) => {
-                const m = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
-                return [1, 3].some((d) => Math.abs(m - d) < 1e-6) ? formatEpsilon(value) : '';
-              },
-            },
-          },
-          y: { type: 'linear', min: 0, title: { display: true, text: 'divergence D_f(P‖Q)' } },
-        },
-        plugins: {
-          legend: { position: 'bottom', labels: { boxWidth: 18, filter: (item) => item.text !== 'current ε' } },
-          tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatNumber(ctx.parsed.y)} at ε = ${formatEpsilon(ctx.parsed.x)}` } },
-        },
-      },
-    });
-  } else {
-    chart.data.datasets = chartDatasets();
-    chart.update('none');
-  }
-  el.curveCanvas.dataset.chart = JSON.stringify({
-    n: curve?.n ?? null,
-    mechanism: curve?.mechanism ?? null,
-    done: curve?.done ?? 0,
-    total: curve?.total ?? 0,
-    epsilons: curve?.epsilons ?? [],
-    series: curve?.series ?? {},
-    worst: curve?.worst ?? {},
-    current: state.epsilon,
-  });
-}
-
-function updateCurrentMarker() {
-  renderChart();
-}
-
-async function requestCurve() {
-  if (!state.spec) return;
-  const key = JSON.stringify(state.spec);
-  if (key === curveKey) return;
-  curveKey = key;
-  const spec = state.spec;
-  const started = performance.now();
-  curve = {
-    n: spec.n,
-    mechanism: spec.mechanism,
-    epsilons: [],
-    series: { kl: [], tv: [], hellinger: [] },
-    worst: { kl: [], tv: [], hellinger: [] },
-    done: 0,
-    total: CURVE_EPSILONS.length,
-  };
-  const mine = curve;
-  el.curveCard.dataset.state = 'running';
-  el.progress.max = CURVE_EPSILONS.length;
-  el.progress.value = 0;
-  el.curveStatus.textContent = `computing ε 1 of ${CURVE_EPSILONS.length} on ${spec.n} × ${spec.n} cells…`;
-  renderChart();
-  try {
-    const result = await call('curve', { spec, epsilons: CURVE_EPSILONS }, (progress) => {
-      if (curve !== mine) return;
-      mine.epsilons.push(progress.epsilon);
-      for (const f of Object.keys(F_STYLE)) {
-        mine.series[f].push(progress.values[f]);
-        mine.worst[f].push(progress.worst[f]);
-      }
-      mine.done = progress.done;
-      el.progress.value = progress.done;
-      el.curveStatus.textContent = `ε ${progress.done} of ${progress.total} (ε = ${formatEpsilon(progress.epsilon)}) on ${spec.n} × ${spec.n} cells…`;
-      renderChart();
-    });
-    if (curve !== mine) return;
-    Object.assign(mine, { epsilons: result.epsilons, series: result.series, worst: result.worst, done: result.epsilons.length });
-    el.curveCard.dataset.state = 'done';
-    el.curveStatus.textContent = `${result.epsilons.length} values of ε on ${spec.n} × ${spec.n} cells in ${((performance.now() - started) / 1000).toFixed(2)} s.`;
-    renderChart();
-  } catch (error) {
-    if (error.name === 'AbortError' || curve !== mine) return;
-    el.curveCard.dataset.state = 'error';
-    el.curveStatus.textContent = `${error.name}: ${error.message}`;
-    curveKey = '';
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Wiring.
 function onSpecChange() {
   el.pointsPanel.hidden = el.family.value !== 'points';
   el.clickHint.hidden = el.family.value !== 'points';
   el.mapP.classList.toggle('clickable', el.family.value === 'points');
   el.localRow.hidden = el.mechanism.value !== 'local';
-  el.explain.textContent = EXPLAIN[el.mechanism.value];
-  state.spec = readSpec();
+  el.explain.textContent = CONTINUOUS_EXPLAIN[el.mechanism.value];
+  state.spec = readControls();
   requestView();
-  if (state.spec) requestCurve();
-  else if (curveKey !== '') {
-    // Nothing valid to plot: stop the running curve.
-    curveKey = '';
-    curve = null;
-    call('cancel', {}).catch(() => {});
-    el.curveCard.dataset.state = 'idle';
-    el.progress.value = 0;
-    el.curveStatus.textContent = '';
-    renderChart();
-  }
+  if (state.spec) curve.request(state.spec);
+  else curve.stop();
 }
 
 function onEpsilon() {
-  state.epsilon = epsilonFromSlider();
+  state.epsilon = epsilonFromSlider(el.slider.value);
   el.epsilonValue.textContent = `ε = ${formatEpsilon(state.epsilon)}`;
   requestView();
-  updateCurrentMarker();
+  curve.render(); // the current-ε marker
 }
 
 let typingTimer = null;
@@ -584,7 +336,8 @@ el.mapP.addEventListener('click', (event) => {
   onSpecChange();
 });
 
-call('version', {})
+worker
+  .call('version')
   .then(({ version }) => {
     el.version.textContent = version;
     showStatus('ready', `Ready: privsample ${version} (WebAssembly, in a Web Worker)`);

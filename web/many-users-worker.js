@@ -1,22 +1,15 @@
-// The Web Worker of the "Many users" page (many-users.html): every simulation, count and estimate the page shows
-// is computed here by the public privsample API (ps.sampler, ps.simulate). The page posts { id, type: 'run', spec }
-// and gets { id, progress: { done, total } } messages, then { id, ok: true, result } or { id, ok: false, error }.
-// A newer 'run' (or { type: 'cancel' }) aborts an older one at its next simulation.
+// The many-users page's Web Worker (web/rpc.js protocol): every simulation, count and estimate the page shows is
+// computed here by the public privsample API (ps.sampler, ps.simulate).
+//   'run': { spec } → progress { done, total } after each simulation, then
+//          { main: { mechanism, truth, counts, released, estimate }, mechanisms, byEpsilon: { [mechanism]: tv[] },
+//            byUsers: { [mechanism]: tv[] } }; it stops at its next simulation when the page aborts the call.
 // spec = { population: number[], users, epsilon, mechanisms: string[], epsilons: number[], userCounts: number[],
-//          repeats }.
-// result = { main: { mechanism, truth, counts, released, estimate }, mechanisms, byEpsilon: { [mechanism]: tv[] },
-//            byUsers: { [mechanism]: tv[] } }. The TV of a mechanism is that of its population estimate (the
-//            projected affine inversion where the mechanism is affine, else the point-mass inversion), averaged
-//            over `repeats` simulated populations.
+//          repeats }. The TV of a mechanism is that of its population estimate (the projected affine inversion where
+// the mechanism is affine, else the point-mass inversion), averaged over `repeats` simulated populations.
 import { init } from 'privsample/research';
+import { nextTurn, serveRequests } from './rpc.js';
 
 const ready = init();
-let currentRun = 0;
-
-function errorInfo(error) {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
 
 // The estimate a mechanism is judged by: the affine inversion where it exists, else the point-mass inversion.
 function populationOf(report) {
@@ -26,11 +19,7 @@ function populationErrors(result) {
   return result.errors.population ?? result.errors.pointMasses;
 }
 
-const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-async function run(id, spec) {
-  const ps = await ready;
-  const run = ++currentRun;
+async function run(ps, { spec }, { progress: report, signal }) {
   const samplers = new Map();
   const samplerOf = (mechanism, epsilon) => {
     const key = `${mechanism}:${epsilon}`;
@@ -42,9 +31,9 @@ async function run(id, spec) {
     let done = 0;
     const progress = async () => {
       done += 1;
-      self.postMessage({ id, progress: { done, total } });
-      await yieldToEvents();
-      if (run !== currentRun) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+      report({ done, total });
+      await nextTurn(); // lets the page's abort in
+      signal.throwIfAborted();
     };
 
     // The main view: one simulated population for the first mechanism (CSPRNG: a fresh population each run).
@@ -90,17 +79,10 @@ async function run(id, spec) {
         await progress();
       }
     }
-    self.postMessage({ id, ok: true, result: { main, mechanisms: spec.mechanisms, byEpsilon, byUsers } });
-  } catch (error) {
-    self.postMessage({ id, ok: false, error: errorInfo(error) });
+    return { main, mechanisms: spec.mechanisms, byEpsilon, byUsers };
   } finally {
     for (const s of samplers.values()) s.dispose();
   }
 }
 
-self.addEventListener('message', (event) => {
-  const { id, type, spec } = event.data;
-  if (type === 'cancel') currentRun += 1;
-  else if (type === 'run') run(id, spec);
-  else if (type === 'version') ready.then((ps) => self.postMessage({ id, ok: true, result: ps.version ?? '' }));
-});
+serveRequests(ready, { run });

@@ -2,26 +2,12 @@
 // population, the released-sample histogram, the population estimate with its confidence band, and the estimation
 // error versus ε and versus N for several mechanisms. Page code only collects input and draws; every number comes
 // from the privsample API, called in a Web Worker (many-users-worker.js).
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import { applyChartTheme } from './theme.js';
+import { createChart, lineChart, useDemoFont } from './chart-setup.js';
+import { SIMULATION_EPSILONS, epsilonFromSlider } from './epsilon.js';
+import { MECHANISMS } from './labels.js';
+import { createWorkerClient, isAbort } from './rpc.js';
 
-Chart.register(BarController, BarElement, CategoryScale, Filler, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
-applyChartTheme(Chart); // light or dark, from the page's CSS (theme.js)
-Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-Chart.defaults.font.size = 13;
+useDemoFont();
 
 // Preset populations, as unnormalised weights (the core normalises them).
 const PRESETS = {
@@ -29,14 +15,14 @@ const PRESETS = {
   uniform: Array(10).fill(1),
   'two-peaked': [2, 8, 14, 8, 2, 1, 4, 10, 5, 1],
 };
-// The x values of the curves (not mechanism maths): ε from 0.1 to 10, N from 10^2 to 10^6.
-const CURVE_EPSILONS = [0.1, 0.2, 0.5, 1, 2, 4, 7, 10];
+// The x values of the curves (not mechanism maths): ε from 0.1 to 10 (epsilon.js), N from 10^2 to 10^6.
+const CURVE_EPSILONS = SIMULATION_EPSILONS;
 const CURVE_USERS = [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
 const REPEATS = 3;
 const MECHANISM_STYLE = {
-  linear: { label: 'linear', color: '#2274a5', dash: [] },
-  minimax: { label: 'minimax', color: '#e07a1f', dash: [6, 4] },
-  mollifier: { label: 'mollifier', color: '#2e8b57', dash: [] },
+  linear: { label: MECHANISMS.linear.name, color: '#2274a5', dash: [] },
+  minimax: { label: MECHANISMS.minimax.name, color: '#e07a1f', dash: [6, 4] },
+  mollifier: { label: MECHANISMS.mollifier.name, color: '#2e8b57', dash: [] },
 };
 const COLORS = { truth: 'rgba(59, 91, 146, 0.75)', released: 'rgba(224, 122, 31, 0.45)', estimate: '#c0392b', band: 'rgba(192, 57, 43, 0.18)' };
 
@@ -60,29 +46,12 @@ const el = {
   usersCanvas: document.getElementById('users-chart'),
 };
 
-const worker = new Worker(new URL('./many-users-worker.js', import.meta.url), { type: 'module' });
-let nextId = 0;
-const pending = new Map();
-worker.addEventListener('message', (event) => {
-  const { id, progress, ok, result, error } = event.data;
-  const entry = pending.get(id);
-  if (!entry) return;
-  if (progress) return entry.onProgress?.(progress);
-  pending.delete(id);
-  if (ok) entry.resolve(result);
-  else entry.reject(Object.assign(new Error(error.message), { name: error.name }));
-});
-function call(type, spec, onProgress) {
-  const id = (nextId += 1);
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ id, type, spec });
-  });
-}
+const worker = createWorkerClient(() => new Worker(new URL('./many-users-worker.js', import.meta.url), { type: 'module' }));
+worker.onFatal((error) => showStatus('error', `The demo cannot run: ${error.message}`));
 
 const formatUsers = (n) => Math.round(n).toLocaleString('en-US').replace(/,/g, '\u202f');
 const usersOf = () => Math.round(10 ** Number(el.users.value));
-const epsilonOf = () => Number((10 ** Number(el.epsilon.value)).toPrecision(2));
+const epsilonOf = () => epsilonFromSlider(el.epsilon.value, 2);
 const mechanismsOf = () => [...document.querySelectorAll('input[name="mechanism"]:checked')].map((box) => box.value);
 
 // The population as typed: numbers only (their validity — non-negative, not all zero — is checked by the core).
@@ -96,7 +65,7 @@ function populationOf() {
   return values;
 }
 
-const estimateChart = new Chart(el.estimateCanvas, {
+const estimateChart = createChart(el.estimateCanvas, {
   data: { labels: [], datasets: [] },
   options: {
     animation: false,
@@ -110,19 +79,12 @@ const estimateChart = new Chart(el.estimateCanvas, {
 });
 
 function curveChart(canvas, xTitle, ticks, format) {
-  return new Chart(canvas, {
-    type: 'line',
-    data: { datasets: [] },
-    options: {
-      animation: false,
-      maintainAspectRatio: false,
-      parsing: false,
-      scales: {
-        x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (ticks.has(v) ? format(v) : '') } },
-        y: { type: 'logarithmic', title: { display: true, text: 'TV(estimate, truth)' } },
-      },
-      plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
+  return lineChart(canvas, {
+    scales: {
+      x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (ticks.has(v) ? format(v) : '') } },
+      y: { type: 'logarithmic', title: { display: true, text: 'TV(estimate, truth)' } },
     },
+    plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
   });
 }
 const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N; dashed line: the chosen ε)', new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String);
@@ -176,6 +138,7 @@ function showStatus(state, text) {
 }
 
 let runCount = 0;
+let running = null; // the AbortController of the simulation in the worker
 let debounce = 0;
 async function simulate() {
   clearTimeout(debounce); // a pending automatic run is this one
@@ -194,18 +157,20 @@ async function simulate() {
   el.app.dataset.busy = 'true';
   el.progress.value = 0;
   el.runStatus.textContent = 'Simulating in the worker…';
+  running?.abort(); // a newer run replaces the one in the worker
+  running = new AbortController();
   try {
-    const result = await call('run', spec, ({ done, total }) => {
+    const result = await worker.call('run', { spec }, { signal: running.signal, onProgress: ({ done, total }) => {
       if (mine !== runCount) return;
       el.progress.value = done / total;
       el.runStatus.textContent = `Simulating in the worker… ${done} / ${total}`;
-    });
+    } });
     if (mine !== runCount) return;
     draw(result, spec);
     el.runStatus.textContent = 'Done.';
     el.app.dataset.result = String(mine);
   } catch (error) {
-    if (mine !== runCount) return; // superseded by a newer run
+    if (mine !== runCount || isAbort(error)) return; // superseded by a newer run
     el.inputError.textContent = error.message;
     el.inputError.hidden = false;
     el.runStatus.textContent = '';

@@ -1,5 +1,5 @@
 // The one worker protocol every page uses. Messages:
-//   page → worker  { id, type, payload }
+//   page → worker  { id, type, payload }  |  { id, abort: true }   (the call's AbortSignal fired)
 //   worker → page  { id, progress }                      (any number, before the answer)
 //                  { id, ok: true, result }  |  { id, ok: false, error: { name, message }, fatal? }
 // A call's promise resolves with the result or rejects with an Error of the same name and message. `fatal` marks a
@@ -24,7 +24,10 @@ export const isAbort = (error) => error?.name === 'AbortError';
 
 /**
  * The page's side: `createWorkerClient(() => new Worker(new URL('./x-worker.js', import.meta.url), { type: 'module' }))`.
- *   call(type, payload, { onProgress, transfer })  → Promise of the result
+ *   call(type, payload, { onProgress, transfer, signal })
+ *                                                  → Promise of the result; when `signal` aborts, the promise rejects
+ *                                                    with AbortError at once and the worker's handler sees its own
+ *                                                    signal aborted (a long handler checks it between steps and stops)
  *   latest(key, type, payload, options)            → the same, coalesced per key: at most one call of that key runs;
  *                                                    while it runs only the newest request waits (older waiting ones
  *                                                    reject with AbortError), so dragging a slider never queues work
@@ -64,11 +67,20 @@ export function createWorkerClient(makeWorker) {
     });
   }
 
-  function call(type, payload = {}, { onProgress, transfer = [] } = {}) {
+  function call(type, payload = {}, { onProgress, transfer = [], signal } = {}) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortError('aborted before it was sent'));
+        return;
+      }
       calls.set(id, { resolve, reject, onProgress });
       worker.postMessage({ id, type, payload }, transfer);
+      signal?.addEventListener('abort', () => {
+        if (!calls.delete(id)) return; // already answered
+        worker.postMessage({ id, abort: true });
+        reject(abortError('aborted'));
+      }, { once: true });
     });
   }
 
@@ -121,15 +133,32 @@ export function createWorkerClient(makeWorker) {
 }
 
 /**
- * The worker's side: `serveRequests(ready, { type: (ps, payload, { progress }) => result })`. `ready` is the promise
- * of the loaded library (a failure is reported as fatal to every call); each handler may be async and may call
- * progress(value) any number of times; a result's ArrayBuffers listed by `transferOf(result)` are transferred.
- * `scope` is the worker's global (a stand-in in tests).
+ * The worker's side: `serveRequests(ready, { type: (ps, payload, { progress, signal }) => result })`. `ready` is the
+ * promise of the loaded library (a failure is reported as fatal to every call); each handler may be async and may call
+ * progress(value) any number of times; `signal` is aborted when the page aborts the call (a long handler yields to
+ * the event loop between steps — nextTurn() — so the abort can arrive, then checks signal.throwIfAborted()); a
+ * result's ArrayBuffers listed by `transferOf(result)` are transferred. `scope` is the worker's global (a stand-in
+ * in tests).
  */
 export function serveRequests(ready, handlers, { transferOf = () => [], scope = globalThis } = {}) {
   ready.catch(() => {}); // reported to each call below, not as an unhandled rejection at start-up
+  const running = new Map(); // id → AbortController of a handler still running
   scope.addEventListener('message', async (event) => {
-    const { id, type, payload } = event.data;
+    const { id, type, payload, abort } = event.data;
+    if (abort) {
+      running.get(id)?.abort(abortError('aborted by the page'));
+      return;
+    }
+    const controller = new AbortController();
+    running.set(id, controller);
+    try {
+      await serve(id, type, payload, controller.signal);
+    } finally {
+      running.delete(id);
+    }
+  });
+
+  async function serve(id, type, payload, signal) {
     let ps;
     try {
       ps = await ready;
@@ -142,10 +171,13 @@ export function serveRequests(ready, handlers, { transferOf = () => [], scope = 
       const handler = Object.hasOwn(handlers, type) ? handlers[type] : undefined;
       if (!handler) throw new TypeError(`unknown request type '${type}' (known: ${Object.keys(handlers).join(', ')})`);
       const progress = (value) => scope.postMessage({ id, progress: value });
-      const result = await handler(ps, payload, { progress });
+      const result = await handler(ps, payload, { progress, signal });
       scope.postMessage({ id, ok: true, result }, transferOf(result));
     } catch (error) {
       scope.postMessage({ id, ok: false, error: errorInfo(error) });
     }
-  });
+  }
 }
+
+/** A promise that resolves on the next turn of the event loop: lets messages (an abort, other requests) in. */
+export const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,20 +1,15 @@
-// The demo's Web Worker: every number the page shows is computed here, by the public privsample API.
-// The page posts requests { id, type, ... } and gets back { id, ok: true, result } or { id, ok: false, error }.
-//   type 'update': { hist, epsilon, f, mechanism, settings } → Q(·|P) of the chosen mechanism at ε, P normalised,
-//                  its guarantee, and the divergence-versus-ε curves of several mechanisms side by side
-//                  and the privacy accountant of the chosen mechanism (every notion; see accountantOf)
-//   type 'sample': { hist, epsilon, mechanism, settings }    → one private category index (CSPRNG inside the module)
+// The histogram page's Web Worker (web/rpc.js protocol): every number the page shows is computed here, by the public
+// privsample API; this file only chooses which calls to make and packs their answers.
+//   'mechanisms': {}                                        → { version, kinds: { recordLevel, priorBased, notionBased } }
+//                 (which mechanism takes records, a prior or a notion: from ps.registry, for the page's controls)
+//   'update': { hist, epsilon, f, mechanism, settings, accountantPrior } → Q(·|P) of the chosen mechanism at ε, P
+//                 normalised, its guarantee, the divergence-versus-ε curves of several mechanisms side by side and
+//                 the privacy accountant of the chosen mechanism (every notion; see accountantOf)
+//   'sample': { hist, epsilon, mechanism, settings }         → one private category index (CSPRNG inside the module)
 // settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
 import { init } from 'privsample/research';
-
-const GRID_POINTS = 31; // 10 per decade
-const GRID_MIN_LOG10 = -2; // ε = 0.01
-const GRID_MAX_LOG10 = 1; //  ε = 10
-
-// Log-spaced privacy budgets from 0.01 to 10 (the x values of the curves; no mechanism maths).
-const EPSILON_GRID = Array.from({ length: GRID_POINTS }, (_, i) =>
-  Number((10 ** (GRID_MIN_LOG10 + ((GRID_MAX_LOG10 - GRID_MIN_LOG10) * i) / (GRID_POINTS - 1))).toPrecision(6)),
-);
+import { CURVE_EPSILONS } from './epsilon.js';
+import { errorInfo, serveRequests } from './rpc.js';
 
 /** The mechanisms always drawn in the comparison chart (the chosen one is added when it is not among them). */
 const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
@@ -33,22 +28,11 @@ const ready = init().then((ps) => {
 });
 const seriesCache = new Map(); // key → one mechanism's curves (they do not depend on the current ε)
 
-function errorInfo(error) {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
-function total(values) {
-  let s = 0;
-  for (const v of values) s += v;
-  return s;
-}
-
-// P as probabilities for the bar chart (the input, shown side by side with the output; the library
-// normalises internally the same way). Only called after the library accepted the histogram.
-function normalise(hist) {
-  const t = total(hist);
-  return hist.map((c) => c / t);
+/** n, the number of the user's records: the total of the counts (a whole number when the library accepts them). */
+function recordsOf(hist) {
+  let n = 0;
+  for (const c of hist) n += c;
+  return n;
 }
 
 /**
@@ -57,7 +41,7 @@ function normalise(hist) {
  */
 function priorOf(settings, k) {
   if (settings.prior === 'invalid') throw new RangeError('its public prior or γ is not valid (pick a local sampler to see why)');
-  if (settings.prior === 'uniform' || settings.prior == null) return Array.from({ length: k }, () => 1 / k);
+  if (settings.prior === 'uniform' || settings.prior == null) return Array(k).fill(1); // counts: the library normalises
   return settings.prior;
 }
 
@@ -71,7 +55,7 @@ function optionsFor(mechanism, budget, hist, settings, pureOnly = false) {
   if (RECORD_LEVEL.has(mechanism)) {
     // records = n, the number of the user's records. A non-integer total is rounded only so that the
     // library's own check of the counts ("hist[i] = 1.5: … must be integers") is the one the user sees.
-    options = { epsilon: budget, records: Math.max(1, Math.round(total(hist))) };
+    options = { epsilon: budget, records: Math.max(1, Math.round(recordsOf(hist))) };
   } else if (NOTION_BASED.has(mechanism) && !pureOnly && settings.notion === 'gaussian') {
     options = { mu: budget };
   } else if (NOTION_BASED.has(mechanism) && !pureOnly && settings.notion === 'approx') {
@@ -94,11 +78,6 @@ function whyNotApplicable(mechanism, hist) {
   return null;
 }
 
-/** True when every P(x)/P0(x) is within [1/γ, γ]: the set N_γ(P0) the local samplers' worst case is about. */
-function insideNeighbourhood(p, prior, gamma) {
-  return p.every((px, i) => px / prior[i] >= 1 / gamma && px / prior[i] <= gamma);
-}
-
 /** The worst-case and the user's own D_f curves of one mechanism over the ε grid (cached). */
 function seriesOf(ps, mechanism, hist, f, settings) {
   let prior = null;
@@ -113,7 +92,7 @@ function seriesOf(ps, mechanism, hist, f, settings) {
   const series = { mechanism, worst: [], user: [], worstNote: null, skipped: whyNotApplicable(mechanism, hist) };
   if (!series.skipped) {
     try {
-      for (const epsilon of EPSILON_GRID) {
+      for (const epsilon of CURVE_EPSILONS) {
         const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings, true));
         series.user.push(ps.divergence(f, hist, s.distribution(hist)));
         if (series.worst) {
@@ -126,7 +105,7 @@ function seriesOf(ps, mechanism, hist, f, settings) {
           }
         }
       }
-      if (prior) series.outsideNeighbourhood = !insideNeighbourhood(normalise(hist), prior, settings.gamma);
+      if (prior) series.outsideNeighbourhood = !ps.classMembership.neighbourhood(hist, { prior, gamma: settings.gamma }).inside;
     } catch (error) {
       series.worst = [];
       series.user = [];
@@ -140,7 +119,7 @@ function seriesOf(ps, mechanism, hist, f, settings) {
 
 function comparison(ps, hist, f, chosen, settings) {
   const mechanisms = COMPARED.includes(chosen) ? COMPARED : [...COMPARED, chosen];
-  return { epsilon: EPSILON_GRID, series: mechanisms.map((m) => seriesOf(ps, m, hist, f, settings)) };
+  return { epsilon: CURVE_EPSILONS, series: mechanisms.map((m) => seriesOf(ps, m, hist, f, settings)) };
 }
 
 /** The accountant's cost grows like k³ (Laplace + projection: a Monte-Carlo channel, much more); beyond these it is not run. */
@@ -152,9 +131,9 @@ const accountantCache = new Map();
  * The prior of the accountant (who holds which item): 'own' = the user's normalised histogram P; 'public' = the
  * local samplers' public prior P0, uniform for the others.
  */
-function accountantPriorOf(kind, hist, settings, mechanism) {
-  if (kind === 'public') return PRIOR_BASED.has(mechanism) ? priorOf(settings, hist.length) : Array.from({ length: hist.length }, () => 1 / hist.length);
-  return normalise(hist);
+function accountantPriorOf(ps, kind, hist, settings, mechanism) {
+  if (kind === 'public') return Array.from(ps.normalise(PRIOR_BASED.has(mechanism) ? priorOf(settings, hist.length) : Array(hist.length).fill(1)));
+  return Array.from(ps.normalise(hist));
 }
 
 /**
@@ -176,7 +155,7 @@ function accountantOf(ps, s, mechanism, hist, settings, priorKind) {
   }
   let prior;
   try {
-    prior = accountantPriorOf(priorKind, hist, settings, mechanism);
+    prior = accountantPriorOf(ps, priorKind, hist, settings, mechanism);
   } catch (error) {
     return { error: errorInfo(error).message };
   }
@@ -187,7 +166,7 @@ function accountantOf(ps, s, mechanism, hist, settings, priorKind) {
   try {
     const r = ps.accountant(s, { k, prior });
     const epsilons = Array.from(r.epsilons);
-    const pMin = Math.min(...prior.filter((x) => x > 0));
+    const pMin = r.prior.minMass;
     const every = (i) => i % 2 === 0 || i === epsilons.length - 1; // the conversion curves on every other point
     const curve = (fn) => epsilons.map((e, i) => (every(i) ? fn(e) : null));
     const mi = r.prior.mutualInformation;
@@ -245,7 +224,7 @@ function update(ps, { hist, epsilon, f, mechanism, settings, accountantPrior = '
     k: hist.length,
     mechanism,
     records: RECORD_LEVEL.has(mechanism) ? s.options.records : null,
-    p: normalise(hist),
+    p: Array.from(ps.normalise(hist)),
     q: Array.from(q),
     normaliser: s.normaliser(hist),
     guarantee: { ...s.guarantee },
@@ -261,23 +240,8 @@ function sample(ps, { hist, epsilon, mechanism, settings }) {
   return { index: s.sample(hist), epsilon, mechanism, guarantee: { ...s.guarantee } };
 }
 
-self.addEventListener('message', async (event) => {
-  const { id, type, ...request } = event.data;
-  let ps;
-  try {
-    ps = await ready;
-  } catch (error) {
-    const info = errorInfo(error);
-    self.postMessage({ id, ok: false, fatal: true, error: { ...info, message: `could not load the privsample module: ${info.message}` } });
-    return;
-  }
-  try {
-    let result;
-    if (type === 'update') result = update(ps, request);
-    else if (type === 'sample') result = sample(ps, request);
-    else throw new TypeError(`unknown request type '${type}'`);
-    self.postMessage({ id, ok: true, result });
-  } catch (error) {
-    self.postMessage({ id, ok: false, error: errorInfo(error) });
-  }
-});
+function mechanisms(ps) {
+  return { version: ps.version, kinds: { recordLevel: [...RECORD_LEVEL], priorBased: [...PRIOR_BASED], notionBased: [...NOTION_BASED] } };
+}
+
+serveRequests(ready, { mechanisms, update, sample });

@@ -49,6 +49,8 @@ export interface AccountantReport {
   /** With a prior: H(X), I(X;Y) (CD-LMIDP: what an observer learns about you, in bits), LIP, Theorem 2(b). */
   readonly prior: null | {
     readonly entropy: number;
+    /** The prior's smallest positive mass: the p_min of the corrected Theorem 2(a) (lmidp.lipDeltaFromMutualInformation). */
+    readonly minMass: number;
     readonly mutualInformation: number;
     readonly lip: { readonly pureEpsilon: number; readonly delta: Float64Array };
     readonly mutualInformationBoundFromLipCurve: number | null;
@@ -407,7 +409,39 @@ export interface Collection {
   shuffle(options: { epsilon0: number; users: number; delta: number; method?: 'numerical' | 'closed-form' }): ShuffleBound;
 }
 
+/**
+ * Where an input sits relative to a bounded-ratio class {P : c1·h <= P <= c2·h} (both normalised first): the range
+ * of P/h over the cells where h > 0 (maxRatio = Infinity when P has mass where h = 0), and whether every cell
+ * is within the bounds (relative slack 1e-9, the core's one membership rule).
+ */
+export interface ClassMembership {
+  readonly minRatio: number;
+  readonly maxRatio: number;
+  readonly inside: boolean;
+}
+
+export interface ClassMembershipApi {
+  /**
+   * hist against N_γ(P0) = {P : 1/γ <= P/P0 <= γ}, the class the 'local' samplers' worst case is about. prior: counts
+   * or probabilities, every entry > 0, as long as hist; gamma as the samplers take it. RangeError naming hist, prior
+   * or gamma; TypeError for a prior of another length.
+   */
+  neighbourhood(hist: Histogram, options: { prior: Histogram; gamma: number }): ClassMembership;
+  /**
+   * Cell masses against the class c1·h <= p <= c2·h of the continuous 'minimax' / 'linear' samplers (reference h
+   * and RAW c1 (default 0), c2 as those samplers take them).
+   */
+  density(density: CellMasses, options: { reference: CellMasses; c1?: number; c2: number }): ClassMembership;
+}
+
 export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
+  /**
+   * The normalised pmf of a histogram (counts or probabilities), validated as every sampler validates it:
+   * RangeError / TypeError naming hist[i]. What the samplers compare their output with.
+   */
+  normalise(hist: Histogram): Float64Array;
+  /** Where an input sits relative to the class a worst-case risk is about (the risk bound only; privacy holds for every input). */
+  readonly classMembership: ClassMembershipApi;
   /**
    * The privacy accountant: the sampler's guarantee in every notion (LDP curve, capacity, and with a prior
    * I(X;Y) and LIP). Cost O(inputs²·k) per ε' point; meant for k up to a few hundred. A sampler made by this

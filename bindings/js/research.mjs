@@ -217,6 +217,7 @@ function makeApi(wasm) {
       }),
       prior: r.mutualInformation === null ? null : freeze({
         entropy: r.priorEntropy,
+        minMass: r.priorMinMass,
         mutualInformation: r.mutualInformation,
         lip: freeze({ pureEpsilon: r.pureLipEpsilon, delta: r.lipCurve }),
         mutualInformationBoundFromLipCurve: r.mutualInformationBoundFromLipCurve,
@@ -416,8 +417,28 @@ function makeApi(wasm) {
     },
   });
 
+  /** Where an input sits relative to the class a worst-case risk is about (research.d.ts, core membership.hpp). */
+  const classMembership = Object.freeze({
+    neighbourhood(hist, options) {
+      const o = plainObject(options, 'options');
+      onlyKeys(o, ['prior', 'gamma'], 'classMembership.neighbourhood');
+      return Object.freeze(checked(wasm, wasm.neighbourhoodMembership(histogram(hist, 'hist'), histogram(o.prior, 'options.prior'),
+        number(o.gamma, 'options.gamma'))));
+    },
+    density(density, options) {
+      const o = plainObject(options, 'options');
+      onlyKeys(o, ['reference', 'c1', 'c2'], 'classMembership.density');
+      // c1's default is the registry's (that of the continuous samplers' class options)
+      const c1 = o.c1 ?? finite.api.registry.mechanisms.find((m) => m.space === 'continuous' && 'c1' in m.defaults).defaults.c1;
+      return Object.freeze(checked(wasm, wasm.densityClassMembership(histogram(density, 'density'),
+        histogram(o.reference, 'options.reference'), number(c1, 'options.c1'), number(o.c2, 'options.c2'))));
+    },
+  });
+
   return Object.freeze({
     ...finite.api,
+    normalise: (hist) => checked(wasm, wasm.normalise(histogram(hist, 'hist'))),
+    classMembership,
     accountant,
     channelLdp,
     lmidp,

@@ -26,6 +26,7 @@
 #include "privsample/histogram.hpp"
 #include "privsample/lmidp.hpp"
 #include "privsample/mbde.hpp"
+#include "privsample/membership.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/numeric.hpp"
 #include "privsample/registry.hpp"
@@ -67,6 +68,7 @@ val accountant_of(const Sampler& sampler, val inputs, double k, val prior, val e
     out.set("capacityBoundFromPureLdp", report.capacity_bound_from_pure_ldp);
     out.set("capacityBoundFromLdpCurve", number_or_null(report.capacity_bound_from_ldp_curve));
     out.set("priorEntropy", number_or_null(report.prior_entropy));
+    out.set("priorMinMass", number_or_null(report.prior_min_mass));
     out.set("mutualInformation", number_or_null(report.mutual_information));
     out.set("pureLipEpsilon", number_or_null(report.pure_lip_epsilon));
     out.set("lipCurve", report.lip_curve.empty() ? val::null() : copy_out(report.lip_curve));
@@ -323,6 +325,30 @@ val mbde_of(val grid, val density, double epsilon, std::string preset, val seed)
   });
 }
 
+// ---- the validated pmf of an input and where it sits in a class (histogram.hpp, membership.hpp) ---------------
+
+val normalise_of(val hist) {
+  return guarded([&] { return copy_out(normalized_pmf(numbers(hist), "hist")); });
+}
+
+val membership_to_val(const ClassMembership& m) {
+  val out = val::object();
+  out.set("minRatio", m.min_ratio);
+  out.set("maxRatio", m.max_ratio);
+  out.set("inside", m.inside);
+  return out;
+}
+
+val neighbourhood_membership_of(val hist, val prior, double gamma) {
+  return guarded([&] { return membership_to_val(neighbourhood_membership(numbers(hist), numbers(prior), gamma)); });
+}
+
+val density_class_membership_of(val density, val reference, double c1, double c2) {
+  return guarded([&] {
+    return membership_to_val(class_membership(density_class(numbers(reference), c1, c2), numbers(density)));
+  });
+}
+
 // Options as the wrapper converted them (numbers, numeric arrays); the rules are the registry's, in the core.
 ContinuousMechanism continuous_mechanism(const std::string& name, const val& options) {
   return make_continuous_mechanism(name, read_options(options));
@@ -556,6 +582,9 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("dsRooObscureTableAsPrinted", &dsroo_table_as_printed_of);
   emscripten::function("rooAccuracyBounds", &roo_accuracy_of);
   emscripten::function("rooSampleComplexity", &roo_sample_complexity_of);
+  emscripten::function("normalise", &normalise_of);
+  emscripten::function("neighbourhoodMembership", &neighbourhood_membership_of);
+  emscripten::function("densityClassMembership", &density_class_membership_of);
   emscripten::function("checkGrid", &check_grid);
   emscripten::function("gaussianMixture", &gaussian_mixture_of);
   emscripten::function("laplaceMixture", &laplace_mixture_of);

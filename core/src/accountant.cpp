@@ -461,6 +461,11 @@ AccountantReport accountant_report(const ChannelMatrix& w, std::optional<std::sp
   }
   if (prior) {
     report.prior_entropy = entropy_of(pi);
+    double smallest = std::numeric_limits<double>::infinity();
+    for (const double mass : pi) {
+      if (mass > 0.0) smallest = std::min(smallest, mass);
+    }
+    report.prior_min_mass = smallest;  // finite: checked_prior ensures a positive total
     report.mutual_information = mutual_information_of(rows, pi);
     report.pure_lip_epsilon = pure_lip_epsilon_of(rows, pi);
     report.lip_curve = lip_curve_of(rows, pi, report.epsilons);

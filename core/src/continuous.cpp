@@ -1,4 +1,5 @@
 #include "privsample/continuous.hpp"
+#include "privsample/membership.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -506,12 +507,7 @@ DensityClass density_class(std::span<const double> reference, double c1, double 
 }
 
 bool in_class(const DensityClass& cls, std::span<const double> density) {
-  const std::vector<double> p = density_pmf(density, cls.h.size());
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] > cls.c2 * cls.h[i] * (1.0 + kClassTolerance)) return false;
-    if (p[i] < cls.c1 * cls.h[i] * (1.0 - kClassTolerance)) return false;
-  }
-  return true;
+  return class_membership(cls, density).inside;  // the one membership rule (membership.hpp)
 }
 
 // ---- Park's clip sampler ---------------------------------------------------------------------------------------

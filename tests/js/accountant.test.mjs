@@ -50,6 +50,7 @@ test('with a prior: I(X;Y), H(X) and LIP for k-RR (spec §3.3: prior (0.5, rest 
   assert.ok(Math.abs(report.prior.lip.delta[0] - 0.368179) < 5e-7, `δ_LIP(0) = ${report.prior.lip.delta[0]}`);
   const entropy = -prior.reduce((h, p) => h + p * Math.log2(p), 0);
   assert.ok(Math.abs(report.prior.entropy - entropy) < 1e-12);
+  assert.ok(Math.abs(report.prior.minMass - 0.5 / 9) < 1e-16, `p_min = ${report.prior.minMass}`);
   assert.ok(report.prior.mutualInformation <= report.capacity.upper, 'I(X;Y) <= capacity');
   assert.ok(report.prior.lip.pureEpsilon <= report.ldp.pureEpsilon + 1e-12, 'ε-LDP ⇒ ε-LIP');
   assert.ok(report.prior.mutualInformationBoundFromLipCurve >= report.prior.mutualInformation, 'Thm 2(b) bounds I');

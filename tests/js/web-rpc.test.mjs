@@ -2,7 +2,7 @@
 // their names, progress in order, coalescing of `latest`, cancel, unknown types and a library that fails to load.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createWorkerClient, isAbort, serveRequests } from '../../web/rpc.js';
+import { createWorkerClient, isAbort, nextTurn, serveRequests } from '../../web/rpc.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -83,4 +83,36 @@ test('a library that cannot load: every call fails with the reason, and onFatal 
   client.onFatal((info) => fatal.push(info.message));
   await assert.rejects(client.call('ping'), /could not load the privsample module: no WebAssembly/);
   assert.deepEqual(fatal, ['could not load the privsample module: no WebAssembly']);
+});
+
+test('signal: an aborted call rejects at once, its handler sees the abort and stops; other calls are unaffected', async () => {
+  const steps = [];
+  const client = createWorkerClient(connectedWorker(Promise.resolve({}), {
+    async long(ps, { n }, { progress, signal }) {
+      for (let i = 0; i < n; i += 1) {
+        await nextTurn();
+        signal.throwIfAborted();
+        steps.push(i);
+        progress(i);
+      }
+      return 'finished';
+    },
+    ping: () => 'pong',
+  }, []));
+  const controller = new AbortController();
+  const seen = [];
+  const running = client.call('long', { n: 1000 }, { signal: controller.signal, onProgress: (p) => seen.push(p) });
+  while (seen.length < 3) await tick();
+  controller.abort();
+  await assert.rejects(running, (e) => isAbort(e));
+  assert.equal(await client.call('ping'), 'pong', 'the worker still answers (it was not terminated)');
+  const stoppedAt = steps.length;
+  for (let i = 0; i < 20; i += 1) await tick();
+  assert.ok(stoppedAt < 1000 && steps.length <= stoppedAt + 2, `the handler stopped (ran ${steps.length} of 1000 steps)`);
+  // a signal already aborted: rejected without reaching the worker
+  await assert.rejects(client.call('long', { n: 1 }, { signal: AbortSignal.abort() }), (e) => isAbort(e));
+  // an answered call ignores a later abort
+  const late = new AbortController();
+  assert.equal(await client.call('long', { n: 2 }, { signal: late.signal }), 'finished');
+  late.abort();
 });

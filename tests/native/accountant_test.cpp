@@ -2,6 +2,7 @@
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
 #include "privsample/accountant.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
@@ -358,6 +359,13 @@ TEST_CASE("accountant: the report fills every field", "[accountant]") {
   REQUIRE(with.mutual_information.has_value());
   REQUIRE(with.pure_lip_epsilon.has_value());
   CHECK(*with.prior_entropy == Approx(entropy_bits(prior)).margin(1e-15).epsilon(0));
+  REQUIRE(with.prior_min_mass.has_value());
+  CHECK(*with.prior_min_mass == Approx(*std::min_element(prior.begin(), prior.end())).margin(1e-16).epsilon(0));
+  // zeros are not the smallest mass: p_min of the corrected Thm 2(a) is over the support
+  const std::vector<double> sparse{0.0, 0.7, 0.0, 0.2, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0};
+  const AccountantReport on_support = accountant_report(w, std::span<const double>(sparse), kEpsilonGrid);
+  REQUIRE(on_support.prior_min_mass.has_value());
+  CHECK(*on_support.prior_min_mass == Approx(0.1).margin(1e-16).epsilon(0));
   CHECK(std::fabs(*with.mutual_information - 0.445407) <= privsample_test::half_unit(6));
   CHECK(std::fabs(*with.pure_lip_epsilon - 1.696237) <= privsample_test::half_unit(6));
   CHECK(with.lip_curve == lip_curve(w, prior, kEpsilonGrid));
@@ -371,6 +379,7 @@ TEST_CASE("accountant: the report fills every field", "[accountant]") {
   CHECK(without.capacity_bound_from_pure_ldp == kInf);
   CHECK(without.capacity.lower == Approx(0.3).margin(1e-8).epsilon(0));
   CHECK_FALSE(without.prior_entropy.has_value());
+  CHECK_FALSE(without.prior_min_mass.has_value());
   CHECK_FALSE(without.mutual_information.has_value());
   CHECK_FALSE(without.pure_lip_epsilon.has_value());
   CHECK(without.lip_curve.empty());

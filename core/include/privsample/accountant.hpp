@@ -65,6 +65,8 @@ struct AccountantReport {
   std::optional<double> capacity_bound_from_ldp_curve;
   // With a prior (std::nullopt / empty without one):
   std::optional<double> prior_entropy;       // H(X), bits
+  std::optional<double> prior_min_mass;      // the prior's smallest positive mass, the p_min of the corrected
+                                             // Thm 2(a) (lmidp.hpp lip_delta_from_mutual_information)
   std::optional<double> mutual_information;  // I(X;Y) = CD-LMIDP for this prior, bits
   std::optional<double> pure_lip_epsilon;
   std::vector<double> lip_curve;             // δ_LIP(ε')
