@@ -1,7 +1,8 @@
 // The one renderer of experiment results (experiments/index.mjs's Result format), used by the reproductions page
 // (web/reproduce.js) and by `npm run reproduce` (scripts/reproduce.mjs loads this file in Chromium and screenshots it).
 // A result's panels become figures drawn like the paper's: 'lines' (linear or log axes; `printed: true` series — the
-// paper's printed or plotted values — dashed), 'bars' (grouped over the x categories) with Chart.js, and 'heatmap'
+// paper's printed or plotted values — dashed, or markers when a few values sit beside a dense curve), 'bars' (grouped
+// over the x categories) with Chart.js, and 'heatmap'
 // with web/heatmap.js (one colour map, one scale shared by the result's heat maps). Display only: no numbers are
 // computed here beyond picking axis ranges.
 import {
@@ -98,19 +99,24 @@ function chartConfig(panel, theme) {
   return {
     type: 'line',
     data: {
-      datasets: panel.series.map((s, i) => ({
-        label: s.label,
-        data: s.points.map(([x, y]) => ({ x, y })),
-        borderColor: styles[i].colour,
-        backgroundColor: styles[i].colour,
-        borderDash: s.printed ? [6, 4] : [],
-        borderWidth: s.printed ? 2 : styles[i].companion ? 1.25 : 1.75,
-        pointRadius: many > 30 ? 0 : 2.5,
-        showLine: true,
-        fill: false,
-        tension: 0,
-        spanGaps: false,
-      })),
+      datasets: panel.series.map((s, i) => {
+        // A few printed values beside a dense curve are markers: a line between them would invent values between.
+        const markers = s.printed && s.points.length <= 12 && s.points.length * 2 < many;
+        return {
+          label: s.label,
+          data: s.points.map(([x, y]) => ({ x, y })),
+          borderColor: styles[i].colour,
+          backgroundColor: styles[i].colour,
+          borderDash: s.printed ? [6, 4] : [],
+          borderWidth: s.printed ? 2 : styles[i].companion ? 1.25 : 1.75,
+          pointRadius: markers ? 4.5 : many > 30 ? 0 : 2.5,
+          pointStyle: markers ? 'crossRot' : 'circle',
+          showLine: !markers,
+          fill: false,
+          tension: 0,
+          spanGaps: false,
+        };
+      }),
     },
     options: { ...common, parsing: true, scales: { x: axis(panel.x, theme), y: axis(panel.y, theme) } },
   };

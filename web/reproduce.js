@@ -59,7 +59,9 @@ function showEntry(entry, quick) {
     const dt = document.createElement('dt');
     dt.textContent = key;
     const dd = document.createElement('dd');
-    dd.textContent = typeof value === 'string' ? value : JSON.stringify(value);
+    // Numbers shown to 6 significant digits (the set-up itself, and the CLI's JSON, keep every digit).
+    dd.textContent = typeof value === 'string' ? value
+      : JSON.stringify(value, (k, v) => (typeof v === 'number' && Number.isFinite(v) ? Number(v.toPrecision(6)) : v)).replaceAll(',', ', ');
     if (Object.hasOwn(entry.quick ?? {}, key) && quick) dd.textContent += ' (quick)';
     return [dt, dd];
   }));
