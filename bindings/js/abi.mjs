@@ -9,14 +9,23 @@ const ERROR_KINDS = ['', 'RangeError', 'TypeError', 'Error'];
 
 /**
  * The ABI object over `fn` (the ps_* functions by name) and `buffer()` (the current heap ArrayBuffer; it changes
- * when the heap grows, so views are made afresh on every use and never kept).
+ * when the heap grows, so callers ask for a view on every use and never keep one).
  */
 function makeAbi(fn, buffer) {
+  // A view of the current heap, remade only after the heap grew (a grown memory has a new ArrayBuffer).
+  const view = (Type) => {
+    let current = null;
+    return () => {
+      const heap = buffer();
+      if (current === null || current.buffer !== heap) current = new Type(heap);
+      return current;
+    };
+  };
   const abi = {
     fn,
-    bytes: () => new Uint8Array(buffer()),
-    doubles: () => new Float64Array(buffer()),
-    words: () => new Uint32Array(buffer()),
+    bytes: view(Uint8Array),
+    doubles: view(Float64Array),
+    words: view(Uint32Array),
     /** The NUL-terminated UTF-8 text at `at`. */
     readText(at) {
       const bytes = abi.bytes();
