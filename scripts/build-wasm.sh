@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly modules build/wasm/privsample-client.mjs and build/wasm/privsample-research.mjs (ES modules,
-# WASM inlined) with Debian's em++. Reconfigures when the cache is missing, stale or from a failed configure.
+# Builds the WebAssembly modules build/wasm/privsample-client.wasm (loaded by bindings/js/abi.mjs) and
+# build/wasm/privsample-research.mjs (an ES module, WASM inlined) with Debian's em++. Reconfigures when the cache is missing, stale or from a failed configure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # Emscripten 3.1.6's JS optimizer needs Debian's acorn (TOOLCHAIN.md)
@@ -10,7 +10,7 @@ if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.t
 fi
 cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm
 # The shipped client files and the bundled 'privsample' entry (scripts/bundle-client.mjs), when anything changed.
-newest=$(ls -t build/wasm/privsample-client-glue.mjs bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/load-wasm.mjs | head -n 1)
+newest=$(ls -t build/wasm/privsample-client-glue.wasm bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/abi.mjs bindings/js/load-wasm.mjs | head -n 1)
 if [[ ! -f build/bundle/privsample.mjs || "$newest" -nt build/bundle/privsample.mjs ]]; then
   node scripts/bundle-client.mjs
 fi

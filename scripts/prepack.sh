@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build-wasm.sh
-for file in build/bundle/privsample.mjs build/wasm/privsample-client.mjs build/wasm/privsample-client.wasm build/wasm/privsample-research.mjs; do
+for file in build/bundle/privsample.mjs build/wasm/privsample-client.wasm build/wasm/privsample-research.mjs; do
   [[ -s "$file" ]] || { echo "privsample: prepack: $file was not built" >&2; exit 1; }
 done

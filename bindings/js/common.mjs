@@ -1,6 +1,7 @@
 // privsample — what both entry points share: JS type checks, the error channel from the core, the sampler handle.
 // Glue only: checks JS types and shapes, converts to typed arrays, calls the WebAssembly module. Every value check
 // and all mathematics happen in the C++ core.
+import { writeText } from './abi.mjs';
 
 /** Describes a value for an error message. */
 export function describe(value) {
@@ -56,8 +57,9 @@ export function publicOptions(options) {
 }
 
 // ---- errors from the core -------------------------------------------------------------------------------------
-// The core never throws across the WebAssembly boundary (bindings/wasm/guard.hpp): a failed call returns undefined
-// and leaves {kind, message} in the module, which is thrown here, after the C++ side has fully unwound.
+// The core never throws across the WebAssembly boundary (bindings/wasm/guard.hpp): a failed call returns NaN (the
+// C functions) or undefined (the research module's Embind functions) and leaves {kind, message} in the module's
+// slot, read through abi.takeError() and thrown here, after the C++ side has fully unwound.
 
 const CONSTRUCTORS = { RangeError, TypeError, Error };
 const NUMBER_TOKEN = /\x1b([0-9a-f]{16})/g;
@@ -73,26 +75,28 @@ function formatNumbers(message) {
 }
 
 /** The value of a module call, or the core's error thrown as a JS error. */
-export function checked(wasm, result) {
+export function checked(abi, result) {
   if (result !== undefined) return result;
-  const error = wasm.takeError();
+  const error = abi.takeError();
   if (error === null) return result;
   throw new CONSTRUCTORS[error.kind](formatNumbers(error.message));
 }
 
 /** The same for the calls that return a number and signal an error by NaN. */
-export function checkedNumber(wasm, result) {
+export function checkedNumber(abi, result) {
   if (!Number.isNaN(result)) return result;
-  const error = wasm.takeError();
+  const error = abi.takeError();
   if (error === null) return result;
   throw new CONSTRUCTORS[error.kind](formatNumbers(error.message));
 }
 
 // ---- the finite API (both entries) ----------------------------------------------------------------------------
+// Over the C functions of bindings/wasm/client.cpp (abi.mjs): names go in as UTF-8 text, arrays are copied into the
+// module's buffers, outputs are copied out of the heap (no view escapes).
 
 /** The registry of mechanisms and options (core/include/privsample/registry.hpp), frozen, as the module exports it. */
-export function readRegistry(wasm) {
-  const registry = JSON.parse(wasm.registryJson());
+export function readRegistry(abi) {
+  const registry = JSON.parse(abi.readText(abi.fn.ps_registry_json()));
   for (const option of registry.options) Object.freeze(option);
   for (const mechanism of registry.mechanisms) {
     Object.freeze(mechanism.required);
@@ -124,36 +128,65 @@ export function mechanismOptions(options, registry) {
 }
 
 /**
- * The finite-space API over a module built from bindings/wasm/client.cpp. Returns the public object's members and
- * handleOf(sampler) for the research entry's accountant.
+ * The finite-space API over a module's client functions (abi.mjs). Returns the public object's members,
+ * handleOf(sampler) (the heap address of its C++ sampler) for the research entry, and the abi.
  */
-export function makeFiniteApi(wasm) {
-  const registry = readRegistry(wasm);
+export function makeFiniteApi(abi) {
+  const { fn } = abi;
+  const registry = readRegistry(abi);
   const mechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name));
   const handles = new WeakMap();
   // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
-  const release = new FinalizationRegistry((handle) => handle.delete());
+  const release = new FinalizationRegistry((handle) => fn.ps_sampler_delete(handle));
+  const textOf = (value) => checkedNumber(abi, writeText(abi, value));
 
-  // Copies a histogram into the handle's input buffer on the WebAssembly heap (one typed-array copy instead of
-  // JS values crossing the boundary); returns its length.
+  function toArray(slot, values) {
+    const at = checkedNumber(abi, fn.ps_array(slot, values.length)) / 8;
+    abi.doubles().set(values, at); // a fresh view after ps_array: the heap may have grown
+  }
+
+  // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length.
   function toInput(handle, hist) {
     const values = histogram(hist, 'hist');
-    const at = checkedNumber(wasm, handle.inputBuffer(values.length)) / 8;
-    wasm.HEAPF64.set(values, at); // read HEAPF64 after inputBuffer: the heap may have grown
+    const at = checkedNumber(abi, fn.ps_input(handle, values.length)) / 8;
+    abi.doubles().set(values, at);
     return values.length;
+  }
+
+  function configure(handle, mechanism, opts) {
+    for (const [key, value] of Object.entries(opts)) {
+      const keyLength = textOf(key);
+      if (typeof value === 'number') {
+        checkedNumber(abi, fn.ps_option_number(keyLength, value));
+      } else {
+        toArray(0, value);
+        checkedNumber(abi, fn.ps_option_array(keyLength));
+      }
+    }
+    checkedNumber(abi, fn.ps_configure(handle, textOf(mechanism)));
+  }
+
+  function guaranteeOf(handle) {
+    const [notion, ...fields] = abi.readText(checkedNumber(abi, fn.ps_guarantee(handle))).split(' ');
+    const out = { notion };
+    fields.forEach((field, i) => {
+      out[field] = checkedNumber(abi, fn.ps_guarantee_value(handle, i));
+    });
+    return Object.freeze(out);
   }
 
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
     const opts = mechanismOptions(options, registry);
-    const handle = new wasm.Sampler();
+    const handle = checkedNumber(abi, fn.ps_sampler_new());
+    let guarantee;
     try {
-      checked(wasm, handle.configure(mechanism, opts));
+      configure(handle, mechanism, opts);
+      guarantee = guaranteeOf(handle);
     } catch (error) {
-      handle.delete();
+      fn.ps_sampler_delete(handle);
       throw error;
     }
-    const guarantee = Object.freeze(checked(wasm, handle.guarantee()));
     let disposed = false;
     const live = () => {
       if (disposed) throw new TypeError(`this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`);
@@ -165,13 +198,17 @@ export function makeFiniteApi(wasm) {
       guarantee,
       distribution(hist) {
         const length = toInput(live(), hist);
-        const at = checkedNumber(wasm, handle.distributionOfInput()) / 8;
-        return wasm.HEAPF64.slice(at, at + length); // a copy: no view of the heap escapes
+        const at = checkedNumber(abi, fn.ps_distribution(handle)) / 8;
+        return abi.doubles().slice(at, at + length); // a copy: no view of the heap escapes
       },
-      normaliser: (hist) => checked(wasm, live().normaliser(histogram(hist, 'hist'))),
+      normaliser(hist) {
+        toInput(live(), hist);
+        const r = checkedNumber(abi, fn.ps_normaliser(handle));
+        return Number.isNaN(r) ? null : r; // NaN without an error: the mechanism has no normaliser
+      },
       sample(hist) {
         toInput(live(), hist);
-        return checkedNumber(wasm, handle.sampleOfInput());
+        return checkedNumber(abi, fn.ps_sample(handle));
       },
       sampleMany(hist, n, sampleOptions) {
         const h = histogram(hist, 'hist');
@@ -180,9 +217,17 @@ export function makeFiniteApi(wasm) {
         const unknown = Object.keys(rest);
         if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by sampleMany (supported: seed)`);
         if (seed !== undefined) number(seed, 'options.seed');
-        return checked(wasm, live().sampleMany(h, n, seed));
+        toInput(live(), h);
+        const seeded = seed !== undefined;
+        const at = checkedNumber(abi, fn.ps_sample_many(handle, n, seeded ? 1 : 0, seeded ? seed : 0)) / 4;
+        return abi.words().slice(at, at + n);
       },
-      worstCaseRisk: (f, k) => checked(wasm, live().worstCaseRisk(text(f, 'f'), number(k, 'k'))),
+      worstCaseRisk(f, k) {
+        live();
+        text(f, 'f');
+        number(k, 'k');
+        return checkedNumber(abi, fn.ps_worst_case_risk(handle, textOf(f), k));
+      },
       get disposed() {
         return disposed;
       },
@@ -190,7 +235,7 @@ export function makeFiniteApi(wasm) {
         if (disposed) return;
         disposed = true;
         release.unregister(made);
-        handle.delete();
+        fn.ps_sampler_delete(handle);
       },
       [Symbol.dispose]() {
         made.dispose();
@@ -208,24 +253,27 @@ export function makeFiniteApi(wasm) {
     if (pp.length !== qq.length) {
       throw new TypeError(`p has ${pp.length} entries but q has ${qq.length}: they must have the same length`);
     }
-    return checked(wasm, wasm.divergence(f, pp, qq));
+    toArray(0, pp);
+    toArray(1, qq);
+    return checkedNumber(abi, fn.ps_divergence(textOf(f)));
   }
 
   // Test hooks (not part of the API): heap bytes in use and the shadow-stack position, for the leak tests.
-  const internals = Object.freeze({ heapInUse: () => wasm.heapInUse(), stackPosition: () => wasm.stackPosition() });
+  const internals = Object.freeze({ heapInUse: () => fn.ps_heap_in_use(), stackPosition: () => fn.ps_stack_position() });
 
   return {
     api: {
-      version: wasm.version(),
-      maxCategories: wasm.maxCategories(),
+      version: abi.readText(fn.ps_version()),
+      maxCategories: fn.ps_max_categories(),
       mechanisms,
       registry,
       sampler,
       divergence,
       [Symbol.for('privsample.internals')]: internals,
     },
-    /** The live module handle of a sampler made by this API, or undefined. */
+    /** The heap address of a sampler made by this API (for the research module's functions), or undefined. */
     handleOf: (s) => handles.get(s)?.(),
+    abi,
   };
 }
 

@@ -42,19 +42,3 @@ export async function compilePackaged(url) {
   if (url.protocol === 'file:') return WebAssembly.compile(await readLocalFile(url));
   return compileResponse(await fetch(url), url.href);
 }
-
-/**
- * Instantiates an Emscripten factory with a compiled module: the glue's own loader is bypassed through its
- * instantiateWasm hook, so the same Module can be shared with workers and no data: URL is fetched.
- */
-export function instantiate(factory, compiled, moduleOptions) {
-  return new Promise((resolve, reject) => {
-    factory({
-      ...moduleOptions,
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), reject);
-        return {};
-      },
-    }).then(resolve, reject);
-  });
-}

@@ -1,8 +1,8 @@
 // privsample — the default entry: what a page that privatizes a histogram needs (finite samplers, divergences,
 // guarantees), sized for the web. Research parts are in 'privsample/research'. See privsample.d.ts.
-import createPrivsampleClient from '../../build/wasm/privsample-client.mjs';
 import { captureCsprng, makeFiniteApi, plainObject } from './common.mjs';
-import { compilePackaged, compileWasm, instantiate } from './load-wasm.mjs';
+import { instantiateClient } from './abi.mjs';
+import { compilePackaged, compileWasm } from './load-wasm.mjs';
 
 let loading = null;
 
@@ -21,8 +21,8 @@ export function init(options) {
       const compiled = await compileWasm(source, () =>
         compilePackaged(new URL('../../build/wasm/privsample-client.wasm', import.meta.url)),
       );
-      const wasm = await instantiate(createPrivsampleClient, compiled, { privsampleRandom });
-      return Object.freeze({ ...makeFiniteApi(wasm).api, wasmModule: compiled });
+      const abi = await instantiateClient(compiled, privsampleRandom);
+      return Object.freeze({ ...makeFiniteApi(abi).api, wasmModule: compiled });
     })().catch((error) => {
       loading = null; // let a later call try again
       throw error;

@@ -2,6 +2,7 @@
 // baseline, the privacy accountant and the LMIDP conversions (research.d.ts). One ES module with the WASM inlined:
 // nothing to configure; larger than the default entry.
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
+import { glueAbi } from './abi.mjs';
 import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
@@ -68,18 +69,18 @@ function densityOptions(options, name, allowed) {
   return given;
 }
 
-function makeContinuous(wasm, registry) {
+function makeContinuous(wasm, abi, registry) {
   function grid1d(options) {
     const { lo, hi, cells } = densityOptions(options, 'options', ['lo', 'hi', 'cells']);
     const grid = gridOf({ dimension: 1, lo, hi, cells }, 'grid');
-    checked(wasm, wasm.checkGrid(grid));
+    checked(abi, wasm.checkGrid(grid));
     return Object.freeze(grid);
   }
 
   function grid2d(options) {
     const { xLo, xHi, nx, yLo, yHi, ny } = densityOptions(options, 'options', GRID_FIELDS[2]);
     const grid = gridOf({ dimension: 2, xLo, xHi, nx, yLo, yHi, ny }, 'grid');
-    const cells = checked(wasm, wasm.checkGrid(grid));
+    const cells = checked(abi, wasm.checkGrid(grid));
     return Object.freeze({ ...grid, cells });
   }
 
@@ -94,24 +95,24 @@ function makeContinuous(wasm, registry) {
   }
 
   const densities = Object.freeze({
-    gaussianMixture: (grid, options) => mixture(grid, options, 'sigma', (g, m, w, s) => checked(wasm, wasm.gaussianMixture(g, m, w, s))),
-    laplaceMixture: (grid, options) => mixture(grid, options, 'scale', (g, m, w, s) => checked(wasm, wasm.laplaceMixture(g, m, w, s))),
+    gaussianMixture: (grid, options) => mixture(grid, options, 'sigma', (g, m, w, s) => checked(abi, wasm.gaussianMixture(g, m, w, s))),
+    laplaceMixture: (grid, options) => mixture(grid, options, 'scale', (g, m, w, s) => checked(abi, wasm.laplaceMixture(g, m, w, s))),
     ring(grid, options) {
       const g = gridOf(grid);
       if (g.dimension !== 2) throw new TypeError('grid must be a 2-D grid (ps.grid2d()) for the Gaussian ring');
       const { modes = 3, variance = 0.5, radius = 1 } = densityOptions(options, 'options', ['modes', 'variance', 'radius']);
-      return checked(wasm, wasm.gaussianRing(g, number(modes, 'options.modes'), number(variance, 'options.variance'), number(radius, 'options.radius')));
+      return checked(abi, wasm.gaussianRing(g, number(modes, 'options.modes'), number(variance, 'options.variance'), number(radius, 'options.radius')));
     },
     kernelDensity(grid, points, options) {
       const g = gridOf(grid);
       const { bandwidth = 0 } = densityOptions(options, 'options', ['bandwidth']);
-      return checked(wasm, wasm.kernelDensity(g, pointsOf(points, g.dimension, 'points'), number(bandwidth, 'options.bandwidth')));
+      return checked(abi, wasm.kernelDensity(g, pointsOf(points, g.dimension, 'points'), number(bandwidth, 'options.bandwidth')));
     },
     gaussianMixtureEnvelope(grid, options) {
       const g = gridOf(grid);
       if (g.dimension !== 1) throw new TypeError('grid must be a 1-D grid (ps.grid1d()) for gaussianMixtureEnvelope');
       const { sigma = 1, radius = 1 } = densityOptions(options, 'options', ['sigma', 'radius']);
-      return checked(wasm, wasm.gaussianMixtureEnvelope(g, number(sigma, 'options.sigma'), number(radius, 'options.radius')));
+      return checked(abi, wasm.gaussianMixtureEnvelope(g, number(sigma, 'options.sigma'), number(radius, 'options.radius')));
     },
     ringEnvelope(grid, options) {
       const g = gridOf(grid);
@@ -130,14 +131,14 @@ function makeContinuous(wasm, registry) {
     number(epsilon, 'options.epsilon');
     text(preset, 'options.preset');
     if (seed !== undefined) number(seed, 'options.seed');
-    const r = checked(wasm, wasm.mbde(g, histogram(density, 'density'), epsilon, preset, seed));
+    const r = checked(abi, wasm.mbde(g, histogram(density, 'density'), epsilon, preset, seed));
     return Object.freeze({ density: r.density, reference: r.reference, theta: r.theta });
   }
 
   function continuousSampler(mechanism, options) {
     text(mechanism, 'mechanism');
     const opts = mechanismOptions(options, registry);
-    const guarantee = Object.freeze(checked(wasm, wasm.continuousGuarantee(mechanism, opts))); // constructs: checks every value
+    const guarantee = Object.freeze(checked(abi, wasm.continuousGuarantee(mechanism, opts))); // constructs: checks every value
     const spec = registry.mechanisms.find((m) => m.space === 'continuous' && m.name === mechanism);
     for (const [key, value] of Object.entries(spec.defaults)) opts[key] ??= value; // the options it runs with
     return Object.freeze({
@@ -145,13 +146,13 @@ function makeContinuous(wasm, registry) {
       options: publicOptions(opts),
       guarantee,
       cells: (opts.reference ?? opts.prior).length,
-      distribution: (density) => checked(wasm, wasm.continuousDistribution(mechanism, opts, histogram(density, 'density'))),
-      normaliser: (density) => checked(wasm, wasm.continuousNormaliser(mechanism, opts, histogram(density, 'density'))),
-      worstCaseRisk: (f) => checked(wasm, wasm.continuousWorstCaseRisk(mechanism, opts, text(f, 'f'))),
-      mixtureWeight: () => checked(wasm, wasm.continuousMixtureWeight(mechanism, opts)),
+      distribution: (density) => checked(abi, wasm.continuousDistribution(mechanism, opts, histogram(density, 'density'))),
+      normaliser: (density) => checked(abi, wasm.continuousNormaliser(mechanism, opts, histogram(density, 'density'))),
+      worstCaseRisk: (f) => checked(abi, wasm.continuousWorstCaseRisk(mechanism, opts, text(f, 'f'))),
+      mixtureWeight: () => checked(abi, wasm.continuousMixtureWeight(mechanism, opts)),
       samplePoint(grid, density) {
         const g = gridOf(grid);
-        return checked(wasm, wasm.continuousSamplePoint(mechanism, opts, g, histogram(density, 'density')));
+        return checked(abi, wasm.continuousSamplePoint(mechanism, opts, g, histogram(density, 'density')));
       },
     });
   }
@@ -170,7 +171,10 @@ function makeContinuous(wasm, registry) {
 }
 
 function makeApi(wasm) {
-  const finite = makeFiniteApi(wasm);
+  // The finite API runs on the module's client functions (bindings/wasm/client.cpp); the research functions are
+  // Embind's, and report errors through the same slot (abi.takeError).
+  const finite = makeFiniteApi(glueAbi(wasm));
+  const { abi } = finite;
 
   // The accountant reuses the sampler's C++ mechanism when it was made by this module; a sampler from the client
   // entry ('privsample') is rebuilt here from its public mechanism name and options.
@@ -202,7 +206,7 @@ function makeApi(wasm) {
     const categories = k !== undefined ? number(k, 'options.k') : rows ? rows[0]?.length ?? 0 : opts.prior ? opts.prior.length : undefined;
     if (categories === undefined) throw new TypeError('options.k (the number of categories) is required when no inputs are given');
     const grid = epsilons === undefined ? new Float64Array(0) : histogram(epsilons, 'options.epsilons');
-    const r = checked(wasm, wasm.accountant(handle, rows, categories, prior === undefined ? null : histogram(prior, 'options.prior'), grid));
+    const r = checked(abi, wasm.accountant(handle, rows, categories, prior === undefined ? null : histogram(prior, 'options.prior'), grid));
     const freeze = (o) => Object.freeze(o);
     return freeze({
       guarantee: s.guarantee,
@@ -226,24 +230,24 @@ function makeApi(wasm) {
   }
 
   const lmidp = Object.freeze({
-    ldpDeltaFromCapacity: (mu, epsilon) => checked(wasm, wasm.ldpDeltaFromCapacity(number(mu, 'mu'), number(epsilon, 'epsilon'))),
-    ldpDeltaFloorFromCapacity: (mu) => checked(wasm, wasm.ldpDeltaFloorFromCapacity(number(mu, 'mu'))),
+    ldpDeltaFromCapacity: (mu, epsilon) => checked(abi, wasm.ldpDeltaFromCapacity(number(mu, 'mu'), number(epsilon, 'epsilon'))),
+    ldpDeltaFloorFromCapacity: (mu) => checked(abi, wasm.ldpDeltaFloorFromCapacity(number(mu, 'mu'))),
     lipDeltaFromMutualInformation: (mu, pMin, epsilon) =>
-      checked(wasm, wasm.lipDeltaFromMutualInformation(number(mu, 'mu'), number(pMin, 'pMin'), number(epsilon, 'epsilon'))),
+      checked(abi, wasm.lipDeltaFromMutualInformation(number(mu, 'mu'), number(pMin, 'pMin'), number(epsilon, 'epsilon'))),
     lipDeltaFromMutualInformationAsPrinted: (mu, epsilon) =>
-      checked(wasm, wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon'))),
+      checked(abi, wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon'))),
     gaussianSigma2ForCapacity: (mu, d, bound) =>
-      checked(wasm, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
+      checked(abi, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
     gaussianLdpDelta: (epsilon, d, bound, sigma2) =>
-      checked(wasm, wasm.gaussianLdpDelta(number(epsilon, 'epsilon'), number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+      checked(abi, wasm.gaussianLdpDelta(number(epsilon, 'epsilon'), number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
     gaussianCapacityPeak: (d, bound, sigma2) =>
-      checked(wasm, wasm.gaussianCapacityPeak(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+      checked(abi, wasm.gaussianCapacityPeak(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
     gaussianCapacityAveragePower: (d, bound, sigma2) =>
-      checked(wasm, wasm.gaussianCapacityAveragePower(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+      checked(abi, wasm.gaussianCapacityAveragePower(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
     gaussianMixtureMutualInformation: (points, prior, sigma2) =>
-      checked(wasm, wasm.gaussianMixtureMutualInformation(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'))),
+      checked(abi, wasm.gaussianMixtureMutualInformation(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'))),
     gaussianMixtureLipDelta: (points, prior, sigma2, epsilon) =>
-      checked(wasm, wasm.gaussianMixtureLipDelta(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'),
+      checked(abi, wasm.gaussianMixtureLipDelta(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'),
         number(epsilon, 'epsilon'))),
     capacityBoundFromLdpCurve: (delta, epsHint = 0) => integrateCurve(wasm.capacityBoundFromLdpCurve, delta, epsHint),
     mutualInformationBoundFromLipCurve: (delta, epsHint = 0) => integrateCurve(wasm.mutualInformationBoundFromLipCurve, delta, epsHint),
@@ -269,7 +273,7 @@ function makeApi(wasm) {
     };
     let result;
     try {
-      result = checked(wasm, run(safe, epsHint));
+      result = checked(abi, run(safe, epsHint));
     } catch (error) {
       throw thrown ?? error;
     }
@@ -285,21 +289,21 @@ function makeApi(wasm) {
       if (row.length !== checkedRows[0].length) throw new TypeError(`rows[${i}] has ${row.length} entries; rows[0] has ${checkedRows[0].length}`);
     });
     const grid = epsilons === undefined ? new Float64Array(0) : histogram(epsilons, 'epsilons');
-    const r = checked(wasm, wasm.channelLdp(checkedRows, grid));
+    const r = checked(abi, wasm.channelLdp(checkedRows, grid));
     return Object.freeze({ pureEpsilon: r.pureEpsilon, delta: r.delta });
   }
 
   const roo = Object.freeze({
     obscureProbability: (epsilon, records, k) =>
-      checked(wasm, wasm.rooObscureProbability(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+      checked(abi, wasm.rooObscureProbability(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
     obscureTable: (epsilon, records, k) =>
-      checked(wasm, wasm.dsRooObscureTable(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+      checked(abi, wasm.dsRooObscureTable(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
     obscureTableAsPrinted: (epsilon, records, k) =>
-      checked(wasm, wasm.dsRooObscureTableAsPrinted(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
+      checked(abi, wasm.dsRooObscureTableAsPrinted(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
     accuracyBounds: (epsilon, records, k) =>
-      Object.freeze(checked(wasm, wasm.rooAccuracyBounds(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k')))),
+      Object.freeze(checked(abi, wasm.rooAccuracyBounds(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k')))),
     sampleComplexity: (k, alpha, epsilon) =>
-      Object.freeze(checked(wasm, wasm.rooSampleComplexity(number(k, 'k'), number(alpha, 'alpha'), number(epsilon, 'epsilon')))),
+      Object.freeze(checked(abi, wasm.rooSampleComplexity(number(k, 'k'), number(alpha, 'alpha'), number(epsilon, 'epsilon')))),
   });
 
   // A sampler's C++ handle: its own when made by this module, else one rebuilt from its public name and options
@@ -337,7 +341,7 @@ function makeApi(wasm) {
     text(divergence, 'options.divergence');
     if (typeof pointMasses !== 'boolean') throw new TypeError(`options.pointMasses must be a boolean, got ${describe(pointMasses)}`);
     const c = histogram(counts, 'counts');
-    return withHandle(s, (handle) => freezeReport(checked(wasm, wasm.estimate(handle, c, alpha, divergence, pointMasses))));
+    return withHandle(s, (handle) => freezeReport(checked(abi, wasm.estimate(handle, c, alpha, divergence, pointMasses))));
   }
 
   /** N simulated users privatized by the sampler, counted and estimated; errors against the realised truth. */
@@ -372,7 +376,7 @@ function makeApi(wasm) {
     }
     const wasmOptions = { model, users: model === 'given' ? 0 : users, concentration, alpha, divergence, pointMasses, seed: seed ?? null };
     return withHandle(s, (handle) => {
-      const r = checked(wasm, wasm.simulate(handle, values, k, wasmOptions));
+      const r = checked(abi, wasm.simulate(handle, values, k, wasmOptions));
       return Object.freeze({
         truth: r.truth,
         items: r.items,
@@ -390,12 +394,12 @@ function makeApi(wasm) {
   /** λ of a finite linear sampler for k categories ('linear' with delta or mu, 'local-linear'); null otherwise. */
   function mixtureWeight(s, k) {
     const n = k === undefined ? 0 : number(k, 'k');
-    return withHandle(s, (handle) => checked(wasm, wasm.mixtureWeight(handle, n)));
+    return withHandle(s, (handle) => checked(abi, wasm.mixtureWeight(handle, n)));
   }
 
   /** δ_g(β) of a notion: {epsilon}, {epsilon, delta} or {mu}. */
   function privacyProfile(notion, beta) {
-    return checked(wasm, wasm.privacyProfile(mechanismOptions(notion, finite.api.registry), number(beta, 'beta')));
+    return checked(abi, wasm.privacyProfile(mechanismOptions(notion, finite.api.registry), number(beta, 'beta')));
   }
 
   const collection = Object.freeze({
@@ -404,7 +408,7 @@ function makeApi(wasm) {
       const o = plainObject(options, 'options');
       onlyKeys(o, ['epsilon', 'delta', 'reports', 'deltaPrime', 'method'], 'collection.compose');
       const { epsilon, delta = 0, reports, deltaPrime = 0, method = 'best' } = o;
-      return Object.freeze(checked(wasm, wasm.compose(number(epsilon, 'options.epsilon'), number(delta, 'options.delta'),
+      return Object.freeze(checked(abi, wasm.compose(number(epsilon, 'options.epsilon'), number(delta, 'options.delta'),
         number(reports, 'options.reports'), number(deltaPrime, 'options.deltaPrime'), text(method, 'options.method'))));
     },
     /** The central (ε, δ) of n users' ε0-LDP reports after a uniform shuffle (Feldman, McMillan, Talwar 2021). */
@@ -412,7 +416,7 @@ function makeApi(wasm) {
       const o = plainObject(options, 'options');
       onlyKeys(o, ['epsilon0', 'users', 'delta', 'method'], 'collection.shuffle');
       const { epsilon0, users, delta, method = 'numerical' } = o;
-      return Object.freeze(checked(wasm, wasm.shuffle(number(epsilon0, 'options.epsilon0'), number(users, 'options.users'),
+      return Object.freeze(checked(abi, wasm.shuffle(number(epsilon0, 'options.epsilon0'), number(users, 'options.users'),
         number(delta, 'options.delta'), text(method, 'options.method'))));
     },
   });
@@ -448,6 +452,6 @@ function makeApi(wasm) {
     collection,
     mixtureWeight,
     privacyProfile,
-    ...makeContinuous(wasm, finite.api.registry),
+    ...makeContinuous(wasm, abi, finite.api.registry),
   });
 }

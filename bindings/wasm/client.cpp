@@ -1,14 +1,21 @@
 // The client module: finite samplers, divergences, guarantees — what a page that privatizes a histogram needs.
-// Embind glue only: convert JS values, call the core, convert back; errors travel as in guard.hpp.
+// Plain C functions, no Embind (whose runtime was most of the module's JavaScript): numbers, heap addresses and
+// UTF-8 text cross the boundary, and bindings/js/abi.mjs turns them back into the JS API. Glue only: convert,
+// call the core, convert back; errors travel as in guard.hpp. The research module links this file too.
+// Guarantee: every function returns normally (a core exception becomes NaN + the module's error slot), and no
+// heap view escapes to the caller (the JS wrapper copies every output).
 #include "client.hpp"
 
-#include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <malloc.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "guard.hpp"
@@ -17,10 +24,10 @@
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
-using emscripten::val;
-
 // Whole blocks from the CSPRNG the wrapper captured at init, so a page script that later replaces
-// crypto.getRandomValues changes nothing (Emscripten's getentropy would make one JS call per byte).
+// crypto.getRandomValues changes nothing (Emscripten's getentropy would make one JS call per byte). The client
+// module imports it as env.fill_with_captured_crypto (bindings/js/abi.mjs); in the research module Emscripten's
+// glue runs this body.
 EM_JS(void, fill_with_captured_crypto, (std::uint8_t * data, std::size_t length), {
   Module["privsampleRandom"](HEAPU8.subarray(data, data + length));
 });
@@ -51,88 +58,13 @@ void record_current_exception() noexcept {
   }
 }
 
-val take_error() {
-  PendingError& slot = pending_error();
-  if (slot.kind == ErrorKind::none) return val::null();
-  static const char* const kNames[] = {"", "RangeError", "TypeError", "Error"};
-  val out = val::object();
-  out.set("kind", std::string(kNames[static_cast<int>(slot.kind)]));
-  out.set("message", slot.message);
-  slot = {};
-  return out;
-}
-
 RandomBits& secure_bits() {
   static SecureRandom bits([](std::span<std::uint8_t> out) { fill_with_captured_crypto(out.data(), out.size()); });
   return bits;
 }
 
-std::vector<double> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<double>(array); }
-
-val copy_out(const std::vector<double>& values) {
-  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
-}
-
-val copy_out(const std::vector<std::uint32_t>& values) {
-  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
-}
-
-val guarantee_to_val(const Guarantee& g) {
-  val out = val::object();
-  out.set("notion", notion_name(g.notion));
-  switch (g.notion) {
-    case PrivacyNotion::pure_ldp:
-      out.set("epsilon", g.epsilon);
-      break;
-    case PrivacyNotion::approximate_ldp:
-      out.set("epsilon", g.epsilon);
-      out.set("delta", g.delta);
-      break;
-    case PrivacyNotion::gaussian_ldp:
-      out.set("mu", g.mu);
-      break;
-    case PrivacyNotion::record_dp:
-      out.set("epsilon", g.epsilon);
-      out.set("records", g.records);
-      break;
-  }
-  return out;
-}
-
-// The wrapper has checked the JS types (numbers, numeric arrays); values are checked by the core.
-MechanismOptions read_options(const val& options) {
-  const auto number = [&](const char* key) -> std::optional<double> {
-    const val v = options[key];
-    if (v.isUndefined()) return std::nullopt;
-    return v.as<double>();
-  };
-  const auto vector = [&](const char* key) -> std::optional<std::vector<double>> {
-    const val v = options[key];
-    if (v.isUndefined()) return std::nullopt;
-    return numbers(v);
-  };
-  MechanismOptions out;
-  out.epsilon = number("epsilon");
-  out.delta = number("delta");
-  out.mu = number("mu");
-  out.gamma = number("gamma");
-  out.records = number("records");
-  out.prior = vector("prior");
-  out.reference = vector("reference");
-  out.c1 = number("c1");
-  out.c2 = number("c2");
-  return out;
-}
-
-namespace {
-constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
-}
-
-val Sampler::configure(std::string name, val options) {
-  return guarded([&] {
-    mechanism_ = make_finite_mechanism(name, read_options(options));
-    return val(true);
-  });
+void Sampler::configure(std::string_view name, const MechanismOptions& options) {
+  mechanism_ = make_finite_mechanism(name, options);
 }
 
 const FiniteMechanism& Sampler::mechanism() const {
@@ -140,104 +72,232 @@ const FiniteMechanism& Sampler::mechanism() const {
   return *mechanism_;
 }
 
-val Sampler::guarantee() const {
-  return guarded([&] { return guarantee_to_val(privsample::guarantee(mechanism())); });
+const Sampler& sampler_at(double address) {
+  return *reinterpret_cast<const Sampler*>(static_cast<std::uintptr_t>(address));
 }
 
-val Sampler::distribution(val hist) const {
-  return guarded([&] { return copy_out(privsample::distribution(mechanism(), numbers(hist))); });
+std::vector<std::pair<const char*, double>> guarantee_fields(const Guarantee& g) {
+  switch (g.notion) {
+    case PrivacyNotion::pure_ldp:
+      return {{"epsilon", g.epsilon}};
+    case PrivacyNotion::approximate_ldp:
+      return {{"epsilon", g.epsilon}, {"delta", g.delta}};
+    case PrivacyNotion::gaussian_ldp:
+      return {{"mu", g.mu}};
+    case PrivacyNotion::record_dp:
+      return {{"epsilon", g.epsilon}, {"records", g.records}};
+  }
+  return {};
 }
 
-val Sampler::normaliser(val hist) const {
-  return guarded([&] {
-    const auto r = privsample::normaliser(mechanism(), numbers(hist));
-    return r ? val(*r) : val::null();
-  });
+void set_option(MechanismOptions& o, std::string_view key, double value) {
+  if (key == "epsilon") o.epsilon = value;
+  else if (key == "delta") o.delta = value;
+  else if (key == "mu") o.mu = value;
+  else if (key == "gamma") o.gamma = value;
+  else if (key == "records") o.records = value;
+  else if (key == "c1") o.c1 = value;
+  else if (key == "c2") o.c2 = value;
+  else throw std::invalid_argument("option '" + std::string(key) + "' is not a numeric option");
 }
 
-val Sampler::sample(val hist) const {
-  return guarded([&] { return val(static_cast<double>(prepare(mechanism(), numbers(hist))(secure_bits()))); });
-}
-
-val Sampler::sample_many(val hist, double n, val seed) const {
-  return guarded([&] {
-    const std::vector<double> h = numbers(hist);
-    const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
-    return copy_out(with_bits(seed, [&](RandomBits& bits) { return privsample::sample_many(mechanism(), h, count, bits); }));
-  });
-}
-
-val Sampler::worst_case_risk(std::string f, double k) const {
-  return guarded([&] {
-    return val(privsample::worst_case_risk(mechanism(), parse_divergence(f), validated_count(k, "k", 1, kMaxCategories)));
-  });
-}
-
-double Sampler::input_buffer(double n) {
-  return guarded_number([&] {
-    // n is a JS array's length; an empty histogram is left for the core to reject with its own message.
-    const auto length = static_cast<std::size_t>(n);
-    if (length > 0) check_category_count(length, "hist");
-    input_.resize(length);
-    return static_cast<double>(reinterpret_cast<std::uintptr_t>(input_.data()));
-  });
-}
-
-double Sampler::distribution_of_input() {
-  return guarded_number([&] {
-    output_ = privsample::distribution(mechanism(), input_);
-    return static_cast<double>(reinterpret_cast<std::uintptr_t>(output_.data()));
-  });
-}
-
-double Sampler::sample_of_input() const {
-  return guarded_number([&] { return static_cast<double>(prepare(mechanism(), input_)(secure_bits())); });
+void set_option(MechanismOptions& o, std::string_view key, std::vector<double> values) {
+  if (key == "prior") o.prior = std::move(values);
+  else if (key == "reference") o.reference = std::move(values);
+  else throw std::invalid_argument("option '" + std::string(key) + "' is not an array option");
 }
 
 namespace {
 
-// The registry of mechanisms and options (registry.hpp) for the wrapper's type conversions and the public
-// ps.registry.
-std::string registry() { return registry_json(); }
+constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
 
-val divergence_of(std::string f, val p, val q) {
-  return guarded([&] { return val(divergence(parse_divergence(f), numbers(p), numbers(q))); });
+// What the wrapper stages between calls: UTF-8 text (a mechanism, option or divergence name), two arrays (an
+// option's values; divergence's p and q) and the options of the next ps_configure.
+struct Staging {
+  std::string text;
+  std::array<std::vector<double>, 2> arrays;
+  MechanismOptions options;
+};
+
+Staging& staging() {
+  static Staging s;
+  return s;
 }
 
-std::string version() { return PRIVSAMPLE_VERSION; }
-double max_categories() { return static_cast<double>(kMaxCategories); }
-double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
+std::string_view staged_text(double length) {
+  return std::string_view(staging().text).substr(0, static_cast<std::size_t>(length));
+}
 
-// For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position.
-double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
-double stack_position() {
-  volatile char probe = 0;
-  return static_cast<double>(reinterpret_cast<std::uintptr_t>(&probe));
+Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_cast<std::uintptr_t>(address)); }
+
+template <class T>
+double address_of(const T* pointer) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(pointer));
+}
+
+// A buffer of n doubles for a JS array's values; n = 0 is left for the core to reject with its own message.
+double* resized(std::vector<double>& buffer, double n, const char* name) {
+  const auto length = static_cast<std::size_t>(n);
+  if (length > 0) check_category_count(length, name);
+  buffer.resize(length);
+  return buffer.data();
 }
 
 }  // namespace
 }  // namespace privsample::bindings
 
-EMSCRIPTEN_BINDINGS(privsample_client) {
-  using namespace privsample::bindings;
-  emscripten::class_<Sampler>("Sampler")
-      .constructor<>()
-      .function("configure", &Sampler::configure)
-      .function("guarantee", &Sampler::guarantee)
-      .function("distribution", &Sampler::distribution)
-      .function("normaliser", &Sampler::normaliser)
-      .function("sample", &Sampler::sample)
-      .function("sampleMany", &Sampler::sample_many)
-      .function("worstCaseRisk", &Sampler::worst_case_risk)
-      .function("inputBuffer", &Sampler::input_buffer)
-      .function("distributionOfInput", &Sampler::distribution_of_input)
-      .function("sampleOfInput", &Sampler::sample_of_input);
-  emscripten::function("takeError", &take_error);
-  emscripten::function("registryJson", &registry);
-  emscripten::function("divergence", &divergence_of);
-  emscripten::function("version", &version);
-  emscripten::function("maxCategories", &max_categories);
-  emscripten::function("maxDrawsPerCall", &max_draws_per_call);
-  emscripten::function("heapInUse", &heap_in_use);
-  emscripten::function("stackPosition", &stack_position);
+using namespace privsample;
+using namespace privsample::bindings;
+
+extern "C" {
+
+// ---- staging and errors ------------------------------------------------------------------------------------------
+// The address of a text buffer of `length` bytes the wrapper writes a name into.
+EMSCRIPTEN_KEEPALIVE double ps_text(double length) {
+  return guarded_number([&] {
+    staging().text.resize(static_cast<std::size_t>(length));
+    return address_of(staging().text.data());
+  });
 }
+
+// The address of array slot 0 or 1, resized to `length` doubles (their values are checked by the core).
+EMSCRIPTEN_KEEPALIVE double ps_array(double slot, double length) {
+  return guarded_number([&] {
+    std::vector<double>& array = staging().arrays.at(static_cast<std::size_t>(slot));
+    array.resize(static_cast<std::size_t>(length));
+    return address_of(array.data());
+  });
+}
+
+// 0 when nothing is pending, else 1 RangeError, 2 TypeError, 3 Error; the message is UTF-8, NUL-terminated.
+EMSCRIPTEN_KEEPALIVE double ps_error_kind() { return static_cast<double>(pending_error().kind); }
+EMSCRIPTEN_KEEPALIVE const char* ps_error_message() { return pending_error().message.c_str(); }
+EMSCRIPTEN_KEEPALIVE void ps_error_clear() { pending_error() = {}; }
+
+// ---- samplers ----------------------------------------------------------------------------------------------------
+EMSCRIPTEN_KEEPALIVE double ps_sampler_new() {
+  return guarded_number([] { return address_of(std::make_unique<Sampler>().release()); });  // owned by the JS handle
+}
+
+EMSCRIPTEN_KEEPALIVE void ps_sampler_delete(double sampler) {
+  std::unique_ptr<Sampler>(&sampler_of(sampler));  // takes the JS handle's ownership back and releases it
+}
+
+// The option named by the staged text (keyLength bytes) for the next ps_configure: a number, or array slot 0.
+EMSCRIPTEN_KEEPALIVE double ps_option_number(double key_length, double value) {
+  return guarded_number([&] {
+    set_option(staging().options, staged_text(key_length), value);
+    return 1.0;
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE double ps_option_array(double key_length) {
+  return guarded_number([&] {
+    set_option(staging().options, staged_text(key_length), staging().arrays[0]);
+    return 1.0;
+  });
+}
+
+// Builds the mechanism named by the staged text from the staged options (which are cleared either way).
+EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
+  MechanismOptions options = std::move(staging().options);
+  staging().options = {};
+  return guarded_number([&] {
+    sampler_of(sampler).configure(staged_text(name_length), options);
+    return 1.0;
+  });
+}
+
+// "notion field field…" (space-separated, e.g. "approx-ldp epsilon delta"); the values by ps_guarantee_value.
+EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
+  return guarded_number([&] {
+    const Guarantee g = guarantee(sampler_of(sampler).mechanism());
+    std::string& text = staging().text;
+    text = notion_name(g.notion);
+    for (const auto& [name, value] : guarantee_fields(g)) text.append(" ").append(name);
+    return address_of(text.c_str());
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
+  return guarded_number([&] {
+    return guarantee_fields(guarantee(sampler_of(sampler).mechanism())).at(static_cast<std::size_t>(index)).second;
+  });
+}
+
+// The address of the sampler's input buffer of n doubles (n: a JS array's length).
+EMSCRIPTEN_KEEPALIVE double ps_input(double sampler, double n) {
+  return guarded_number([&] { return address_of(resized(sampler_of(sampler).input, n, "hist")); });
+}
+
+// Q(·|input): the address of n doubles, valid until the next call on this sampler.
+EMSCRIPTEN_KEEPALIVE double ps_distribution(double sampler) {
+  return guarded_number([&] {
+    Sampler& s = sampler_of(sampler);
+    s.output = distribution(s.mechanism(), s.input);
+    return address_of(s.output.data());
+  });
+}
+
+// r_P of a clip sampler for the input; NaN with no error pending for a mechanism without one.
+EMSCRIPTEN_KEEPALIVE double ps_normaliser(double sampler) {
+  return guarded_number([&] {
+    const Sampler& s = sampler_of(sampler);
+    return normaliser(s.mechanism(), s.input).value_or(__builtin_nan(""));
+  });
+}
+
+// One category released for the input, drawn with the CSPRNG.
+EMSCRIPTEN_KEEPALIVE double ps_sample(double sampler) {
+  return guarded_number([&] {
+    const Sampler& s = sampler_of(sampler);
+    return static_cast<double>(prepare(s.mechanism(), s.input)(secure_bits()));
+  });
+}
+
+// n draws for the input (seeded != 0: a reproducible, NOT secure, generator from `seed`): the address of n uint32.
+EMSCRIPTEN_KEEPALIVE double ps_sample_many(double sampler, double n, double seeded, double seed) {
+  return guarded_number([&] {
+    Sampler& s = sampler_of(sampler);
+    const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
+    s.draws = with_bits(seeded != 0 ? std::optional<double>(seed) : std::nullopt,
+                        [&](RandomBits& bits) { return sample_many(s.mechanism(), s.input, count, bits); });
+    return address_of(s.draws.data());
+  });
+}
+
+// The closed-form worst-case risk for the divergence named by the staged text and k categories.
+EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, double k) {
+  return guarded_number([&] {
+    return worst_case_risk(sampler_of(sampler).mechanism(), parse_divergence(staged_text(f_length)),
+                           validated_count(k, "k", 1, kMaxCategories));
+  });
+}
+
+// ---- the rest of the API -----------------------------------------------------------------------------------------
+// D_f(p‖q) for the divergence named by the staged text, p in array slot 0 and q in slot 1.
+EMSCRIPTEN_KEEPALIVE double ps_divergence(double f_length) {
+  return guarded_number([&] {
+    return divergence(parse_divergence(staged_text(f_length)), staging().arrays[0], staging().arrays[1]);
+  });
+}
+
+// The registry of mechanisms and options (registry.hpp) as JSON, for the wrapper's type conversions and the
+// public ps.registry; NUL-terminated UTF-8.
+EMSCRIPTEN_KEEPALIVE const char* ps_registry_json() {
+  static const std::string json = registry_json();
+  return json.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* ps_version() { return PRIVSAMPLE_VERSION; }
+EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMaxCategories); }
+EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
+
+// For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position.
+EMSCRIPTEN_KEEPALIVE double ps_heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+EMSCRIPTEN_KEEPALIVE double ps_stack_position() {
+  volatile char probe = 0;
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(&probe));
+}
+
+}  // extern "C"

@@ -1,6 +1,7 @@
 // The research module: everything in the client module (client.cpp is linked in) plus continuous densities and
 // samplers on grids, the MBDE baseline, the privacy accountant and the LMIDP conversions.
-// Embind glue only: convert JS values, call the core, convert back; errors travel as in guard.hpp.
+// Embind glue only: convert JS values, call the core, convert back; errors travel as in guard.hpp. Samplers come
+// from the client functions (client.cpp) as heap addresses.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -38,12 +39,64 @@ using namespace privsample::bindings;
 
 namespace {
 
+// ---- conversions between Embind values and the core's types -----------------------------------------------------
+
+// Runs body() and returns its val, or records the exception (guard.hpp) and returns undefined. Never throws.
+template <class Body>
+val guarded(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    record_current_exception();
+  }
+  return val::undefined();
+}
+
+std::vector<double> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<double>(array); }
+
+val copy_out(const std::vector<double>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val copy_out(const std::vector<std::uint32_t>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+val guarantee_to_val(const Guarantee& g) {
+  val out = val::object();
+  out.set("notion", notion_name(g.notion));
+  for (const auto& [name, value] : guarantee_fields(g)) out.set(name, value);
+  return out;
+}
+
+// The wrapper has checked the JS types (numbers, numeric arrays); values are checked by the core.
+MechanismOptions read_options(const val& options) {
+  MechanismOptions out;
+  const val keys = val::global("Object").call<val>("keys", options);
+  const auto length = keys["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < length; ++i) {
+    const auto key = keys[i].as<std::string>();
+    const val v = options[key];
+    if (v.isUndefined()) continue;
+    if (v.isNumber()) set_option(out, key, v.as<double>());
+    else set_option(out, key, numbers(v));
+  }
+  return out;
+}
+
+// The seed option of a call: undefined or null for the CSPRNG.
+std::optional<double> seed_of(const val& seed) {
+  if (seed.isUndefined() || seed.isNull()) return std::nullopt;
+  return seed.as<double>();
+}
+
 // Optional numbers become null in JS.
 val number_or_null(const std::optional<double>& value) { return value ? val(*value) : val::null(); }
 
 // inputs: an array of histograms, or null for the point masses of k categories.
-val accountant_of(const Sampler& sampler, val inputs, double k, val prior, val epsilons) {
+val accountant_of(double sampler_address, val inputs, double k, val prior, val epsilons) {
   return guarded([&] {
+    const Sampler& sampler = sampler_at(sampler_address);
     const FiniteMechanism& m = sampler.mechanism();
     std::vector<std::vector<double>> rows;
     if (inputs.isNull() || inputs.isUndefined()) {
@@ -80,8 +133,9 @@ val accountant_of(const Sampler& sampler, val inputs, double k, val prior, val e
 // The weight λ of a finite linear sampler (Q = λ·P + (1 − λ)·reference) as it runs for k categories:
 // FunctionalLinearSampler::lambda(k) ('linear' with delta or mu), LocalLinearSampler::lambda() ('local-linear');
 // null for every other mechanism (Park's pure 'linear' included: its weight is a closed form of ε and k).
-val mixture_weight_of(const Sampler& sampler, double k) {
+val mixture_weight_of(double sampler_address, double k) {
   return guarded([&] {
+    const Sampler& sampler = sampler_at(sampler_address);
     return std::visit(
         [&](const auto& m) -> val {
           using M = std::decay_t<decltype(m)>;
@@ -316,7 +370,7 @@ val mbde_of(val grid, val density, double epsilon, std::string preset, val seed)
       return is_2d(grid) ? mbde(grid2d_of(grid), d, epsilon, settings, bits)
                          : mbde(grid1d_of(grid), d, epsilon, settings, bits);
     };
-    const MbdeResult result = with_bits(seed, run);
+    const MbdeResult result = with_bits(seed_of(seed), run);
     val out = val::object();
     out.set("density", copy_out(result.density));
     out.set("reference", copy_out(result.reference));
@@ -478,8 +532,9 @@ val errors_to_val(const std::optional<EstimationErrors>& e) {
   return out;
 }
 
-val estimate_of(const Sampler& sampler, val counts, double alpha, std::string divergence, bool point_masses) {
+val estimate_of(double sampler_address, val counts, double alpha, std::string divergence, bool point_masses) {
   return guarded([&] {
+    const Sampler& sampler = sampler_at(sampler_address);
     const std::vector<double> c = numbers(counts);
     return report_to_val(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence), point_masses));
   });
@@ -487,8 +542,9 @@ val estimate_of(const Sampler& sampler, val counts, double alpha, std::string di
 
 // options: {model, users, concentration, alpha, divergence, pointMasses, seed} with types checked by the wrapper;
 // population: the model's histogram, or for 'given' the users' histograms flattened row by row (k columns).
-val simulate_of(const Sampler& sampler, val population, double k, val options) {
+val simulate_of(double sampler_address, val population, double k, val options) {
   return guarded([&] {
+    const Sampler& sampler = sampler_at(sampler_address);
     SimulationOptions o;
     const std::string model = options["model"].as<std::string>();
     if (model == "point-masses") o.model = PopulationModel::point_masses;
@@ -510,7 +566,7 @@ val simulate_of(const Sampler& sampler, val population, double k, val options) {
       return simulate(sampler.mechanism(), values, o, bits);
     };
 
-    const SimulationResult r = with_bits(options["seed"], run);
+    const SimulationResult r = with_bits(seed_of(options["seed"]), run);
     val out = val::object();
     out.set("truth", copy_out(r.truth));
     out.set("items", r.items.empty() ? val::null() : copy_out(r.items));

@@ -59,8 +59,8 @@ test('sample() draws a category with the CSPRNG', () => {
 
 test('no Math.random in the package sources', async () => {
   const { readFileSync } = await import('node:fs');
-  const files = ['common.mjs', 'load-wasm.mjs', 'privsample.mjs', 'research.mjs'].map((f) => `../../bindings/js/${f}`)
-    .concat(['privsample-client.mjs', 'privsample-research.mjs'].map((f) => `../../build/wasm/${f}`));
+  const files = ['abi.mjs', 'common.mjs', 'load-wasm.mjs', 'privsample.mjs', 'research.mjs'].map((f) => `../../bindings/js/${f}`)
+    .concat(['../../build/bundle/privsample.mjs', '../../build/wasm/privsample-research.mjs']);
   for (const file of files) {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8');
     assert.ok(!/Math\.random/.test(source), `${file} uses Math.random`);

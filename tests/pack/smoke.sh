@@ -22,8 +22,8 @@ const paths = files.map((f) => f.path).sort();
 const required = [
   'LICENSE', 'README.md', 'package.json',
   'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
-  'bindings/js/common.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
-  'build/bundle/privsample.mjs', 'build/wasm/privsample-client.mjs', 'build/wasm/privsample-client.wasm',
+  'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm',
   'build/wasm/privsample-research.mjs',
 ];
 const missing = required.filter((p) => !paths.includes(p));
