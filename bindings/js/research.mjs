@@ -118,7 +118,7 @@ function makeContinuous(wasm, abi, registry) {
       const g = gridOf(grid);
       if (g.dimension !== 2) throw new TypeError('grid must be a 2-D grid (ps.grid2d()) for ringEnvelope');
       const { variance = 0.5, radius = 1 } = densityOptions(options, 'options', ['variance', 'radius']);
-      return checked(wasm, wasm.gaussianRingEnvelope(g, number(variance, 'options.variance'), number(radius, 'options.radius')));
+      return checked(abi, wasm.gaussianRingEnvelope(g, number(variance, 'options.variance'), number(radius, 'options.radius')));
     },
   });
 
@@ -161,7 +161,7 @@ function makeContinuous(wasm, abi, registry) {
   function seededRandomMixtures(options) {
     const o = densityOptions(options, 'options', ['seed', 'count', 'poissonMean', 'maxComponents', 'meanRange']);
     const { seed, count, poissonMean = 2, maxComponents = 10, meanRange = 1 } = o;
-    const list = checked(wasm, wasm.seededRandomMixtures(number(seed, 'options.seed'), number(count, 'options.count'),
+    const list = checked(abi, wasm.seededRandomMixtures(number(seed, 'options.seed'), number(count, 'options.count'),
       number(poissonMean, 'options.poissonMean'), number(maxComponents, 'options.maxComponents'), number(meanRange, 'options.meanRange')));
     return Object.freeze(list.map((m) => Object.freeze(m)));
   }
@@ -426,7 +426,7 @@ function makeApi(wasm) {
     neighbourhood(hist, options) {
       const o = plainObject(options, 'options');
       onlyKeys(o, ['prior', 'gamma'], 'classMembership.neighbourhood');
-      return Object.freeze(checked(wasm, wasm.neighbourhoodMembership(histogram(hist, 'hist'), histogram(o.prior, 'options.prior'),
+      return Object.freeze(checked(abi, wasm.neighbourhoodMembership(histogram(hist, 'hist'), histogram(o.prior, 'options.prior'),
         number(o.gamma, 'options.gamma'))));
     },
     density(density, options) {
@@ -434,14 +434,14 @@ function makeApi(wasm) {
       onlyKeys(o, ['reference', 'c1', 'c2'], 'classMembership.density');
       // c1's default is the registry's (that of the continuous samplers' class options)
       const c1 = o.c1 ?? finite.api.registry.mechanisms.find((m) => m.space === 'continuous' && 'c1' in m.defaults).defaults.c1;
-      return Object.freeze(checked(wasm, wasm.densityClassMembership(histogram(density, 'density'),
+      return Object.freeze(checked(abi, wasm.densityClassMembership(histogram(density, 'density'),
         histogram(o.reference, 'options.reference'), number(c1, 'options.c1'), number(o.c2, 'options.c2'))));
     },
   });
 
   return Object.freeze({
     ...finite.api,
-    normalise: (hist) => checked(wasm, wasm.normalise(histogram(hist, 'hist'))),
+    normalise: (hist) => checked(abi, wasm.normalise(histogram(hist, 'hist'))),
     classMembership,
     accountant,
     channelLdp,
