@@ -2,6 +2,7 @@
 // guarantees), sized for the web. Research parts are in 'privsample/research'. See privsample.d.ts.
 import createPrivsampleClient from '../../build/wasm/privsample-client.mjs';
 import { captureCsprng, makeFiniteApi, plainObject } from './common.mjs';
+import { makeLedgerApi } from './ledger.mjs';
 import { compilePackaged, compileWasm, instantiate } from './load-wasm.mjs';
 
 let loading = null;
@@ -22,7 +23,8 @@ export function init(options) {
         compilePackaged(new URL('../../build/wasm/privsample-client.wasm', import.meta.url)),
       );
       const wasm = await instantiate(createPrivsampleClient, compiled, { privsampleRandom });
-      return Object.freeze({ ...makeFiniteApi(wasm).api, wasmModule: compiled });
+      const finite = makeFiniteApi(wasm);
+      return Object.freeze({ ...finite.api, ...makeLedgerApi(wasm, finite.handleOf), wasmModule: compiled });
     })().catch((error) => {
       loading = null; // let a later call try again
       throw error;

@@ -2,6 +2,7 @@
 // baseline, the privacy accountant and the LMIDP conversions (research.d.ts). One ES module with the WASM inlined:
 // nothing to configure; larger than the default entry.
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
+import { makeLedgerApi } from './ledger.mjs';
 import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
@@ -439,6 +440,7 @@ function makeApi(wasm) {
     ...finite.api,
     normalise: (hist) => checked(wasm, wasm.normalise(histogram(hist, 'hist'))),
     classMembership,
+    ...makeLedgerApi(wasm, finite.handleOf),
     accountant,
     channelLdp,
     lmidp,

@@ -15,6 +15,7 @@
 #include "privsample/divergence.hpp"
 #include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
+#include "privsample/ledger.hpp"
 #include "privsample/numeric.hpp"
 
 using emscripten::val;
@@ -204,6 +205,102 @@ val divergence_of(std::string f, val p, val q) {
   return guarded([&] { return val(divergence(parse_divergence(f), numbers(p), numbers(q))); });
 }
 
+// ---- the privacy-budget ledger (core/include/privsample/ledger.hpp): the JS ledger stores entries and calls these.
+
+// A number field of a JS object; NaN for anything else (the core then names the field and rejects it).
+double number_field(const val& object, const char* key) {
+  const val v = object[key];
+  return v.isNumber() ? v.as<double>() : __builtin_nan("");
+}
+
+std::optional<double> optional_number(const val& object, const char* key) {
+  const val v = object[key];
+  if (v.isUndefined()) return std::nullopt;
+  return v.isNumber() ? v.as<double>() : __builtin_nan("");
+}
+
+// A stored entry's guarantee ({notion, epsilon, delta, mu, records}) as the core's Guarantee; values checked there.
+Guarantee guarantee_from_val(const val& g) {
+  const val notion = g["notion"];
+  Guarantee out;
+  out.notion = notion_from_name(notion.isString() ? notion.as<std::string>() : std::string("(not a string)"));
+  out.epsilon = number_field(g, "epsilon");
+  out.delta = out.notion == PrivacyNotion::approximate_ldp ? number_field(g, "delta") : 0.0;
+  out.mu = number_field(g, "mu");
+  out.records = number_field(g, "records");
+  return out;
+}
+
+std::vector<Guarantee> guarantees_from_val(const val& list) {
+  std::vector<Guarantee> out;
+  const auto n = list["length"].as<std::size_t>();
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(guarantee_from_val(list[i]));
+  return out;
+}
+
+// A budget object (the wrapper checked the types) → the validated budget, or nullopt for null/undefined.
+std::optional<Guarantee> budget_from_val(const std::string& name, const val& b) {
+  if (b.isNull() || b.isUndefined()) return std::nullopt;
+  BudgetOptions options;
+  const val notion = b["notion"];
+  if (!notion.isUndefined()) options.notion = notion.as<std::string>();
+  options.epsilon = optional_number(b, "epsilon");
+  options.delta = optional_number(b, "delta");
+  options.mu = optional_number(b, "mu");
+  return budget_from_options(options, name);
+}
+
+val total_to_val(const LedgerTotal& t, bool with_releases) {
+  val out = val::object();
+  out.set("notion", account_name(t.account));
+  if (t.account == LedgerAccount::gaussian_ldp) {
+    out.set("mu", t.mu);
+  } else {
+    out.set("epsilon", t.epsilon);
+    if (t.account == LedgerAccount::ldp) out.set("delta", t.delta);
+  }
+  if (with_releases) out.set("releases", static_cast<double>(t.releases));
+  return out;
+}
+
+val budget_to_val(const Guarantee& b) {
+  LedgerTotal t;
+  t.account = account_of_budget(b);
+  t.epsilon = b.epsilon;
+  t.delta = b.delta;
+  t.mu = b.mu;
+  return total_to_val(t, false);
+}
+
+// The validated budget of `name` (e.g. "budgets.survey"), as { notion: account, epsilon[, delta] | mu }.
+val ledger_budget(std::string name, val budget) {
+  return guarded([&] { return budget_to_val(*budget_from_val(name, budget)); });
+}
+
+// { spent, remaining } of one purpose: its entries' guarantees composed in its account; remaining is null without
+// a budget.
+val ledger_total(std::string purpose, val guarantees, val budget) {
+  return guarded([&] {
+    const std::vector<Guarantee> releases = guarantees_from_val(guarantees);
+    const std::optional<Guarantee> b = budget_from_val("budget", budget);
+    const LedgerTotal spent = composed_total(purpose, releases, purpose_account(releases, b ? &*b : nullptr));
+    val out = val::object();
+    out.set("spent", total_to_val(spent, true));
+    out.set("remaining", b ? total_to_val(remaining_budget(spent, *b), false) : val::null());
+    return out;
+  });
+}
+
+// true when `request` may be released for `purpose`; else the core's refusal (a RangeError in JS).
+val ledger_check(std::string purpose, val guarantees, val request, val budget) {
+  return guarded([&] {
+    const std::optional<Guarantee> b = budget_from_val("budget", budget);
+    check_release(purpose, guarantees_from_val(guarantees), guarantee_from_val(request), b ? &*b : nullptr);
+    return val(true);
+  });
+}
+
 std::string version() { return PRIVSAMPLE_VERSION; }
 double max_categories() { return static_cast<double>(kMaxCategories); }
 double max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
@@ -235,6 +332,9 @@ EMSCRIPTEN_BINDINGS(privsample_client) {
   emscripten::function("takeError", &take_error);
   emscripten::function("registryJson", &registry);
   emscripten::function("divergence", &divergence_of);
+  emscripten::function("ledgerBudget", &ledger_budget);
+  emscripten::function("ledgerTotal", &ledger_total);
+  emscripten::function("ledgerCheck", &ledger_check);
   emscripten::function("version", &version);
   emscripten::function("maxCategories", &max_categories);
   emscripten::function("maxDrawsPerCall", &max_draws_per_call);
