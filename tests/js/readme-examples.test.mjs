@@ -6,31 +6,16 @@
 // (tests/e2e/csp-file.e2e.mjs) runs them in Chromium.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readmeBlocks } from './readme-blocks.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
-
-/** The README's fenced JavaScript blocks: { line, info, code } (info: the words after ```js). */
-export function readmeBlocks(text = readFileSync(join(ROOT, 'README.md'), 'utf8')) {
-  const blocks = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i += 1) {
-    const open = /^```(js|javascript|mjs)\b(.*)$/.exec(lines[i]);
-    if (!open) continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && !lines[end].startsWith('```')) end += 1;
-    blocks.push({ line: start, info: open[2].trim(), code: lines.slice(start, end).join('\n') });
-    i = end;
-  }
-  return blocks;
-}
 
 /** What a block says it prints: `console.log(…); // expected` lines, in order. */
 function statedOutput(code) {
