@@ -10,7 +10,7 @@ if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.t
 fi
 cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm
 # The shipped client files and the bundled 'privsample' entry (scripts/bundle-client.mjs), when anything changed.
-newest=$(ls -t build/wasm/privsample-client-glue.wasm bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/abi.mjs bindings/js/load-wasm.mjs | head -n 1)
+newest=$(ls -t build/wasm/privsample-client-glue.wasm bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/abi.mjs bindings/js/load-wasm.mjs bindings/js/ledger.mjs | head -n 1)
 if [[ ! -f build/bundle/privsample.mjs || "$newest" -nt build/bundle/privsample.mjs ]]; then
   node scripts/bundle-client.mjs
 fi

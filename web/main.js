@@ -1,5 +1,6 @@
 // The histogram page (index.html): one store (histogram/store.js) and the panels mounted around it — the table, the
-// CSV box, the mechanism and ε controls, the outputs, the accountant, one private sample, downloads and persistence.
+// CSV box, the mechanism and ε controls, the outputs, the accountant, one private sample, the privacy-budget ledger,
+// downloads and persistence.
 // This file only connects them to the page's Web Worker (worker.js, through the one protocol of rpc.js): every
 // number comes from the privsample API there, so the page never freezes and holds no mathematics.
 import { $, elements, showError, showStatus } from './dom.js';
@@ -7,6 +8,7 @@ import { createWorkerClient, isAbort } from './rpc.js';
 import { mountAccountant } from './histogram/accountant-panel.js';
 import { mountCsvPanel } from './histogram/csv-panel.js';
 import { mountDownloads } from './histogram/downloads.js';
+import { mountLedgerPanel } from './histogram/ledger-panel.js';
 import { mountOptions } from './histogram/options.js';
 import { mountPersistence } from './histogram/persist.js';
 import { mountResults } from './histogram/results.js';
@@ -141,6 +143,7 @@ const options = mountOptions(store);
 mountResults(store);
 mountAccountant(store);
 mountSamplePanel(store, { worker, budgetSymbol: options.budgetSymbol });
+mountLedgerPanel(store, { worker });
 const persistence = mountPersistence(store);
 mountDownloads(store, persistence);
 

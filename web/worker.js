@@ -6,6 +6,8 @@
 //                 normalised, its guarantee, the divergence-versus-ε curves of several mechanisms side by side and
 //                 the privacy accountant of the chosen mechanism (every notion; see accountantOf)
 //   'sample': { hist, epsilon, mechanism, settings }         → one private category index (CSPRNG inside the module)
+//   'samplerOptions': { hist, epsilon, mechanism, settings } → { mechanism, options }: what ps.sampler() takes for them
+//                 (the ledger panel draws on the page, through ps.ledger, with the same options)
 // settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
 import { init } from 'privsample/research';
 import { CURVE_EPSILONS } from './epsilon.js';
@@ -244,4 +246,9 @@ function mechanisms(ps) {
   return { version: ps.version, kinds: { recordLevel: [...RECORD_LEVEL], priorBased: [...PRIOR_BASED], notionBased: [...NOTION_BASED] } };
 }
 
-serveRequests(ready, { mechanisms, update, sample });
+/** The options ps.sampler() takes for the page's settings: the ledger panel makes the same sampler on the page. */
+function samplerOptions(ps, { hist, epsilon, mechanism, settings }) {
+  return { mechanism, options: optionsFor(mechanism, epsilon, hist, settings) };
+}
+
+serveRequests(ready, { mechanisms, update, sample, samplerOptions });

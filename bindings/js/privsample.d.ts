@@ -164,6 +164,90 @@ export interface Registry {
   readonly mechanisms: readonly RegistryMechanism[];
 }
 
+// ---- the privacy-budget ledger (docs/analysis/ledger.md) ----------------------------------------------------------
+
+/**
+ * Where a ledger keeps its entries: the serialised ledger (a string) or null when nothing is stored. Both methods may
+ * be async; the ledger awaits them. `lockName` (optional): releases of ledgers with the same name are serialised
+ * across tabs with navigator.locks where the browser has it.
+ */
+export interface LedgerStorage {
+  get(): Promise<string | null> | string | null;
+  set(text: string): Promise<void> | void;
+  readonly lockName?: string | null;
+}
+
+export interface LedgerStorageFactories {
+  /** In memory: gone with the page (the default of ps.ledger()). */
+  memory(): LedgerStorage;
+  /** window.localStorage (or any Storage given as `storage`) under `key` (default 'privsample-ledger'). */
+  localStorage(options?: { key?: string; storage?: Pick<Storage, 'getItem' | 'setItem'> }): LedgerStorage;
+  /** IndexedDB: object store 'ledger' of database `database` (default 'privsample-ledger'), under `key` (default 'ledger'). */
+  indexedDB(options?: { database?: string; key?: string; indexedDB?: IDBFactory }): LedgerStorage;
+}
+
+/**
+ * A purpose's budget: `{ epsilon }` or `{ epsilon, delta }` — (ε,δ)-LDP, counting pure and approximate LDP releases
+ * (Σε, Σδ); `{ mu }` — μ-Gaussian LDP, counting Gaussian releases (sqrt(Σμ²)); `{ notion: 'record-dp', epsilon }` —
+ * record-level ε-DP, counting record-level releases and pure LDP ones at their ε (Σε). `notion` may also be given
+ * as 'ldp' or 'gaussian-ldp'. A release of a notion the account does not count is refused.
+ */
+export type LedgerBudget =
+  | { notion?: 'ldp'; epsilon: number; delta?: number; mu?: never }
+  | { notion?: 'gaussian-ldp'; mu: number; epsilon?: never; delta?: never }
+  | { notion: 'record-dp'; epsilon: number; delta?: never; mu?: never };
+
+/** A total in one account: what was spent (with the number of releases), what is left, or a budget. */
+export type LedgerTotal =
+  | { readonly notion: 'ldp'; readonly epsilon: number; readonly delta: number }
+  | { readonly notion: 'gaussian-ldp'; readonly mu: number }
+  | { readonly notion: 'record-dp'; readonly epsilon: number };
+
+export type LedgerSpent = LedgerTotal & { readonly releases: number };
+
+/** One recorded release. `time`: milliseconds since 1970 (Date.now()) when it was recorded. */
+export interface LedgerEntry {
+  readonly purpose: string;
+  readonly mechanism: MechanismName;
+  readonly guarantee: Guarantee;
+  readonly time: number;
+}
+
+export interface LedgerOptions {
+  /** Default: ps.ledgerStorage.memory(). */
+  storage?: LedgerStorage;
+  /** Budgets per purpose; a purpose without one is recorded and reported but never refused for its size. */
+  budgets?: Readonly<Record<string, LedgerBudget>>;
+}
+
+/**
+ * Records on the device each release made through it and refuses one that would exceed its purpose's budget (basic
+ * composition; the arithmetic is the core's). Limits: clearing the site's storage resets it; two browsers keep two
+ * ledgers; it constrains this page's releases and is no proof to a server; samples drawn with sampler.sample()
+ * directly are not recorded.
+ */
+export interface Ledger {
+  /** The validated budgets, by purpose. */
+  readonly budgets: Readonly<Record<string, LedgerTotal>>;
+  readonly storage: LedgerStorage;
+  /**
+   * Draws one sample with sampler.sample(hist) if the purpose's account counts the sampler's guarantee and the
+   * total stays within its budget, records it, and returns it only once its entry is stored. Otherwise rejects with
+   * a RangeError naming the purpose, what was spent, what was requested and the budget (nothing drawn).
+   */
+  release(sampler: Sampler, hist: Histogram, options: { purpose: string }): Promise<number>;
+  /** What the purpose has spent so far, composed in its account. */
+  spent(purpose: string): Promise<LedgerSpent>;
+  /** What is left of its budget (μ: the largest μ one more release may have); null without a budget. */
+  remaining(purpose: string): Promise<LedgerTotal | null>;
+  /** The recorded releases, oldest first (of one purpose, or all). */
+  entries(purpose?: string): Promise<readonly LedgerEntry[]>;
+  /** Purposes with a budget or a recorded release. */
+  purposes(): Promise<readonly string[]>;
+  /** Forgets the entries of one purpose, or all (its spent budget is available again). */
+  clear(purpose?: string): Promise<void>;
+}
+
 export interface Privsample {
   /** Version of the package. */
   readonly version: string;
@@ -180,6 +264,10 @@ export interface Privsample {
   sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
+  /** A privacy-budget ledger over a storage (default: memory) with budgets per purpose. */
+  ledger(options?: LedgerOptions): Ledger;
+  /** The storage back-ends a ledger can keep its entries in. */
+  readonly ledgerStorage: LedgerStorageFactories;
   /**
    * The compiled WebAssembly.Module this instance runs: post it to a worker and pass it to init({ wasm }) there,
    * so the page and its workers download and compile it once.

@@ -2,6 +2,7 @@
 // guarantees), sized for the web. Research parts are in 'privsample/research'. See privsample.d.ts.
 import { captureCsprng, makeFiniteApi, plainObject } from './common.mjs';
 import { instantiateClient } from './abi.mjs';
+import { makeLedgerApi } from './ledger.mjs';
 import { compilePackaged, compileWasm } from './load-wasm.mjs';
 
 let loading = null;
@@ -22,7 +23,8 @@ export function init(options) {
         compilePackaged(new URL('../../build/wasm/privsample-client.wasm', import.meta.url)),
       );
       const abi = await instantiateClient(compiled, privsampleRandom);
-      return Object.freeze({ ...makeFiniteApi(abi).api, wasmModule: compiled });
+      const finite = makeFiniteApi(abi);
+      return Object.freeze({ ...finite.api, ...makeLedgerApi(abi, finite.handleOf), wasmModule: compiled });
     })().catch((error) => {
       loading = null; // let a later call try again
       throw error;

@@ -3,6 +3,7 @@
 // nothing to configure; larger than the default entry.
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
 import { glueAbi } from './abi.mjs';
+import { makeLedgerApi } from './ledger.mjs';
 import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
@@ -443,6 +444,7 @@ function makeApi(wasm) {
     ...finite.api,
     normalise: (hist) => checked(abi, wasm.normalise(histogram(hist, 'hist'))),
     classMembership,
+    ...makeLedgerApi(abi, finite.handleOf),
     accountant,
     channelLdp,
     lmidp,

@@ -7,8 +7,9 @@
 //     recorded with PerformanceObserver, printed, and bounded); the accountant explains instead of failing;
 //   - a phone (390 × 844): index, continuous and many-users have no horizontal scroll (screenshots), and dark mode
 //     (prefers-color-scheme) renders with dark surfaces (screenshot);
+//   - the privacy-budget ledger panel: releases recorded in localStorage, kept across a reload, refusal past the budget;
 //   - no request leaves the page's own files, nothing is logged as an error.
-// Screenshots: test-output/e2e/phone-*.png, phone-dark-index.png, dark-index.png.
+// Screenshots: test-output/e2e/phone-*.png, phone-dark-index.png, dark-index.png, ledger-panel.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,7 +90,7 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
     const divergences = page.getByTestId('divergence-explain');
     await divergences.locator('summary').click();
     assert.match(await divergences.textContent(), /KL divergence.*total variation.*squared Hellinger/s);
-    // The ledger panel's slot is on the page, below the release panel, and left empty.
+    // The ledger panel is on the page, below the release panel.
     assert.equal(await page.locator('#ledger-panel').count(), 1);
     assert.equal(await page.locator('.sampler + #ledger-panel').count(), 1, 'the slot follows the release panel');
   });
@@ -176,6 +177,50 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
     const acc = await download('png-accountant-chart');
     assert.ok(acc.bytes.subarray(0, 8).equals(PNG));
     await page.locator('#expert-panels > summary').click();
+  });
+
+  step('the ledger panel: two releases, reload, the entries persist; an over-budget release is refused; screenshot', async () => {
+    const panel = page.getByTestId('ledger-panel');
+    await page.waitForSelector('[data-testid="ledger-panel"][data-ready="true"]', { timeout: STEP_TIMEOUT });
+    await panel.scrollIntoViewIfNeeded();
+    await page.getByTestId('ledger-purpose').fill('demo');
+    await page.getByTestId('ledger-purpose').dispatchEvent('change');
+    await page.getByTestId('ledger-notion').selectOption('ldp');
+    await page.getByTestId('ledger-budget').fill('5');
+    const release = page.getByTestId('ledger-release');
+    const entries = () => page.getByTestId('ledger-entry').count();
+    // The page is at linear, ε = 2 (the persistence step): each release spends 2.
+    for (let i = 1; i <= 2; i += 1) {
+      await release.click();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="ledger-entry"]').length === n, i, { timeout: STEP_TIMEOUT });
+      assert.match(await page.getByTestId('ledger-message').textContent(), /^Released: .+ \(spent ε = 2 for “demo”\)/);
+    }
+    assert.match(await page.getByTestId('ledger-spent').textContent(), /demo: spent ε = 4 in 2 releases of a budget of ε = 5 \(ε = 1 left\)/);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('privsample-demo:ledger')));
+    assert.equal(stored.entries.length, 2);
+    assert.deepEqual(stored.entries[0].guarantee, { notion: 'pure-ldp', epsilon: 2 });
+
+    await page.reload();
+    await page.waitForSelector('[data-testid="ledger-panel"][data-ready="true"]', { timeout: STEP_TIMEOUT });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="ledger-entry"]').length === 2, null, { timeout: STEP_TIMEOUT });
+    assert.equal(await entries(), 2);
+    assert.equal(await page.getByTestId('ledger-budget').inputValue(), '5', 'the budget field persists too');
+    assert.match(await page.getByTestId('ledger-entries').textContent(), /demo.*linear.*ε = 2/s);
+    await waitForBars(page, (b) => b.mechanism === 'linear' && b.epsilon === 2);
+
+    // A third release at ε = 2 would make 6 > 5: refused, nothing drawn, nothing recorded, a friendly message.
+    await release.click();
+    const message = page.getByTestId('ledger-message');
+    await page.waitForSelector('[data-testid="ledger-message"][data-state="refused"]', { timeout: STEP_TIMEOUT });
+    assert.match(await message.textContent(), /Not released: this sample would spend ε = 2, but “demo” has only ε = 1 left of its budget/);
+    assert.equal(await entries(), 2);
+    mkdirSync(OUTPUT, { recursive: true });
+    await panel.screenshot({ path: join(OUTPUT, 'ledger-panel.png') });
+    // Clearing the purpose makes the budget available again.
+    await page.getByTestId('ledger-clear').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="ledger-entry"]').length === 0, null, { timeout: STEP_TIMEOUT });
+    await release.click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="ledger-entry"]').length === 1, null, { timeout: STEP_TIMEOUT });
   });
 
   step('1,000 categories: slider steps and edits keep the main thread free; the accountant explains', async () => {

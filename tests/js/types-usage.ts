@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit` in npm test: privsample.d.ts must describe the API a user writes against.
 // The @ts-expect-error lines fail the compile if the declarations stop rejecting misuse.
-import { init, type DivergenceName, type Guarantee, type Histogram, type InitOptions, type Privsample, type Sampler } from 'privsample';
+import { init, type DivergenceName, type Guarantee, type Histogram, type InitOptions, type Ledger, type LedgerBudget, type LedgerEntry, type LedgerSpent, type LedgerStorage, type LedgerTotal, type Privsample, type Sampler } from 'privsample';
 import {
   init as initResearch,
   type ContinuousSampler,
@@ -192,4 +192,39 @@ export async function registryUsage(): Promise<void> {
   const kinds: ('number' | 'numbers')[] = ps.registry.options.map((o) => o.kind);
   const c1: number | undefined = ps.registry.mechanisms[0].defaults.c1;
   void [finite, kinds, c1];
+}
+
+// The privacy-budget ledger: budgets per notion, storage back-ends, async methods; also on the research entry.
+export async function ledgerUsage(hist: number[]): Promise<number> {
+  const ps: Privsample = await init();
+  const budgets: Record<string, LedgerBudget> = {
+    survey: { epsilon: 2 },
+    approx: { epsilon: 2, delta: 1e-6 },
+    gauss: { mu: 1 },
+    records: { notion: 'record-dp', epsilon: 3 },
+  };
+  const storage: LedgerStorage = ps.ledgerStorage.localStorage({ key: 'my-page' });
+  const ledger: Ledger = ps.ledger({ storage, budgets });
+  ps.ledger({ storage: ps.ledgerStorage.indexedDB({ database: 'db' }) });
+  ps.ledger();
+  // A storage of one's own: sync or async get/set.
+  let kept: string | null = null;
+  ps.ledger({ storage: { get: () => kept, set: (text: string) => { kept = text; } } });
+  const category: number = await ledger.release(ps.sampler('minimax', { epsilon: 1 }), hist, { purpose: 'survey' });
+  const spent: LedgerSpent = await ledger.spent('survey');
+  const left: LedgerTotal | null = await ledger.remaining('survey');
+  const entries: readonly LedgerEntry[] = await ledger.entries('survey');
+  const when: number = entries[0].time;
+  await ledger.clear('survey');
+  const eps: number = spent.notion === 'gaussian-ldp' ? spent.mu : spent.epsilon;
+  // @ts-expect-error a release needs a purpose
+  await ledger.release(ps.sampler('minimax', { epsilon: 1 }), hist);
+  // @ts-expect-error a budget is epsilon[, delta] or mu, not both
+  ps.ledger({ budgets: { bad: { epsilon: 1, mu: 1 } } });
+  // @ts-expect-error a record-dp budget has no delta
+  ps.ledger({ budgets: { bad: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } });
+  const research = await initResearch();
+  const theirs: Ledger = research.ledger({ storage: research.ledgerStorage.memory() });
+  void [left, theirs];
+  return category + eps + when + spent.releases;
 }

@@ -22,7 +22,7 @@ const paths = files.map((f) => f.path).sort();
 const required = [
   'LICENSE', 'README.md', 'package.json',
   'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
-  'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/ledger.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
   'build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm',
   'build/wasm/privsample-research.mjs',
 ];
@@ -67,6 +67,10 @@ assert.ok(seeded.every((v) => v < 3));
 const secure = sampler.sampleMany([12, 30, 7], 1000);
 assert.notDeepEqual(secure, sampler.sampleMany([12, 30, 7], 1000), 'CSPRNG draws differ between calls');
 assert.throws(() => sampler.distribution([1, -2]), { name: 'RangeError', message: /hist\[1\] = -2/ });
+// The privacy-budget ledger: one release fits a budget of 1.5, the second (1 + 1) is refused.
+const ledger = ps.ledger({ budgets: { smoke: { epsilon: 1.5 } } });
+assert.ok(Number.isInteger(await ledger.release(sampler, [12, 30, 7], { purpose: 'smoke' })));
+await assert.rejects(ledger.release(sampler, [12, 30, 7], { purpose: 'smoke' }), { name: 'RangeError', message: /budget epsilon = 1\.5/ });
 sampler.dispose();
 
 const research = await initResearch();

@@ -1,0 +1,217 @@
+// The privacy-budget ledger panel of the histogram page: a thin view over the library's ledger (ps.ledger with the
+// localStorage back-end, docs/analysis/ledger.md). It shows the recorded releases and the spent budget per purpose,
+// lets the person set a budget, and releases a sample of the page's histogram through the ledger, which refuses it
+// when it would exceed the budget. Composition and the budget check are the library's; this file only displays.
+// A release is one draw of the histogram the page shows, with its mechanism and ε, and the sampler options the
+// worker builds for them ('samplerOptions') — one cheap draw, so it runs here with the small client entry
+// (localStorage exists only on the page, not in its worker).
+import { init } from 'privsample';
+import { formatEpsilon } from '../format.js';
+
+const SETTINGS_KEY = 'privsample-demo:ledger-panel';
+const LEDGER_KEY = 'privsample-demo:ledger';
+const NOTIONS = {
+  ldp: { label: 'ε (local DP)', symbol: 'ε' },
+  'gaussian-ldp': { label: 'μ (Gaussian local DP)', symbol: 'μ' },
+  'record-dp': { label: 'ε per record (record-level DP)', symbol: 'ε' },
+};
+
+function loadSettings() {
+  try {
+    const saved = JSON.parse(globalThis.localStorage?.getItem(SETTINGS_KEY) ?? 'null');
+    if (saved && typeof saved.purpose === 'string' && typeof saved.budget === 'string' && saved.notion in NOTIONS) return saved;
+  } catch {
+    // storage blocked or damaged: defaults
+  }
+  return { purpose: 'demo', budget: '2', notion: 'ldp' };
+}
+
+function saveSettings(settings) {
+  try {
+    globalThis.localStorage?.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch {
+    // storage blocked: the panel still works for this visit
+  }
+}
+
+/** A guarantee or a total in words: "ε = 1", "ε = 1, δ = 1e-6", "μ = 0.5", "ε = 1 per record (n = 10)". */
+function describeGuarantee(g) {
+  if (g.notion === 'gaussian-ldp') return `μ = ${formatEpsilon(g.mu)}`;
+  let text = `ε = ${formatEpsilon(g.epsilon)}`;
+  if (g.delta) text += `, δ = ${g.delta}`;
+  if (g.notion === 'record-dp') text += g.records ? ` per record (n = ${g.records})` : ' per record';
+  return text;
+}
+
+function element(tag, { dataset = {}, ...props } = {}, children = []) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const [key, value] of Object.entries(dataset)) node.dataset[key] = value;
+  node.append(...children);
+  return node;
+}
+
+/** Mounts the panel into #ledger-panel; releases draw from the store's current histogram, mechanism, ε and options. */
+export function mountLedgerPanel(store, { worker }) {
+  const { state } = store;
+  const root = document.getElementById('ledger-panel');
+  const settings = loadSettings();
+  const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
+  root.classList.add('card', 'ledger');
+  root.innerHTML = `
+    <h2 id="ledger-heading">Privacy budget ledger</h2>
+    <p class="note">
+      Keeps a record, <strong>in this browser only</strong>, of every sample released here and what it spent, and
+      refuses a release that would go over the budget you set for a purpose (budgets add up: basic composition).
+    </p>
+    <div class="ledger-controls">
+      <label>Purpose <input data-testid="ledger-purpose" type="text" maxlength="40" autocomplete="off" /></label>
+      <label>Budget <input data-testid="ledger-budget" type="number" min="0" step="any" inputmode="decimal" /></label>
+      <label>in <select data-testid="ledger-notion"></select></label>
+      <button data-testid="ledger-release" type="button" class="primary" disabled>Release a sample</button>
+    </div>
+    <p data-testid="ledger-message" class="ledger-message" aria-live="polite"></p>
+    <ul data-testid="ledger-spent" class="ledger-spent"></ul>
+    <table data-testid="ledger-entries" class="ledger-entries">
+      <caption class="muted">Recorded releases (newest first)</caption>
+      <thead><tr><th scope="col">When</th><th scope="col">Purpose</th><th scope="col">Mechanism</th><th scope="col">Spent</th></tr></thead>
+      <tbody></tbody>
+    </table>
+    <p class="note">
+      Limits: clearing this site's data resets the ledger; another browser or device keeps its own; it limits what
+      this page releases and proves nothing to a server.
+      <button data-testid="ledger-clear" type="button" class="small-button">Clear this purpose</button>
+    </p>`;
+  root.setAttribute('aria-labelledby', 'ledger-heading');
+  root.removeAttribute('aria-label');
+  const purposeInput = $('ledger-purpose');
+  const budgetInput = $('ledger-budget');
+  const notionSelect = $('ledger-notion');
+  const releaseButton = $('ledger-release');
+  const message = $('ledger-message');
+  for (const [value, { label }] of Object.entries(NOTIONS)) notionSelect.append(element('option', { value, textContent: label }));
+  purposeInput.value = settings.purpose;
+  budgetInput.value = settings.budget;
+  notionSelect.value = settings.notion;
+
+  let ps = null;
+  let ledger = null;
+  let busy = false;
+
+  const say = (text, state) => {
+    message.textContent = text;
+    message.dataset.state = state;
+  };
+
+  // The ledger for the current purpose and budget (re-made when they change; the entries stay in localStorage).
+  function makeLedger() {
+    const purpose = purposeInput.value.trim();
+    const value = budgetInput.value.trim() === '' ? NaN : Number(budgetInput.value);
+    Object.assign(settings, { purpose: purposeInput.value, budget: budgetInput.value, notion: notionSelect.value });
+    saveSettings(settings);
+    ledger = null;
+    if (!ps) return;
+    if (!purpose) return say('Enter a purpose (a name for what the samples are for).', 'error');
+    if (!Number.isFinite(value) || value < 0) return say('Enter a budget: a number ≥ 0.', 'error');
+    const budget = notionSelect.value === 'gaussian-ldp' ? { mu: value } : { notion: notionSelect.value, epsilon: value };
+    try {
+      ledger = ps.ledger({ storage: ps.ledgerStorage.localStorage({ key: LEDGER_KEY }), budgets: { [purpose]: budget } });
+      if (message.dataset.state === 'error') say('', '');
+    } catch (error) {
+      say(`The budget is not valid: ${error.message}`, 'error');
+    }
+  }
+
+  async function render() {
+    releaseButton.disabled = !ledger || busy;
+    if (!ledger) return;
+    const purpose = purposeInput.value.trim();
+    const spentList = $('ledger-spent');
+    const rows = [];
+    for (const p of await ledger.purposes()) {
+      try {
+        const spent = await ledger.spent(p);
+        const left = p === purpose ? await ledger.remaining(p) : null;
+        const budget = ledger.budgets[p];
+        let text = `${p}: spent ${describeGuarantee(spent)} in ${spent.releases} release${spent.releases === 1 ? '' : 's'}`;
+        if (budget) text += ` of a budget of ${describeGuarantee(budget)} (${describeGuarantee(left)} left)`;
+        rows.push(element('li', { textContent: text, dataset: { purpose: p } }));
+      } catch (error) {
+        rows.push(element('li', { textContent: `${p}: ${error.message}`, dataset: { purpose: p } }));
+      }
+    }
+    spentList.replaceChildren(...rows);
+    const entries = [...(await ledger.entries())].reverse().slice(0, 20);
+    root.querySelector('tbody').replaceChildren(
+      ...entries.map((e) =>
+        element('tr', { dataset: { testid: 'ledger-entry' } }, [
+          element('td', { textContent: new Date(e.time).toLocaleTimeString() }),
+          element('td', { textContent: e.purpose }),
+          element('td', { textContent: e.mechanism }),
+          element('td', { textContent: describeGuarantee(e.guarantee) }),
+        ]),
+      ),
+    );
+    root.dataset.entries = String((await ledger.entries()).length);
+  }
+
+  async function release() {
+    if (!ledger || !state.valid || !state.settings) {
+      say('Fix the histogram and the mechanism options first.', 'error');
+      return;
+    }
+    const input = { names: state.valid.names, hist: state.valid.hist, mechanism: state.mechanism, epsilon: state.epsilon, settings: state.settings };
+    const purpose = purposeInput.value.trim();
+    busy = true;
+    releaseButton.disabled = true;
+    let sampler = null;
+    try {
+      const { options } = await worker.call('samplerOptions', input);
+      sampler = ps.sampler(input.mechanism, options);
+      const index = await ledger.release(sampler, input.hist, { purpose });
+      say(`Released: ${input.names[index]} (spent ${describeGuarantee(sampler.guarantee)} for “${purpose}”).`, 'released');
+    } catch (error) {
+      if (error instanceof RangeError && /would exceed its budget/.test(error.message)) {
+        const left = await ledger.remaining(purpose);
+        say(
+          `Not released: this sample would spend ${describeGuarantee(sampler.guarantee)}, but “${purpose}” has only ` +
+            `${describeGuarantee(left)} left of its budget. Raise the budget, clear the purpose, or use a smaller ε.`,
+          'refused',
+        );
+      } else if (error instanceof RangeError && /cannot be composed/.test(error.message)) {
+        say(`Not released: “${purpose}” counts another kind of privacy budget than this mechanism spends. Use another purpose or change the budget's unit.`, 'refused');
+      } else {
+        say(`Not released: ${error.message}`, 'error');
+      }
+      message.title = error.message;
+    } finally {
+      sampler?.dispose();
+      busy = false;
+      await render();
+    }
+  }
+
+  const changed = () => {
+    makeLedger();
+    render().catch((error) => say(error.message, 'error'));
+  };
+  purposeInput.addEventListener('change', changed);
+  budgetInput.addEventListener('input', changed);
+  notionSelect.addEventListener('change', changed);
+  releaseButton.addEventListener('click', () => void release());
+  $('ledger-clear').addEventListener('click', async () => {
+    const purpose = purposeInput.value.trim();
+    if (!ledger || !purpose) return;
+    await ledger.clear(purpose);
+    say(`Cleared the record of “${purpose}”.`, '');
+    await render();
+  });
+
+  init()
+    .then((loaded) => {
+      ps = loaded;
+      root.dataset.ready = 'true';
+      changed();
+    })
+    .catch((error) => say(`The ledger could not start: ${error.message}`, 'error'));
+}
