@@ -164,9 +164,13 @@ const RISK_TABLE = {
   },
 };
 
+/** The corrected panel's title: squared Hellinger with the f the paper states. */
+export const STATED_HELLINGER = 'Sq. Hel as the paper defines it (f = (1 − √t)²)';
+
 const HELLINGER_ERRATUM = 'Sq. Hel: the paper defines the squared Hellinger distance with f(t) = (1 − √t)² (maximum 2) ' +
   'but its code, and so its plotted panels, use f(t) = 1 − √t, i.e. ½Σ(√p − √q)² (maximum 1; the axes stop below 1). ' +
-  'We draw the plotted ½ convention (the library\'s \'hellinger\'); with the stated f every Sq. Hel value doubles. ' +
+  'We draw the plotted ½ convention (the library\'s \'hellinger\') as "Sq. Hel", and beside it the corrected panel for the ' +
+  'stated f, on which every value doubles (Σ(√p − √q)² = 2 · ½Σ(√p − √q)², a change of units, not a new computation). ' +
   'See docs/errata.md#the-hellinger-convention.';
 
 /**
@@ -257,14 +261,25 @@ async function runRisk(ps, setup, { progress } = {}) {
     check(`privacy, proposed: max over ${m} ε of (pure ε of the extreme inputs' channel, ps.channelLdp) − ε <= 0`, worst.lossStar, SLACK),
     check(`privacy, baseline: max over ${m} ε of (pure ε of the extreme inputs' channel, ps.channelLdp) − ε <= 0`, worst.lossBaseline, SLACK),
   ];
+  // The erratum's corrected panel: the paper's stated f = (1 − √t)² is twice the plotted ½ convention.
+  const stated = series.hellinger.map((sr) => ({ ...sr, points: sr.points.map(([x, y]) => [x, 2 * y]) }));
   return {
-    panels: DIVERGENCES.map(({ f, label }) => ({
-      title: label,
-      kind: 'lines',
-      x: { label: 'Privacy budget ε', log: false },
-      y: { label: 'Worst f-divergence', log: false },
-      series: series[f],
-    })),
+    panels: [
+      ...DIVERGENCES.map(({ f, label }) => ({
+        title: label,
+        kind: 'lines',
+        x: { label: 'Privacy budget ε', log: false },
+        y: { label: 'Worst f-divergence', log: false },
+        series: series[f],
+      })),
+      {
+        title: STATED_HELLINGER,
+        kind: 'lines',
+        x: { label: 'Privacy budget ε', log: false },
+        y: { label: 'Worst f-divergence (f = (1 − √t)²)', log: false },
+        series: stated,
+      },
+    ],
     checks,
     printed,
     table: {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { EXPERIMENTS, experimentByName, runExperiment } from '../../experiments/index.mjs';
-import { experiments } from '../../experiments/minimax-finite.mjs';
+import { STATED_HELLINGER, experiments } from '../../experiments/minimax-finite.mjs';
 
 const ps = await init();
 
-const RISK = { kind: 'lines', titles: ['KL', 'TV', 'Sq. Hel'], k: null };
+const RISK = { kind: 'lines', titles: ['KL', 'TV', 'Sq. Hel', STATED_HELLINGER], k: null };
 // The paper's panels per figure: kind, titles, and k for the worst-case figures.
 const EXPECTED = {
   'minimax-fig2': { kind: 'bars', titles: ['ε = 1', 'ε = 0.5', 'ε = 0.1'], printed: 18 },
@@ -97,8 +97,13 @@ for (const entry of experiments) {
           if (i > 0) assert.ok(y < ours.points[i - 1][1], `${panel.title}: the worst case falls as ε grows`);
         });
       }
-      // The Sq. Hel panel is the ½ convention: at most 1.
+      // The Sq. Hel panel is the ½ convention: at most 1; the erratum's corrected panel (the stated f) doubles it.
       assert.ok(result.panels[2].series.every((s) => s.points.every(([, y]) => y <= 1)));
+      assert.deepEqual(result.panels[3].series.map((s) => s.label), result.panels[2].series.map((s) => s.label));
+      result.panels[3].series.forEach((s, i) => s.points.forEach(([x, y], j) => {
+        assert.deepEqual([x, y], [result.panels[2].series[i].points[j][0], 2 * result.panels[2].series[i].points[j][1]]);
+      }));
+      assert.ok(result.panels[3].series[0].points.some(([, y]) => y > 1), 'the stated convention goes above 1');
     } else {
       for (const panel of result.panels) {
         const [p, q] = panel.series;
