@@ -156,3 +156,26 @@ test('the checks above can fail: a missing section and a spec citation are caugh
   assert.ok(isExperimentFile(join(root, 'experiments', 'roo.mjs')) && isExperimentFile(join(root, 'tests', 'js', 'experiments-roo.test.mjs')));
   assert.ok(!isExperimentFile(join(root, 'tests', 'js', 'api.test.mjs')));
 });
+
+// README is the npm page too, where relative links lead nowhere (issue 13): every link is an in-page anchor or absolute,
+// and the links into this repository name files that exist.
+test('README links work on the npm page: anchors or absolute URLs, repository links to existing files', () => {
+  const REPO = 'https://github.com/privsample/privsample/blob/main/';
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const problems = [];
+  let repoLinks = 0;
+  for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (target.startsWith('#')) continue;
+    if (!/^https?:\/\//.test(target)) {
+      problems.push(`relative link ${target}`);
+      continue;
+    }
+    if (target.startsWith(REPO)) {
+      repoLinks += 1;
+      const [path, anchor] = target.slice(REPO.length).split('#');
+      checkTarget('README.md', join(root, path), path.endsWith('.md') ? anchor : undefined, `README.md → ${target}`, problems);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(repoLinks >= 3, `only ${repoLinks} links into the repository`);
+});
