@@ -152,7 +152,7 @@ LedgerInput staged_ledger_input(double text_length) {
   }
   const std::vector<double>& numbers = staging().arrays[1];
   if (lines.size() < 2 || lines.size() - 2 != numbers.size() / 4 || numbers.size() % 4 != 0) {
-    throw std::invalid_argument("ledger: the staged releases do not match their notions (a notion name with a line break?)");
+    throw std::invalid_argument("ledger: a purpose, budget or notion name contains a line break, which no name may");
   }
   LedgerInput in{lines[0], std::nullopt, {}};
   if (lines[1] != "0") {

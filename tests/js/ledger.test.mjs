@@ -256,3 +256,14 @@ test('the research entry has the same ledger', async () => {
   assert.equal((await ledger.spent('p')).mu, 1.25); // sqrt(0.75² + 1²), exact in doubles
   await assert.rejects(ledger.release(ps.sampler('linear', { mu: 0.01 }), HIST, { purpose: 'p' }), RangeError);
 });
+
+test('a name with a line break is refused by name, and nothing is recorded', async () => {
+  const ps = await init();
+  const ledger = ps.ledger({ budgets: { survey: { epsilon: 2 } } });
+  const s = ps.sampler('minimax', { epsilon: 0.5 });
+  await assert.rejects(ledger.release(s, HIST, { purpose: 'two\nlines' }), (e) => e instanceof RangeError && /contains a line break/.test(e.message));
+  await assert.rejects(ledger.spent('a\nb'), /contains a line break/);
+  assert.throws(() => ps.ledger({ budgets: { 'x\ny': { epsilon: 1 } } }), /contains a line break/);
+  assert.deepEqual(await ledger.entries(), []);
+  assert.equal(await ledger.release(s, HIST, { purpose: 'survey' }) >= 0, true, 'the ledger still works');
+});
