@@ -88,13 +88,34 @@ EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const
   return Envelope(std::vector<double>(ceiling.begin(), ceiling.end())).draw(q, bits);
 }
 
-CumulativeTable::CumulativeTable(std::span<const double> weights) {
-  check_weights(weights, "weights");
-  upper_.resize(weights.size());
-  CompensatedSum running;
+namespace {
+
+// upper[x] = w_0 + … + w_x as plain running sums, in one pass with no branch per weight; returns the total, and
+// `valid` false when a weight is negative or NaN (+∞ shows in the total). Plain sums may drift from the exact
+// prefix sums by a few ulps of the total, but a draw's law is set by the differences upper[x] − upper[x−1], each
+// w_x up to one rounding of the running total, as with a compensated sum (which took 4× as long). Out of line:
+// inlined into the constructor, GCC 12 kept the running sum in memory, one store-to-load wait per weight.
+[[gnu::noinline]] double running_sums(std::span<const double> weights, std::span<double> upper, bool& valid) noexcept {
+  double running = 0.0;
+  bool all_valid = true;
   for (std::size_t x = 0; x < weights.size(); ++x) {
-    running.add(weights[x]);
-    upper_[x] = running.value();
+    all_valid &= weights[x] >= 0.0;
+    running += weights[x];
+    upper[x] = running;
+  }
+  valid = all_valid;
+  return running;
+}
+
+}  // namespace
+
+CumulativeTable::CumulativeTable(std::span<const double> weights) {
+  upper_.resize(weights.size());
+  bool valid = true;
+  const double total = running_sums(weights, upper_, valid);
+  if (!valid || weights.empty() || !(total > 0.0 && total < std::numeric_limits<double>::infinity())) {
+    check_weights(weights, "weights");
+    fail("weights: the total overflows (" + format_value(total) + "): scale the weights down");
   }
   while ((std::size_t{1} << steps_) < upper_.size()) ++steps_;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -20,14 +21,92 @@ void check_category_count(std::size_t k, std::string_view name) {
   }
 }
 
+namespace {
+
+// What one read of the entries tells: all finite and >= 0 (and > 0 where zeros are refused), the largest, and
+// the total (error-free TwoSum steps in four lanes).
+struct Scan {
+  bool valid = true;
+  double largest = 0.0;
+  double total = 0.0;
+};
+
+// Knuth's TwoSum step: sum += x, with the rounding error added to error (no branch).
+inline void add_exactly(double& sum, double& error, double x) noexcept {
+  const double s = sum + x;
+  const double back = s - sum;
+  error += (sum - (s - back)) + (x - back);
+  sum = s;
+}
+
+// Four independent lanes held in locals (an array of lanes ends up in memory, and each step then waits on a
+// store): one compensated chain is what a normalisation would otherwise wait on.
+// Scaled: each entry is multiplied by first·scale (powers of two) before it is summed.
+template <bool Scaled = false>
+Scan scanned(std::span<const double> values, bool allow_zeros, double scale = 1.0, double first = 1.0) {
+  const double smallest_allowed = allow_zeros ? 0.0 : std::numeric_limits<double>::denorm_min();
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, e0 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0;
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  bool valid = true;
+  const std::size_t n = values.size();
+  const double* v = values.data();
+  std::size_t i = 0;
+  // no branch per entry: a bad entry is looked up by the caller only when there is one
+  const auto ok = [smallest_allowed](double x) { return std::isfinite(x) & (x >= smallest_allowed); };
+  const auto term = [first, scale](double x) { return Scaled ? x * first * scale : x; };
+  for (; i + 4 <= n; i += 4) {
+    valid &= ok(v[i]) & ok(v[i + 1]) & ok(v[i + 2]) & ok(v[i + 3]);
+    m0 = std::max(m0, v[i]);
+    m1 = std::max(m1, v[i + 1]);
+    m2 = std::max(m2, v[i + 2]);
+    m3 = std::max(m3, v[i + 3]);
+    add_exactly(s0, e0, term(v[i]));
+    add_exactly(s1, e1, term(v[i + 1]));
+    add_exactly(s2, e2, term(v[i + 2]));
+    add_exactly(s3, e3, term(v[i + 3]));
+  }
+  for (; i < n; ++i) {
+    valid &= ok(v[i]);
+    m0 = std::max(m0, v[i]);
+    add_exactly(s0, e0, term(v[i]));
+  }
+  if (!valid) return {false, 0.0, 0.0};
+  CompensatedSum total;
+  for (const double part : {s0, s1, s2, s3, e0, e1, e2, e3}) total.add(part);
+  return {true, std::max(std::max(m0, m1), std::max(m2, m3)), total.value()};
+}
+
+// The one scale rule of histograms and priors: p_x = h_x / Σh, each quotient rounded once (so a point mass is
+// exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
+// [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
+// largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
+// precision — which gives the same p_x.
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan) {
+  double first = 1.0;
+  double scale = 1.0;
+  double total = scan.total;
+  if (!(scan.largest >= 0x1p-500 && scan.largest <= 0x1p500)) {
+    // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
+    const int exponent = std::ilogb(scan.largest);
+    first = exponent < -1022 ? 0x1p1023 : 1.0;
+    scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
+    total = scanned<true>(values, true, scale, first).total;
+  }
+  std::vector<double> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i] * first * scale / total;
+  return out;
+}
+
+}  // namespace
+
 std::vector<double> validated_prior(std::span<const double> prior, std::size_t k, std::string_view name,
                                     bool allow_zeros) {
   if (prior.size() != k) {
     throw ShapeError(std::string(name) + " has " + std::to_string(prior.size()) +
                                 " entries but the histogram has " + std::to_string(k) + " categories");
   }
-  double largest = 0.0;
-  for (std::size_t i = 0; i < prior.size(); ++i) {
+  const Scan scan = scanned(prior, allow_zeros);
+  for (std::size_t i = 0; !scan.valid && i < prior.size(); ++i) {
     const double v = prior[i];
     if (!std::isfinite(v) || v < 0.0 || (!allow_zeros && v == 0.0)) {
       throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) +
@@ -35,47 +114,26 @@ std::vector<double> validated_prior(std::span<const double> prior, std::size_t k
                                                : ": entries must be finite and > 0 (smooth the " + std::string(name) +
                                                      ", e.g. mix it with the uniform distribution)"));
     }
-    largest = std::max(largest, v);
   }
-  if (largest == 0.0) {
+  if (scan.largest == 0.0) {
     throw std::invalid_argument(std::string(name) + " is all zeros: at least one entry must be positive");
   }
-  // The one scale rule of histograms (normalized_pmf): counts or probabilities, divided by their total after
-  // scaling by the largest entry (no overflow or underflow to zero on the way).
-  std::vector<double> out(prior.size());
-  CompensatedSum total;
-  for (std::size_t i = 0; i < prior.size(); ++i) {
-    out[i] = prior[i] / largest;
-    total.add(out[i]);
-  }
-  const double sum = total.value();
-  for (double& v : out) v /= sum;
-  return out;
+  return divided_by_total(prior, scan);
 }
 
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
   check_category_count(hist.size(), name);
-  double largest = 0.0;
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    const double v = hist[i];
-    if (!std::isfinite(v) || v < 0.0) {
-      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) +
+  const Scan scan = scanned(hist, true);
+  for (std::size_t i = 0; !scan.valid && i < hist.size(); ++i) {
+    if (!std::isfinite(hist[i]) || hist[i] < 0.0) {
+      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(hist[i]) +
                                   ": counts must be finite and >= 0");
     }
-    largest = std::max(largest, v);
   }
-  if (largest == 0.0) {
+  if (scan.largest == 0.0) {
     throw std::invalid_argument(std::string(name) + " is all zeros: at least one count must be positive");
   }
-  std::vector<double> pmf(hist.size());
-  CompensatedSum total;
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    pmf[i] = hist[i] / largest;  // in [0, 1]: no overflow when summing up to 10^7 entries
-    total.add(pmf[i]);
-  }
-  const double sum = total.value();
-  for (double& v : pmf) v /= sum;
-  return pmf;
+  return divided_by_total(hist, scan);
 }
 
 }  // namespace privsample

@@ -11,10 +11,10 @@ namespace privsample {
 // a few vectors of this length must fit in a browser tab's WebAssembly memory).
 inline constexpr std::size_t kMaxCategories = 10'000'000;
 
-// Checks 1 <= k <= kMaxCategories and every entry finite and >= 0 with a positive total, then divides
-// by the total. Throws std::invalid_argument naming `name`, the index and the value, e.g.
-// "hist[3] = -2: counts must be finite and >= 0". Scaling by the largest entry first means counts
-// as large as 1e308 or as small as 1e-300 normalise without overflow or underflow to zero.
+// Checks 1 <= k <= kMaxCategories and every entry finite and >= 0 with a positive total, then divides by the
+// total (compensated; each p_x = h_x / Σh rounded once). Throws std::invalid_argument naming `name`, the index and
+// the value, e.g. "hist[3] = -2: counts must be finite and >= 0". Counts as large as 1e308 or as small as 1e-300
+// normalise without overflow or underflow to zero (they are scaled by a power of two first).
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
 
 // A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
