@@ -14,7 +14,7 @@ function krrCapacity(k, epsilon) {
   return Math.log2(k) + p * Math.log2(p) + (k - 1) * q * Math.log2(q);
 }
 
-test('on point masses the linear and minimax samplers are k-RR: capacity, LDP curve, Theorem 1(b) (spec §3.3)', () => {
+test('on point masses the linear and minimax samplers are k-RR: capacity, LDP curve, Theorem 1(b) (docs/analysis/accountant.md)', () => {
   const table = [
     { k: 2, epsilon: 1, capacity: 0.160058462, fromCurve: 0.666694 },
     { k: 4, epsilon: 1, capacity: 0.170227724, fromCurve: 0.433514 },
@@ -42,7 +42,7 @@ test('on point masses the linear and minimax samplers are k-RR: capacity, LDP cu
   }
 });
 
-test('with a prior: I(X;Y), H(X) and LIP for k-RR (spec §3.3: prior (0.5, rest uniform), k = 10, ε = 2)', () => {
+test('with a prior: I(X;Y), H(X) and LIP for k-RR (docs/analysis/accountant.md: prior (0.5, rest uniform), k = 10, ε = 2)', () => {
   const prior = [0.5, ...Array(9).fill(0.5 / 9)];
   const report = ps.accountant(ps.sampler('linear', { epsilon: 2 }), { k: 10, prior, epsilons: [0, 1, 2, 3] });
   assert.ok(Math.abs(report.prior.mutualInformation - 0.445407) < 5e-7, `I = ${report.prior.mutualInformation}`);
@@ -88,7 +88,7 @@ test('every mechanism has a report; record-level ones use n records on one lette
 
 test('LMIDP conversions: Theorem 1(a) and its floor, the corrected Theorem 2(a) is never below the printed one', () => {
   const mu = krrCapacity(4, 1);
-  assert.ok(Math.abs(ps.lmidp.ldpDeltaFromCapacity(mu, 1) - 0.31729) < 5e-6, 'spec §3.3: (4, 1) → 0.317290');
+  assert.ok(Math.abs(ps.lmidp.ldpDeltaFromCapacity(mu, 1) - 0.31729) < 5e-6, 'docs/analysis/accountant.md: (4, 1) → 0.317290');
   const floor = ps.lmidp.ldpDeltaFloorFromCapacity(0.1);
   for (const epsilon of [0, 0.5, 1, 2, 5]) {
     assert.ok(ps.lmidp.ldpDeltaFromCapacity(0.1, epsilon) >= floor - 1e-15);

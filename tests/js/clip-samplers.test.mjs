@@ -8,7 +8,7 @@ import { assertClose } from './helpers.mjs';
 const ps = await init();
 const prior = [0.4, 0.3, 0.2, 0.1];
 
-test('local: spec §6 test vectors (k = 4, P0 = (.4,.3,.2,.1), γ = 3, ε = 1), incl. the sparse Case B', () => {
+test('local: the test vectors of docs/mechanisms/local.md (k = 4, P0 = (.4,.3,.2,.1), γ = 3, ε = 1), incl. the sparse Case B', () => {
   const s = ps.sampler('local', { epsilon: 1, prior, gamma: 3 });
   const cases = [
     { p: [0.7, 0.1, 0.1, 0.1], r: 1.230306, q: [0.568964, 0.209853, 0.139902, 0.081281] },
@@ -28,7 +28,7 @@ test('local: spec §6 test vectors (k = 4, P0 = (.4,.3,.2,.1), γ = 3, ε = 1), 
   assert.deepEqual([...s.options.prior], prior);
 });
 
-test('local: worst-case risk R_loc (spec §2.4 and §4.1) and the trivial regime ε >= 2 ln γ', () => {
+test('local: worst-case risk R_loc (docs/mechanisms/local.md) and the trivial regime ε >= 2 ln γ', () => {
   const uniform20 = Array(20).fill(0.05);
   const s = ps.sampler('local', { epsilon: 1, prior: uniform20, gamma: 9 });
   const expected = { kl: 1.0163447, tv: 0.6680307, hellinger: 0.2659502, chi2: 2.5048614 };
@@ -51,7 +51,7 @@ test('local: worst-case risk R_loc (spec §2.4 and §4.1) and the trivial regime
   assertClose(trivial.distribution([0.3, 0.3, 0.3, 0.1]), [0.3, 0.3, 0.3, 0.1], 1e-15, 'identity inside N_γ');
 });
 
-test('mollifier: spec §8 vectors with the complete projection when no normaliser exists', () => {
+test('mollifier: the vectors of docs/mechanisms/mollifier.md with the complete projection when no normaliser exists', () => {
   const s = ps.sampler('mollifier', { epsilon: 1 });
   assertClose(s.distribution([0.3, 0.25, 0.2, 0.15, 0.1]), [0.292898, 0.244082, 0.195265, 0.146449, 0.121306], 1e-6, 'P');
   assertClose(s.distribution([1, 0, 0, 0, 0]), [0.329744, 0.167564, 0.167564, 0.167564, 0.167564], 1e-6, 'point mass');

@@ -9,7 +9,7 @@ const uniform = (k) => new Array(k).fill(1 / k);
 const near = (actual, expected, tolerance, label) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${label}: ${actual}, expected ${expected} ± ${tolerance}`);
 
-test('mixtureWeight: global and local GDP weights of spec §4.2 (k = 10, 20; γ = k/2 − 1)', () => {
+test('mixtureWeight: global and local GDP weights of docs/experiments.md's reference table (k = 10, 20; γ = k/2 − 1)', () => {
   const table = [
     [10, 0.5, 0.109548, 0.205968],
     [10, 2, 0.568829, 0.846187],
@@ -51,7 +51,7 @@ test('ContinuousSampler.mixtureWeight: Fig. 1 GDP row (ν = 1.5): global 0.5911,
   assert.equal(ps.continuousSampler('local', { epsilon: 1, prior: h, gamma: 2 }).mixtureWeight(), null);
 });
 
-test('privacyProfile: δ_ν(β) samples of spec §2.0 and the (ε,δ) closed form', () => {
+test('privacyProfile: δ_ν(β) samples (docs/notions.md) and the (ε,δ) closed form', () => {
   near(ps.privacyProfile({ mu: 1 }, 0), 0.38292492, 5e-9, 'δ_1(0)');
   near(ps.privacyProfile({ mu: 1 }, 1), 0.12693674, 5e-9, 'δ_1(1)');
   near(ps.privacyProfile({ mu: 2 }, 1), 0.50986166, 5e-9, 'δ_2(1)');

@@ -104,7 +104,7 @@ test('local linear sampler: P̂ projection, pure-ε ratio bound and trivial regi
   assert.throws(() => s.worstCaseRisk('kl', 5), TypeError, 'k must equal the prior length (a shape error)');
 });
 
-test('ROO: q_0 = k/(k + n(e^ε − 1)) and Pr(y) = q/k + (1 − q)c_y/n (spec §2.1)', () => {
+test('ROO: q_0 = k/(k + n(e^ε − 1)) and Pr(y) = q/k + (1 − q)c_y/n (docs/mechanisms/roo.md)', () => {
   const s = ps.sampler('roo', { epsilon: 1, records: 10 });
   const q0 = 4 / (4 + 10 * Math.expm1(1));
   assertClose(s.distribution([5, 3, 1, 1]), [5, 3, 1, 1].map((c) => q0 / 4 + (1 - q0) * c / 10), 1e-15, 'ROO pmf');

@@ -367,7 +367,7 @@ TEST_CASE("lmidp: Thm 1(b) on the k-RR curve, pure LDP, Laplace and Gaussian clo
   CHECK(capacity_bound_from_ldp_curve([](double) { return 0.01; }) == kInf);
 }
 
-TEST_CASE("lmidp: Thm 1(a) at eps' = eps with mu = the k-RR capacity (spec §3.3)", "[lmidp]") {
+TEST_CASE("lmidp: Thm 1(a) at eps' = eps with mu = the k-RR capacity (docs/analysis/accountant.md, k-RR closed forms)", "[lmidp]") {
   CHECK_PRINTED(ldp_delta_from_capacity(krr_capacity_bits(2, 1.0), 1.0), "0.301519");
   CHECK_PRINTED(ldp_delta_from_capacity(krr_capacity_bits(4, 1.0), 1.0), "0.317290");
   CHECK_PRINTED(ldp_delta_from_capacity(krr_capacity_bits(10, 2.0), 2.0), "0.775582");
@@ -571,7 +571,7 @@ TEST_CASE("lmidp: COUNTEREXAMPLE: the paper's Thm 2(a) fails on its own Fig. 3 G
       const double printed = lip_delta_from_mutual_information_as_printed(c.mu, e);
       INFO("mu = " << c.mu << ", epsilon = " << e << ": the Gaussian with I = mu has optimal LIP delta "
                    << full(gauss) << ", but the paper's Thm 2(a) claims delta <= " << full(printed)
-                   << " -- the paper's bound must be VIOLATED here (spec §2.3)");
+                   << " -- the paper's bound must be VIOLATED here (docs/analysis/lmidp.md, docs/errata.md)");
       CHECK(gauss > printed);
     }
     // The reference pair at ε = 0 (docs/experiments.md#ngo-fig-3) (0.32195 vs 0.18544 for μ = 0.1; 0.10419 vs 0.05885 for μ = 0.01).

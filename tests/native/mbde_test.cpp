@@ -93,7 +93,7 @@ double check_result(const MbdeResult& r, double epsilon, std::size_t rounds) {
 
 }  // namespace
 
-TEST_CASE("mbde: paper preset holds the settings of spec §3.5", "[mbde]") {
+TEST_CASE("mbde: paper preset holds the settings of docs/baselines/mbde.md", "[mbde]") {
   const MbdeSettings p = MbdeSettings::paper();
   CHECK(p.rounds == 3);
   CHECK(p.hidden_width == 25);
