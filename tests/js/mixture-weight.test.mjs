@@ -9,7 +9,7 @@ const uniform = (k) => new Array(k).fill(1 / k);
 const near = (actual, expected, tolerance, label) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${label}: ${actual}, expected ${expected} ± ${tolerance}`);
 
-test('mixtureWeight: global and local GDP weights of docs/experiments.md's reference table (k = 10, 20; γ = k/2 − 1)', () => {
+test('mixtureWeight: global and local GDP weights of the reference table in docs/experiments.md (k = 10, 20; γ = k/2 − 1)', () => {
   const table = [
     [10, 0.5, 0.109548, 0.205968],
     [10, 2, 0.568829, 0.846187],

@@ -88,7 +88,7 @@ void expect_invalid(const std::function<void()>& f, const std::vector<std::strin
 
 }  // namespace
 
-TEST_CASE("accountant: k-RR capacity matches the closed form and the spec's table", "[accountant]") {
+TEST_CASE("accountant: k-RR capacity matches the closed form and docs/analysis/accountant.md's table", "[accountant]") {
   struct Row {
     Eigen::Index k;
     double epsilon;
@@ -129,7 +129,7 @@ TEST_CASE("accountant: k-RR pure LDP epsilon and LDP curve", "[accountant]") {
   }
 }
 
-TEST_CASE("accountant: k-RR with a prior reproduces the spec's I, LIP epsilon and LIP delta", "[accountant]") {
+TEST_CASE("accountant: k-RR with a prior reproduces docs/analysis/accountant.md's I, LIP epsilon and LIP delta", "[accountant]") {
   const ChannelMatrix w = krr(10, 2.0);
   const std::vector<double> prior = half_and_uniform(10);
   const double half_unit = privsample_test::half_unit(6);

@@ -393,7 +393,7 @@ TEST_CASE("clip_normalise: subnormal masses", "[clip_normalise][edge]") {
   }
 }
 
-TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (local spec 6, k = 4, gamma = 3, eps = 1)",
+TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (docs/mechanisms/local.md, k = 4, gamma = 3, eps = 1)",
           "[clip_normalise][vectors]") {
   const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
   const double gamma = 3.0;

@@ -19,7 +19,7 @@
 using namespace privsample;
 using namespace privsample_test;
 
-TEST_CASE("local clip: test vectors of local spec 6 (k = 4, P0 = (.4,.3,.2,.1), gamma = 3, eps = 1)",
+TEST_CASE("local clip: test vectors of docs/mechanisms/local.md (k = 4, P0 = (.4,.3,.2,.1), gamma = 3, eps = 1)",
           "[local_clip][vectors]") {
   const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
   const LocalClipSampler sampler(1.0, p0, 3.0);
@@ -51,7 +51,7 @@ TEST_CASE("local clip: test vectors of local spec 6 (k = 4, P0 = (.4,.3,.2,.1), 
   for (std::size_t x = 0; x < 4; ++x) CHECK(from_counts[x] == Approx(from_probabilities[x]).epsilon(1e-15));
 }
 
-TEST_CASE("local clip: the block input attains R_loc (local spec 2.4: k = 20, gamma = 9, eps = 1)",
+TEST_CASE("local clip: the block input attains R_loc (docs/mechanisms/local.md: k = 20, gamma = 9, eps = 1)",
           "[local_clip][risk]") {
   const std::size_t k = 20;
   const double gamma = 9.0;
@@ -181,7 +181,7 @@ TEST_CASE("local clip: inputs whose breakpoints leave the double range (subnorma
   CHECK(local_clip_sweep(false) >= 50);
 }
 
-TEST_CASE("mollifier: spec 8 Husain uniform-reference projections", "[mollifier][vectors]") {
+TEST_CASE("mollifier: docs/mechanisms/mollifier.md's Husain uniform-reference projections", "[mollifier][vectors]") {
   const MollifierSampler sampler(1.0);
   struct Row {
     std::vector<double> p;
@@ -210,7 +210,7 @@ TEST_CASE("mollifier: spec 8 Husain uniform-reference projections", "[mollifier]
   CHECK(sampler.worst_case_risk(NamedDivergence::kl, 5) == Approx(1.109438).margin(half_unit(6)).epsilon(0));
 }
 
-TEST_CASE("mollifier: spec 5.3 baseline worst-case risks, the proposed sampler is never worse",
+TEST_CASE("mollifier: docs/experiments.md's baseline worst-case risks, the proposed sampler is never worse",
           "[mollifier][vectors][risk]") {
   const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
   struct Row {

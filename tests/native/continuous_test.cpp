@@ -78,7 +78,7 @@ std::vector<std::vector<double>> adversarial_densities(const Grid1D& grid) {
 
 }  // namespace
 
-TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[continuous][vectors]") {
+TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (docs/mechanisms/continuous.md)", "[continuous][vectors]") {
   const ContinuousConstants k = continuous_constants(0.5, 2.0, 0.5);
   CHECK_FALSE(k.trivial);
   CHECK(k.alpha == Approx(1.0 / 3.0).epsilon(1e-15));
@@ -127,7 +127,7 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (minimax spec 8)", "[c
   CHECK(trivial.normaliser(extreme) == 1.0);
 }
 
-TEST_CASE("continuous: truncated-Gaussian test vectors (minimax spec 8 and 5.4)", "[continuous][vectors]") {
+TEST_CASE("continuous: truncated-Gaussian test vectors (docs/mechanisms/continuous.md)", "[continuous][vectors]") {
   const Grid1D grid{-4.0, 4.0, 20000};
   const std::vector<double> h = gaussian_mixture_envelope(grid);
   CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)).epsilon(0));  // c2 = ∫h̃ (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures)
@@ -257,7 +257,7 @@ TEST_CASE("continuous: ratio bound e^eps over adversarial densities (Q*, local c
   }
 }
 
-TEST_CASE("continuous: local samplers around P0 (local spec 2.3, 2.4): block input attains the risk",
+TEST_CASE("continuous: local samplers around P0 (docs/mechanisms/continuous.md): block input attains the risk",
           "[continuous][local]") {
   // P0 uniform on [0, 1] with 1000 cells, γ = 4: blocks of γ+1 = 5 × 200 cells have mass exactly 1/5.
   const Grid1D grid{0.0, 1.0, 1000};

@@ -179,7 +179,7 @@ const std::vector<double> kPrior6 = {0.35, 0.25, 0.2, 0.1, 0.07, 0.03};
 
 // ---- privacy profiles and λ_T(g) -------------------------------------------------------------------------
 
-TEST_CASE("functional-LDP: privacy profiles (spec 1.2, 2.0 samples)", "[functional_ldp]") {
+TEST_CASE("functional-LDP: privacy profiles (docs/notions.md)", "[functional_ldp]") {
   check_printed(privacy_profile(gauss(1.0), 0.0), 0.38292492, 8);
   check_printed(privacy_profile(gauss(1.0), 1.0), 0.12693674, 8);
   check_printed(privacy_profile(gauss(2.0), 1.0), 0.50986166, 8);
@@ -225,7 +225,7 @@ TEST_CASE("functional-LDP: privacy profiles (spec 1.2, 2.0 samples)", "[function
   CHECK(normal_cdf(-1.0) == Approx(0.15865525393145705).epsilon(1e-15));
 }
 
-TEST_CASE("functional-LDP: lambda_T(G_nu) table (spec 2.0)", "[functional_ldp]") {
+TEST_CASE("functional-LDP: lambda_T(G_nu) table (docs/mechanisms/linear.md)", "[functional_ldp]") {
   struct Row {
     double T, nu, lambda, beta;
   };
@@ -292,7 +292,7 @@ TEST_CASE("functional-LDP: the minimisation finds the infimum over a brute-force
   }
 }
 
-TEST_CASE("functional-LDP: pure and (eps,delta) closed forms (spec 2.1 item 2, 3)", "[functional_ldp]") {
+TEST_CASE("functional-LDP: pure and (eps,delta) closed forms (docs/mechanisms/linear.md)", "[functional_ldp]") {
   for (double eps : {0.0, 0.1, 1.0, 3.0}) {
     for (double T : {2.0, 4.0, 10.0, 1000.0}) {
       const double e = std::exp(eps);
@@ -427,7 +427,7 @@ TEST_CASE("functional-LDP: eps up to 1000 and large mu without overflow", "[func
 
 // ---- tables of the paper's figures -----------------------------------------------------------------------
 
-TEST_CASE("functional-LDP: GDP worst-case risks, Figs 7-9 (spec 4.2)", "[functional_ldp]") {
+TEST_CASE("functional-LDP: GDP worst-case risks, Figs 7-9 (docs/experiments.md)", "[functional_ldp]") {
   struct Row {
     std::size_t k;
     double nu, lambda_global, lambda_local, kl_g, kl_l, tv_g, tv_l, hel_g, hel_l;
@@ -461,7 +461,7 @@ TEST_CASE("functional-LDP: GDP worst-case risks, Figs 7-9 (spec 4.2)", "[functio
   }
 }
 
-TEST_CASE("functional-LDP: pure worst-case risks, Figs 3, 5, 6 (spec 4.1) via the linear samplers",
+TEST_CASE("functional-LDP: pure worst-case risks, Figs 3, 5, 6 (docs/experiments.md) via the linear samplers",
           "[functional_ldp]") {
   struct Row {
     std::size_t k;
@@ -500,7 +500,7 @@ TEST_CASE("functional-LDP: pure worst-case risks, Figs 3, 5, 6 (spec 4.1) via th
   }
 }
 
-TEST_CASE("functional-LDP: test vectors, local-linear and global-linear columns (spec 6)", "[functional_ldp]") {
+TEST_CASE("functional-LDP: test vectors, local-linear and global-linear columns (docs/mechanisms/local-linear.md)", "[functional_ldp]") {
   const std::vector<double> p0 = {0.4, 0.3, 0.2, 0.1};
   const LocalLinearSampler local(pure(1.0), p0, 3.0);
   check_printed(local.lambda(), 0.450734, 6);

@@ -162,7 +162,7 @@ double finite_lip_delta(const std::vector<std::vector<double>>& w, const std::ve
 
 // ---- docs/analysis/lmidp.md#information-quantities, #bac-capacity ----------------------------------------------
 
-TEST_CASE("lmidp: binary entropy and Bernoulli KL match the spec's test values", "[lmidp]") {
+TEST_CASE("lmidp: binary entropy and Bernoulli KL match the reference values", "[lmidp]") {
   CHECK_PRINTED(binary_entropy_bits(0.11), "0.499915958164528");
   CHECK_PRINTED(binary_entropy_bits(0.01), "0.080793135895911");
   CHECK_PRINTED(bernoulli_kl_bits(0.3, 0.1), "0.221689694647051");
@@ -185,7 +185,7 @@ TEST_CASE("lmidp: binary entropy and Bernoulli KL match the spec's test values",
   }
 }
 
-TEST_CASE("lmidp: BAC capacity (7) matches the spec's table and special cases", "[lmidp]") {
+TEST_CASE("lmidp: BAC capacity (7) matches the reference table and special cases", "[lmidp]") {
   CHECK_PRINTED(bac_capacity_bits(0.1, 0.3), "0.29667180288050");
   CHECK_PRINTED(bac_capacity_bits(0.2, 0.2), "0.278071905112638");
   CHECK_PRINTED(bac_capacity_bits(0.05, 0.4), "0.283769156261435");
@@ -243,7 +243,7 @@ TEST_CASE("lmidp: BAC capacity has no catastrophic cancellation near e0 + e1 = 1
 
 // ---- Theorem 1(a), docs/analysis/lmidp.md#theorem-1a ------------------------------------------------------------
 
-TEST_CASE("lmidp: Thm 1(a) delta and p-bar reproduce the spec's table", "[lmidp]") {
+TEST_CASE("lmidp: Thm 1(a) delta and p-bar reproduce the reference table", "[lmidp]") {
   struct Row {
     double mu;
     const char* pbar;
@@ -300,7 +300,7 @@ TEST_CASE("lmidp: Thm 1(a) curve properties (monotone, floor p-bar, BSC at 0, mu
   }
 }
 
-TEST_CASE("lmidp: Thm 1(a) is tight: the spec's maximisers are feasible and attain delta", "[lmidp]") {
+TEST_CASE("lmidp: Thm 1(a) is tight: the reference maximisers are feasible and attain delta", "[lmidp]") {
   // M*(X) ~ Ber(p1*) on A, Ber(p0*) off A has CI-LMIDP C_BAC(p0*, 1 − p1*) = μ and LDP δ = p1* − e^ε p0* (docs/analysis/lmidp.md#theorem-1a).
   struct Point {
     double mu;
@@ -441,7 +441,7 @@ TEST_CASE("lmidp: the paper's Gaussian mechanism (5) on the ball of radius sqrt(
   CHECK_THROWS_AS(gaussian_ball_ldp_delta(-1.0, 1, 1.0, 1.0), std::invalid_argument);
 }
 
-TEST_CASE("lmidp: peak-constrained Gaussian CI-LMIDP matches the spec's table; Thm 3 bounds it", "[lmidp]") {
+TEST_CASE("lmidp: peak-constrained Gaussian CI-LMIDP matches the reference table; Thm 3 bounds it", "[lmidp]") {
   struct Row {
     double sigma2;
     const char* d1;
@@ -500,7 +500,7 @@ TEST_CASE("lmidp: Fig. 1 calibration and Gaussian LDP curve below the Thm 1(a) b
 
 // ---- Fig. 3 and the Thm 2(a) counterexample, docs/experiments.md#ngo-fig-3 ------------------------------------------
 
-TEST_CASE("lmidp: Thm 2(a) kernel (9) as printed matches the spec's table", "[lmidp]") {
+TEST_CASE("lmidp: Thm 2(a) kernel (9) as printed matches the reference table", "[lmidp]") {
   const std::vector<double> eps{0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0};
   const std::vector<const char*> k01{"0.185444", "0.118947", "0.0902862", "0.0715413",
                                      "0.0675398", "0.0669914", "0.0669672", "0.066967"};
@@ -536,7 +536,7 @@ TEST_CASE("lmidp: Fig. 3 setup: 21-point prior and sigma2 calibration", "[lmidp]
   CHECK_PRINTED(fig3_sigma2(f, 0.01), "14.487266");
 }
 
-TEST_CASE("lmidp: Fig. 3 Gaussian LIP curve matches the spec's table", "[lmidp]") {
+TEST_CASE("lmidp: Fig. 3 Gaussian LIP curve matches the reference table", "[lmidp]") {
   const Fig3Prior f = fig3_prior();
   const double s01 = fig3_sigma2(f, 0.1);
   const double s001 = fig3_sigma2(f, 0.01);

@@ -160,7 +160,7 @@ TEST_CASE("minimax: solve() reports r_P = 1/scale between 1 and (e^eps+k-1)/e^ep
   CHECK(1.0 / spec.scale == Approx(2.471518).margin(half_unit(6)).epsilon(0));
 }
 
-TEST_CASE("minimax: spec 8 point mass attains the risk (D_KL, D_TV, H^2)", "[minimax][vectors]") {
+TEST_CASE("minimax: the point mass of docs/mechanisms/minimax.md attains the risk (D_KL, D_TV, H^2)", "[minimax][vectors]") {
   const MinimaxSampler sampler(1.0);
   const std::vector<double> p{1, 0, 0, 0, 0};
   const std::vector<double> q = sampler.distribution(p);
@@ -240,7 +240,7 @@ TEST_CASE("minimax: Q-dagger (k-RR) vector, tests/golden/minimax.json", "[minima
   }
 }
 
-TEST_CASE("minimax: global Park clip and global linear columns of local spec 6 (k = 4, eps = 1)",
+TEST_CASE("minimax: global Park clip and global linear columns of docs/mechanisms/local.md's vectors (k = 4, eps = 1)",
           "[minimax][vectors]") {
   const MinimaxSampler clip(1.0);
   const LinearSampler linear(1.0);

@@ -210,7 +210,7 @@ TEST_CASE("roo: q_0 is eq. 9, k/(k + n expm1(eps)), the sampler rounds it up", "
   CHECK(roo_obscure_probability(0.1, 1000, 9) == Approx(0.078829).margin(5e-7).epsilon(0));
 }
 
-TEST_CASE("roo: accuracy (eqs. 18, 19) and sample complexity (eqs. 5, 8, 45) match spec 4.3", "[roo]") {
+TEST_CASE("roo: accuracy (eqs. 18, 19) and sample complexity (eqs. 5, 8, 45) match docs/mechanisms/roo.md", "[roo]") {
   const RooAccuracyBounds a = roo_accuracy_bounds(0.1, 1000, 9);
   CHECK(a.rsss == Approx(0.18).epsilon(1e-14));
   CHECK(a.roo == Approx(0.07007).margin(5e-6));
@@ -252,7 +252,7 @@ TEST_CASE("roo: accuracy (eqs. 18, 19) and sample complexity (eqs. 5, 8, 45) mat
   CHECK_THROWS_AS(roo_accuracy_bounds(-0.1, 10, 9), std::invalid_argument);
 }
 
-TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches spec 4.1", "[roo][dsroo]") {
+TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches docs/mechanisms/ds-roo.md", "[roo][dsroo]") {
   struct Row {
     double epsilon;
     double q0;  // 6 decimals
@@ -304,7 +304,7 @@ TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches spec 4.1", "[roo][d
   for (std::size_t m = row01.size(); m < table.size(); ++m) CHECK(table[m] == 0.0);
 }
 
-TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of spec 5.9", "[roo][dsroo]") {
+TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of docs/mechanisms/ds-roo.md", "[roo][dsroo]") {
   const double log_3_2 = std::log(1.5);
   const double log_11_10 = std::log(1.1);
 
