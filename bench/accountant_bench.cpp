@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "privsample/accountant.hpp"
+#include "privsample/channel.hpp"
 #include "privsample/mechanism.hpp"
 #include "timing.hpp"
 

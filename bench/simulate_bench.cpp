@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "privsample/mechanism.hpp"
+#include "privsample/channel.hpp"
 #include "privsample/randomness.hpp"
 #include "privsample/simulate.hpp"
 #include "timing.hpp"

@@ -17,6 +17,7 @@
 #include "client.hpp"
 #include "guard.hpp"
 #include "privsample/accountant.hpp"
+#include "privsample/channel.hpp"
 #include "privsample/collection_accounting.hpp"
 #include "privsample/estimate.hpp"
 #include "privsample/simulate.hpp"

@@ -1,4 +1,5 @@
 #include "privsample/estimate.hpp"
+#include "privsample/channel.hpp"
 #include "privsample/errors.hpp"
 
 #include <Eigen/Dense>

@@ -1,4 +1,5 @@
 #include "privsample/simulate.hpp"
+#include "privsample/channel.hpp"
 
 #include <algorithm>
 #include <cmath>

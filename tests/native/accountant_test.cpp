@@ -1,6 +1,7 @@
 // The privacy accountant for finite channels (docs/analysis/accountant.md): k-RR closed forms and
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
 #include "privsample/accountant.hpp"
+#include "privsample/channel.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -2,6 +2,7 @@
 // measured by simulation with fixed seeds: unbiasedness (mean over populations within a few standard errors),
 // coverage of the 95% intervals over >= 500 simulated populations, variance equal to the closed form.
 #include "privsample/estimate.hpp"
+#include "privsample/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

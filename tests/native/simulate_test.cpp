@@ -1,6 +1,7 @@
 // Simulation of N users (simulate.hpp): the binomial / multinomial / gamma draws by goodness of fit, the point-mass
 // fast path against the per-user loop, the population models and the error metrics.
 #include "privsample/simulate.hpp"
+#include "privsample/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

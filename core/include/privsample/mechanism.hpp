@@ -10,8 +10,11 @@
 #include <variant>
 #include <vector>
 
-#include "privsample/accountant.hpp"
 #include "privsample/clip_samplers.hpp"
+#include "privsample/draw.hpp"
+#include "privsample/divergence.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
 #include "privsample/linear_samplers.hpp"
 #include "privsample/minimax.hpp"
 #include "privsample/registry.hpp"
@@ -47,14 +50,5 @@ using FiniteMechanism =
 // is exact draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                                      std::size_t n, RandomBits& bits);
-
-// The inputs the accountant looks at when the caller gives none: the k point masses (a user who holds one
-// item), as counts of `records` for the record-level mechanisms (all n records on one letter).
-[[nodiscard]] std::vector<std::vector<double>> point_mass_inputs(const FiniteMechanism& mechanism, std::size_t k);
-
-// The channel view: row i is the mechanism's output distribution for inputs[i] (at least one input, all of the
-// same length; rows·k <= kMaxChannelEntries).
-[[nodiscard]] ChannelMatrix channel_matrix(const FiniteMechanism& mechanism,
-                                           std::span<const std::vector<double>> inputs);
 
 }  // namespace privsample
