@@ -3,26 +3,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
+import { readFileSync } from 'node:fs';
 import { assertClose } from './helpers.mjs';
 
 const ps = await init();
+const golden = JSON.parse(readFileSync(new URL('../golden/clip-samplers.json', import.meta.url), 'utf8'));
 const prior = [0.4, 0.3, 0.2, 0.1];
 
-test('local: the test vectors of docs/mechanisms/local.md (k = 4, P0 = (.4,.3,.2,.1), γ = 3, ε = 1), incl. the sparse Case B', () => {
-  const s = ps.sampler('local', { epsilon: 1, prior, gamma: 3 });
-  const cases = [
-    { p: [0.7, 0.1, 0.1, 0.1], r: 1.230306, q: [0.568964, 0.209853, 0.139902, 0.081281] },
-    { p: [1, 0, 0, 0], r: 1.723266, q: [0.580294, 0.209853, 0.139902, 0.069951] },
-    { p: [0, 0, 0, 1], r: 0, q: [0.359935, 0.269951, 0.179967, 0.190147] },
-    { p: [0, 0.5, 0.5, 0], r: 1.537883, q: [0.279804, 0.325122, 0.325122, 0.069951] },
-    { p: prior, r: 1, q: prior },
-    { p: [1, 1, 1, 1], r: 0.943309, q: [0.279804, 0.265024, 0.265024, 0.190147] },
-  ];
-  for (const { p, r, q } of cases) {
+test('local: the test vectors of docs/mechanisms/local.md (tests/golden/clip-samplers.json), incl. the sparse Case B', () => {
+  const { prior: p0, gamma, epsilon, tolerance, vectors } = golden.local;
+  const s = ps.sampler('local', { epsilon, prior: p0, gamma });
+  assert.equal(vectors.length, 6);
+  for (const { label, p, r, q } of vectors) {
     const out = s.distribution(p);
-    assertClose(out, q, 1e-6, `local Q(${p})`);
+    assertClose(out, q, tolerance + 1e-12, `local Q(${label})`);
     assert.ok(Math.abs(out.reduce((a, b) => a + b, 0) - 1) < 1e-12, 'sums to 1');
-    assert.ok(Math.abs(s.normaliser(p) - r) < 1e-6, `r(${p}) = ${s.normaliser(p)}`);
+    assert.ok(Math.abs(s.normaliser(p) - r) <= tolerance + 1e-12, `r(${label}) = ${s.normaliser(p)}`);
   }
   assert.deepEqual(s.guarantee, { notion: 'pure-ldp', epsilon: 1 });
   assert.deepEqual([...s.options.prior], prior);
@@ -51,13 +47,17 @@ test('local: worst-case risk R_loc (docs/mechanisms/local.md) and the trivial re
   assertClose(trivial.distribution([0.3, 0.3, 0.3, 0.1]), [0.3, 0.3, 0.3, 0.1], 1e-15, 'identity inside N_γ');
 });
 
-test('mollifier: the vectors of docs/mechanisms/mollifier.md with the complete projection when no normaliser exists', () => {
-  const s = ps.sampler('mollifier', { epsilon: 1 });
-  assertClose(s.distribution([0.3, 0.25, 0.2, 0.15, 0.1]), [0.292898, 0.244082, 0.195265, 0.146449, 0.121306], 1e-6, 'P');
-  assertClose(s.distribution([1, 0, 0, 0, 0]), [0.329744, 0.167564, 0.167564, 0.167564, 0.167564], 1e-6, 'point mass');
-  assertClose(s.distribution([0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0]), [0.164872, 0.164872, ...Array(8).fill(0.083782)], 1e-6, 'fallback');
-  assert.ok(Math.abs(s.worstCaseRisk('kl', 5) - 1.109438) < 1e-6);
-  assert.ok(Math.abs(ps.divergence('kl', [1, 0, 0, 0, 0], s.distribution([1, 0, 0, 0, 0])) - 1.109438) < 1e-6);
+test('mollifier: the vectors of docs/mechanisms/mollifier.md (tests/golden/clip-samplers.json), completed where no normaliser exists', () => {
+  const { epsilon, tolerance, vectors, point_mass_kl: worst } = golden.mollifier;
+  const s = ps.sampler('mollifier', { epsilon });
+  assert.equal(vectors.length, 3);
+  for (const { label, p, q, case_b: caseB } of vectors) {
+    assertClose(s.distribution(p), q, tolerance + 1e-12, label);
+    if (caseB) assert.equal(s.normaliser(p), 0, `${label}: no normaliser`);
+  }
+  const point = Array.from({ length: worst.k }, (_, i) => (i === 0 ? 1 : 0));
+  assert.ok(Math.abs(s.worstCaseRisk('kl', worst.k) - worst.value) <= tolerance + 1e-12);
+  assert.ok(Math.abs(ps.divergence('kl', point, s.distribution(point)) - worst.value) <= tolerance + 1e-12);
   // Park et al. §5.1 baseline column (docs/experiments.md#park-figs-3-5-7-finite-worst-case).
   const baseline = [
     { k: 10, eps: 0.5, kl: 2.0526, tv: 0.8716, hellinger: 0.6417 },

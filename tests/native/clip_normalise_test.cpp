@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "privsample/numeric.hpp"
+#include "golden.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -393,35 +394,28 @@ TEST_CASE("clip_normalise: subnormal masses", "[clip_normalise][edge]") {
   }
 }
 
-TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (docs/mechanisms/local.md, k = 4, gamma = 3, eps = 1)",
+TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (docs/mechanisms/local.md, k = 4, gamma = 3, eps = 1), "
+          "tests/golden/clip-samplers.json",
           "[clip_normalise][vectors]") {
-  const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
-  const double gamma = 3.0;
-  const double e = std::exp(1.0);
+  const auto golden = read_golden("clip-samplers.json")["local"];
+  const auto p0 = golden["prior"].get<std::vector<double>>();
+  const double gamma = golden["gamma"].get<double>();
+  const double e = std::exp(golden["epsilon"].get<double>());
   const double b = (gamma + 1.0) / (gamma + e);
-  CHECK(b == Approx(0.699511).margin(half_unit(6)).epsilon(0));
+  CHECK(b == Approx(golden["b"].get<double>()).margin(half_unit(6)).epsilon(0));
   std::vector<double> lo(4);
   std::vector<double> hi(4);
   for (std::size_t x = 0; x < 4; ++x) {
     lo[x] = b * p0[x];
     hi[x] = b * e * p0[x];
   }
-  struct Row {
-    std::string label;
-    std::vector<double> p;
-    std::vector<double> q;
-    double r;  // 0: Case B, no normaliser
-  };
-  const std::vector<Row> rows{
-      {"(0.7, 0.1, 0.1, 0.1)", {0.7, 0.1, 0.1, 0.1}, {0.568964, 0.209853, 0.139902, 0.081281}, 1.230306},
-      {"one-hot (1,0,0,0), Case A", {1, 0, 0, 0}, {0.580294, 0.209853, 0.139902, 0.069951}, 1.723266},
-      {"one-hot (0,0,0,1), Case B", {0, 0, 0, 1}, {0.359935, 0.269951, 0.179967, 0.190147}, 0.0},
-      {"(0, 0.5, 0.5, 0)", {0, 0.5, 0.5, 0}, {0.279804, 0.325122, 0.325122, 0.069951}, 1.537883},
-      {"P = P0", p0, p0, 1.0},
-      {"uniform", {0.25, 0.25, 0.25, 0.25}, {0.279804, 0.265024, 0.265024, 0.190147}, 0.943309},
-  };
-  for (const auto& row : rows) {
-    INFO(row.label);
+  REQUIRE(golden["vectors"].size() == 6);
+  for (const auto& v : golden["vectors"]) {
+    const struct {
+      std::vector<double> p, q;
+      double r;  // 0: Case B, no normaliser
+    } row{v["p"].get<std::vector<double>>(), v["q"].get<std::vector<double>>(), v["r"].get<double>()};
+    INFO(v["label"].get<std::string>());
     const ClipNormalised got = clip_normalise(row.p, AtomBox{lo, hi});
     check_solution(row.p, lo, hi, got);
     for (std::size_t x = 0; x < 4; ++x) CHECK(got.q[x] == Approx(row.q[x]).margin(half_unit(6)).epsilon(0));

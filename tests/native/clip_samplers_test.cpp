@@ -14,36 +14,31 @@
 #include "privsample/histogram.hpp"
 #include "privsample/minimax.hpp"
 #include "privsample/numeric.hpp"
+#include "golden.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
 using namespace privsample_test;
 
-TEST_CASE("local clip: test vectors of docs/mechanisms/local.md (k = 4, P0 = (.4,.3,.2,.1), gamma = 3, eps = 1)",
+TEST_CASE("local clip: test vectors of docs/mechanisms/local.md (k = 4, P0 = (.4,.3,.2,.1), gamma = 3, eps = 1), "
+          "tests/golden/clip-samplers.json",
           "[local_clip][vectors]") {
-  const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
-  const LocalClipSampler sampler(1.0, p0, 3.0);
-  struct Row {
-    std::vector<double> p;
-    std::vector<double> q;
-    double r;  // 0 in Case B
-  };
-  const std::vector<Row> rows{
-      {{0.7, 0.1, 0.1, 0.1}, {0.568964, 0.209853, 0.139902, 0.081281}, 1.230306},
-      {{1, 0, 0, 0}, {0.580294, 0.209853, 0.139902, 0.069951}, 1.723266},
-      {{0, 0, 0, 1}, {0.359935, 0.269951, 0.179967, 0.190147}, 0.0},
-      {{0, 0.5, 0.5, 0}, {0.279804, 0.325122, 0.325122, 0.069951}, 1.537883},
-      {p0, p0, 1.0},
-      {{0.25, 0.25, 0.25, 0.25}, {0.279804, 0.265024, 0.265024, 0.190147}, 0.943309},
-  };
-  for (const auto& row : rows) {
-    INFO("P = " << Catch::Detail::stringify(row.p));
-    const std::vector<double> q = sampler.distribution(row.p);
+  const auto golden = read_golden("clip-samplers.json")["local"];
+  const auto p0 = golden["prior"].get<std::vector<double>>();
+  const double tolerance = golden["tolerance"].get<double>() + 1e-12;
+  const LocalClipSampler sampler(golden["epsilon"].get<double>(), p0, golden["gamma"].get<double>());
+  REQUIRE(golden["vectors"].size() == 6);
+  for (const auto& row : golden["vectors"]) {
+    const auto p = row["p"].get<std::vector<double>>();
+    const auto want = row["q"].get<std::vector<double>>();
+    const double r = row["r"].get<double>();  // 0 in Case B
+    INFO(row["label"].get<std::string>());
+    const std::vector<double> q = sampler.distribution(p);
     REQUIRE(q.size() == 4);
-    for (std::size_t x = 0; x < 4; ++x) CHECK(q[x] == Approx(row.q[x]).margin(half_unit(6)).epsilon(0));
+    for (std::size_t x = 0; x < 4; ++x) CHECK(q[x] == Approx(want[x]).margin(tolerance).epsilon(0));
     CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
-    CHECK(sampler.normaliser(row.p) == Approx(row.r).margin(half_unit(6)).epsilon(0));
-    CHECK(sampler.solve(row.p).kind == (row.r == 0.0 ? ClipCase::sparse_support : ClipCase::root));
+    CHECK(sampler.normaliser(p) == Approx(r).margin(tolerance).epsilon(0));
+    CHECK(sampler.solve(p).kind == (r == 0.0 ? ClipCase::sparse_support : ClipCase::root));
   }
   // counts instead of probabilities: the same output
   const std::vector<double> from_counts = sampler.distribution(std::vector<double>{70, 10, 10, 10});
@@ -181,33 +176,32 @@ TEST_CASE("local clip: inputs whose breakpoints leave the double range (subnorma
   CHECK(local_clip_sweep(false) >= 50);
 }
 
-TEST_CASE("mollifier: docs/mechanisms/mollifier.md's Husain uniform-reference projections", "[mollifier][vectors]") {
-  const MollifierSampler sampler(1.0);
-  struct Row {
-    std::vector<double> p;
-    std::vector<double> q;
-    bool case_b;
-  };
-  const std::vector<Row> rows{
-      {{0.3, 0.25, 0.2, 0.15, 0.1}, {0.292898, 0.244082, 0.195265, 0.146449, 0.121306}, false},
-      {{1, 0, 0, 0, 0}, {0.329744, 0.167564, 0.167564, 0.167564, 0.167564}, true},
-      {{0.6, 0.4, 0, 0, 0, 0, 0, 0, 0, 0},
-       {0.164872, 0.164872, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782, 0.083782},
-       true},
-  };
-  for (const auto& row : rows) {
-    INFO("P = " << Catch::Detail::stringify(row.p));
-    const std::vector<double> q = sampler.distribution(row.p);
-    REQUIRE(q.size() == row.q.size());
-    for (std::size_t x = 0; x < q.size(); ++x) CHECK(q[x] == Approx(row.q[x]).margin(half_unit(6)).epsilon(0));
+TEST_CASE("mollifier: docs/mechanisms/mollifier.md's Husain uniform-reference projections, tests/golden/clip-samplers.json",
+          "[mollifier][vectors]") {
+  const auto golden = read_golden("clip-samplers.json")["mollifier"];
+  const double tolerance = golden["tolerance"].get<double>() + 1e-12;
+  const MollifierSampler sampler(golden["epsilon"].get<double>());
+  REQUIRE(golden["vectors"].size() == 3);
+  for (const auto& row : golden["vectors"]) {
+    const auto p = row["p"].get<std::vector<double>>();
+    const auto want = row["q"].get<std::vector<double>>();
+    const bool case_b = row["case_b"].get<bool>();
+    INFO(row["label"].get<std::string>());
+    const std::vector<double> q = sampler.distribution(p);
+    REQUIRE(q.size() == want.size());
+    for (std::size_t x = 0; x < q.size(); ++x) CHECK(q[x] == Approx(want[x]).margin(tolerance).epsilon(0));
     CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
-    CHECK(sampler.solve(row.p).kind == (row.case_b ? ClipCase::sparse_support : ClipCase::root));
-    if (row.case_b) CHECK(sampler.normaliser(row.p) == 0.0);
+    CHECK(sampler.solve(p).kind == (case_b ? ClipCase::sparse_support : ClipCase::root));
+    if (case_b) CHECK(sampler.normaliser(p) == 0.0);
   }
   // the point mass attains the baseline worst case: D_KL = 1.109438 for k = 5, ε = 1
-  const std::vector<double> point{1, 0, 0, 0, 0};
-  CHECK(divergence(NamedDivergence::kl, point, sampler.distribution(point)) == Approx(1.109438).margin(half_unit(6)).epsilon(0));
-  CHECK(sampler.worst_case_risk(NamedDivergence::kl, 5) == Approx(1.109438).margin(half_unit(6)).epsilon(0));
+  const auto worst = golden["point_mass_kl"];
+  const auto k = worst["k"].get<std::size_t>();
+  std::vector<double> point(k, 0.0);
+  point[0] = 1.0;
+  const double kl = worst["value"].get<double>();
+  CHECK(divergence(NamedDivergence::kl, point, sampler.distribution(point)) == Approx(kl).margin(tolerance).epsilon(0));
+  CHECK(sampler.worst_case_risk(NamedDivergence::kl, k) == Approx(kl).margin(tolerance).epsilon(0));
 }
 
 TEST_CASE("mollifier: docs/experiments.md's baseline worst-case risks, the proposed sampler is never worse",

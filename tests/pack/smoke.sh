@@ -50,12 +50,22 @@ import { createRequire } from 'node:module';
 import { init } from 'privsample';
 import { init as initResearch } from 'privsample/research';
 
-// Every golden Q* vector of the repository's tests (tests/golden/minimax.json), through the installed package.
-const golden = JSON.parse(readFileSync(process.env.PRIVSAMPLE_GOLDEN, 'utf8'));
+// Every golden vector of the repository's tests (tests/golden/*.json), through the installed package.
+const goldenFile = (name) => JSON.parse(readFileSync(`${process.env.PRIVSAMPLE_GOLDEN_DIR}/${name}`, 'utf8'));
+const golden = goldenFile('minimax.json');
 const ps = await init();
 for (const { p, epsilon, q: want } of golden.qstar.vectors) {
   const q = ps.sampler('minimax', { epsilon }).distribution(p);
   want.forEach((v, i) => assert.ok(Math.abs(q[i] - v) <= golden.qstar.tolerance + 1e-12, `Q*(${p}) at ε = ${epsilon}: ${q}`));
+}
+const clip = goldenFile('clip-samplers.json');
+const local = ps.sampler('local', { epsilon: clip.local.epsilon, prior: clip.local.prior, gamma: clip.local.gamma });
+const mollifier = ps.sampler('mollifier', { epsilon: clip.mollifier.epsilon });
+for (const [sampler, { vectors, tolerance }] of [[local, clip.local], [mollifier, clip.mollifier]]) {
+  for (const { label, p, q: want } of vectors) {
+    const q = sampler.distribution(p);
+    want.forEach((v, i) => assert.ok(Math.abs(q[i] - v) <= tolerance + 1e-12, `${sampler.mechanism} Q(${label}): ${q}`));
+  }
 }
 const sampler = ps.sampler('minimax', { epsilon: 1 });
 const q = sampler.distribution([1, 0, 0, 0, 0]);
@@ -82,7 +92,7 @@ const required = require('privsample');
 assert.equal((await required.init()).version, ps.version, 'require() gives the same module');
 console.log(`smoke: privsample ${ps.version} from the tarball: Q*(δ0) = [${Array.from(q, (v) => v.toFixed(6)).join(', ')}], one private sample = ${x}`);
 JS
-PRIVSAMPLE_GOLDEN="$work/clone/tests/golden/minimax.json" node smoke.mjs
+PRIVSAMPLE_GOLDEN_DIR="$work/clone/tests/golden" node smoke.mjs
 test -f node_modules/privsample/bindings/js/privsample.d.ts
 
 # A bundler (Vite, as in a user's web app) copies the .wasm as an asset and the built page refers to it.
