@@ -121,7 +121,9 @@ std::vector<double> validated_prior(std::span<const double> prior, std::size_t k
   return divided_by_total(prior, scan);
 }
 
-std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
+namespace {
+
+Scan checked_histogram(std::span<const double> hist, std::string_view name) {
   check_category_count(hist.size(), name);
   const Scan scan = scanned(hist, true);
   for (std::size_t i = 0; !scan.valid && i < hist.size(); ++i) {
@@ -133,7 +135,24 @@ std::vector<double> normalized_pmf(std::span<const double> hist, std::string_vie
   if (scan.largest == 0.0) {
     throw std::invalid_argument(std::string(name) + " is all zeros: at least one count must be positive");
   }
-  return divided_by_total(hist, scan);
+  return scan;
+}
+
+}  // namespace
+
+double validated_histogram(std::span<const double> hist, std::string_view name) {
+  return checked_histogram(hist, name).largest;
+}
+
+std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
+  return divided_by_total(hist, checked_histogram(hist, name));
+}
+
+CumulativeTable histogram_table(std::span<const double> hist, std::string_view name) {
+  const Scan scan = checked_histogram(hist, name);
+  // k <= 10^7 < 2^24 entries of at most 2^500 cannot overflow; at least 2^-500 keeps the total normal.
+  if (scan.largest >= 0x1p-500 && scan.largest <= 0x1p500) return CumulativeTable(hist);
+  return CumulativeTable(divided_by_total(hist, scan));
 }
 
 }  // namespace privsample

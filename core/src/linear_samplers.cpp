@@ -77,9 +77,9 @@ std::vector<double> FunctionalLinearSampler::distribution(std::span<const double
 // With probability λ a draw from P (cumulative table), else a uniform category: the released law is this mechanism
 // applied to the cumulative table's pmf, so its guarantee holds for it as for any input.
 IndexDraw FunctionalLinearSampler::prepare(std::span<const double> hist) const {
-  const std::vector<double> p = normalized_pmf(hist);
-  const Mix m = mix(p.size());
-  return mixture_draw(m.lambda, [table = CumulativeTable(p)](RandomBits& bits) { return table.draw(bits); }, p.size());
+  CumulativeTable table = histogram_table(hist);
+  const Mix m = mix(hist.size());
+  return mixture_draw(m.lambda, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
 }
 
 std::size_t FunctionalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {

@@ -98,15 +98,15 @@ std::vector<double> LinearSampler::distribution(std::span<const double> hist) co
 // law is k-RR applied to the cumulative table's pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is
 // rounded down until that bound, evaluated in extended precision, is at most e^ε.
 IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
-  const std::vector<double> p = normalized_pmf(hist);
-  const double k = static_cast<double>(p.size());
+  CumulativeTable table = histogram_table(hist);
+  const double k = static_cast<double>(hist.size());
   const double eps = effective_epsilon(epsilon_);
-  double gamma = std::clamp(-std::expm1(-eps) / (1.0 + spread(p.size(), epsilon_)), 0.0, 1.0);
+  double gamma = std::clamp(-std::expm1(-eps) / (1.0 + spread(hist.size(), epsilon_)), 0.0, 1.0);
   // kγ/(1−γ) <= e^ε − 1 checked with both sides' rounding errors (<= 3 ulps and 1 ulp) counted against us.
   constexpr double kUlp = 0x1.0p-52;
   const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
   while (gamma > 0.0 && k * gamma / (1.0 - gamma) * (1.0 + 4.0 * kUlp) > room) gamma = std::nextafter(gamma, 0.0);
-  return mixture_draw(gamma, [table = CumulativeTable(p)](RandomBits& bits) { return table.draw(bits); }, p.size());
+  return mixture_draw(gamma, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
 }
 
 std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "privsample/draw.hpp"
+
 namespace privsample {
 
 // Largest number of categories every entry point accepts (memory, not mathematics, sets it:
@@ -16,6 +18,15 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // the value, e.g. "hist[3] = -2: counts must be finite and >= 0". Counts as large as 1e308 or as small as 1e-300
 // normalise without overflow or underflow to zero (they are scaled by a power of two first).
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
+
+// Checks hist exactly as normalized_pmf does (the same errors) without writing the pmf; returns its largest entry.
+double validated_histogram(std::span<const double> hist, std::string_view name = "hist");
+
+// A cumulative table that draws from P = hist/Σhist (hist checked as normalized_pmf checks it), for the samplers
+// that only draw from P: built on the counts themselves (one pass less than normalising first; the law is P's up
+// to one rounding per entry either way), or on the normalised pmf when the counts are so large that their total
+// could overflow or so small that it would lose precision.
+[[nodiscard]] CumulativeTable histogram_table(std::span<const double> hist, std::string_view name = "hist");
 
 // A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
 // scale, like a histogram): length k, every entry finite and > 0 (or >= 0 when zeros are allowed, with a positive
