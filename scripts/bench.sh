@@ -3,12 +3,13 @@
 #   client-size     bytes per entry point and init() in Chromium         (bench/client-size.mjs)
 #   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
+#   client-clip     minimax distribution(), client entry vs research entry (bench/client-clip.mjs)
 #   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:-}"
-[[ -n "$name" ]] || { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ -n "$name" ]] || { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 bash scripts/bootstrap.sh
 bash scripts/build-wasm.sh >/dev/null

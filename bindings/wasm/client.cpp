@@ -100,13 +100,13 @@ void set_option(MechanismOptions& o, std::string_view key, double value) {
   else if (key == "records") o.records = value;
   else if (key == "c1") o.c1 = value;
   else if (key == "c2") o.c2 = value;
-  else throw std::invalid_argument("option '" + std::string(key) + "' is not a numeric option");
+  else throw_invalid({"option '", key, "' is not a numeric option"});
 }
 
 void set_option(MechanismOptions& o, std::string_view key, std::vector<double> values) {
   if (key == "prior") o.prior = std::move(values);
   else if (key == "reference") o.reference = std::move(values);
-  else throw std::invalid_argument("option '" + std::string(key) + "' is not an array option");
+  else throw_invalid({"option '", key, "' is not an array option"});
 }
 
 namespace {
@@ -359,7 +359,7 @@ EMSCRIPTEN_KEEPALIVE const char* ps_registry_json() {
 EMSCRIPTEN_KEEPALIVE double ps_ledger_budget(double text_length) {
   return guarded_number([&] {
     const LedgerInput in = staged_ledger_input(text_length);
-    if (!in.budget) throw std::invalid_argument(std::string(in.name) + ": a budget is required");
+    if (!in.budget) throw_invalid({in.name, ": a budget is required"});
     LedgerTotal t;
     t.account = account_of_budget(*in.budget);
     t.epsilon = in.budget->epsilon;

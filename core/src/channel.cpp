@@ -14,10 +14,9 @@ std::vector<std::vector<double>> point_mass_inputs(const FiniteMechanism& mechan
   check_category_count(k, "k");
   // Checked before anything is allocated: k point masses of k categories are k² numbers.
   if (k > kMaxChannelEntries / k) {
-    throw std::invalid_argument("k = " + std::to_string(k) + ": the accountant's channel over the k point masses has k² = " +
-                                std::to_string(k) + "² entries; at most " + std::to_string(kMaxChannelEntries) +
-                                " are supported (k <= " +
-                                std::to_string(static_cast<std::size_t>(std::sqrt(static_cast<double>(kMaxChannelEntries)))) + ")");
+    throw_invalid({"k = ", k, ": the accountant's channel over the k point masses has k² = ", k, "² entries; at most ",
+                   kMaxChannelEntries, " are supported (k <= ",
+                   static_cast<std::size_t>(std::sqrt(static_cast<double>(kMaxChannelEntries))), ")"});
   }
   const Guarantee g = guarantee(mechanism);
   const double mass = g.notion == PrivacyNotion::record_dp ? g.records : 1.0;
@@ -37,15 +36,13 @@ ChannelMatrix channel_matrix(const FiniteMechanism& mechanism, std::span<const s
   }
   const std::size_t k = inputs.front().size();
   if (k == 0 || inputs.size() > kMaxChannelEntries / k) {
-    throw std::invalid_argument("inputs: " + std::to_string(inputs.size()) + " histograms of " + std::to_string(k) +
-                                " categories; the channel may have at most " + std::to_string(kMaxChannelEntries) +
-                                " entries");
+    throw_invalid({"inputs: ", inputs.size(), " histograms of ", k, " categories; the channel may have at most ",
+                   kMaxChannelEntries, " entries"});
   }
   ChannelMatrix w(static_cast<Eigen::Index>(inputs.size()), static_cast<Eigen::Index>(k));
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].size() != k) {
-      throw ShapeError("inputs[" + std::to_string(i) + "] has " + std::to_string(inputs[i].size()) +
-                                  " categories but inputs[0] has " + std::to_string(k));
+      throw_shape({"inputs[", i, "] has ", inputs[i].size(), " categories but inputs[0] has ", k});
     }
     const std::vector<double> row = distribution(mechanism, inputs[i]);
     for (std::size_t y = 0; y < k; ++y) w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(y)) = row[y];

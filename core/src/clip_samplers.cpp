@@ -22,8 +22,7 @@ double normaliser_of(const ClipNormalised& solved) {
 
 void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = "prior") {
   if (k != prior_size) {
-    throw ShapeError("k = " + std::to_string(k) + " but the " + name + " has " + std::to_string(prior_size) +
-                                " categories");
+    throw_shape({"k = ", k, " but the ", name, " has ", prior_size, " categories"});
   }
 }
 
@@ -38,8 +37,7 @@ std::vector<double> capped_at_one(std::span<const double> ceiling) {
 
 double validated_gamma(double gamma) {
   if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
-    throw std::invalid_argument("gamma = " + format_value(gamma) + ": must be a finite number in (1, " +
-                                format_value(kMaxGamma) + "]");
+    throw_invalid({"gamma = ", gamma, ": must be a finite number in (1, ", kMaxGamma, "]"});
   }
   return gamma;
 }

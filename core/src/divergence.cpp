@@ -24,7 +24,7 @@ NamedDivergence parse_divergence(std::string_view name) {
   if (name == "tv") return NamedDivergence::tv;
   if (name == "hellinger") return NamedDivergence::hellinger;
   if (name == "chi2") return NamedDivergence::chi2;
-  throw std::invalid_argument("f = '" + std::string(name) + "': unknown divergence; use 'kl', 'tv', 'hellinger' or 'chi2'");
+  throw_invalid({"f = '", name, "': unknown divergence; use 'kl', 'tv', 'hellinger' or 'chi2'"});
 }
 
 std::string divergence_name(NamedDivergence divergence) {
@@ -57,8 +57,7 @@ FDivergence f_divergence(NamedDivergence divergence) {
 
 double divergence(const FDivergence& f, std::span<const double> p_in, std::span<const double> q_in) {
   if (p_in.size() != q_in.size()) {
-    throw ShapeError("p has " + std::to_string(p_in.size()) + " entries but q has " +
-                                std::to_string(q_in.size()) + ": they must have the same length");
+    throw_shape({"p has ", p_in.size(), " entries but q has ", q_in.size(), ": they must have the same length"});
   }
   if (!f.f) throw std::invalid_argument("f is empty: an f-divergence needs a function");
   const std::vector<double> p = normalized_pmf(p_in, "p");
@@ -81,8 +80,7 @@ double divergence(NamedDivergence f, std::span<const double> p, std::span<const 
 
 double chord_risk(const FDivergence& f, double r1, double r2) {
   if (!(r1 >= 0.0 && r1 <= 1.0 && r2 >= 1.0)) {
-    throw std::invalid_argument("chord_risk: need 0 <= r1 <= 1 <= r2, got r1 = " + format_value(r1) +
-                                ", r2 = " + format_value(r2));
+    throw_invalid({"chord_risk: need 0 <= r1 <= 1 <= r2, got r1 = ", r1, ", r2 = ", r2});
   }
   if (r2 == r1) return 0.0;
   const double weight_of_r2 = (1.0 - r1) / (r2 - r1);

@@ -1,4 +1,5 @@
 #include "privsample/draw.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,27 +12,24 @@
 namespace privsample {
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
-
 void check_weights(std::span<const double> weights, const char* name) {
-  if (weights.empty()) fail(std::string(name) + " is empty: need at least one atom");
+  if (weights.empty()) throw_invalid({name, " is empty: need at least one atom"});
   bool positive = false;
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (!(weights[i] >= 0.0 && weights[i] < std::numeric_limits<double>::infinity())) {
-      fail(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(weights[i]) +
-           ": must be finite and >= 0");
+      throw_invalid({name, "[", i, "] = ", weights[i], ": must be finite and >= 0"});
     }
     positive = positive || weights[i] > 0.0;
   }
-  if (!positive) fail(std::string(name) + " is all zeros: at least one entry must be positive");
+  if (!positive) throw_invalid({name, " is all zeros: at least one entry must be positive"});
 }
 
 }  // namespace
 
 Envelope::Envelope(std::size_t atoms, double height) : atoms_(atoms), height_(height) {
-  if (atoms == 0) fail("envelope: atoms = 0: need at least one atom");
+  if (atoms == 0) throw std::invalid_argument("envelope: atoms = 0: need at least one atom");
   if (!(height > 0.0 && height < std::numeric_limits<double>::infinity())) {
-    fail("envelope: height = " + format_value(height) + ": must be finite and > 0");
+    throw_invalid({"envelope: height = ", height, ": must be finite and > 0"});
   }
   mass_ = static_cast<double>(atoms) * height;
 }
@@ -50,7 +48,7 @@ Envelope::Envelope(std::vector<double> ceiling) : atoms_(ceiling.size()), ceilin
 
 EnvelopeDraw Envelope::draw(std::span<const double> q, RandomBits& bits) const {
   if (q.size() != atoms_) {
-    fail("q has " + std::to_string(q.size()) + " entries but the envelope has " + std::to_string(atoms_) + " atoms");
+    throw_invalid({"q has ", q.size(), " entries but the envelope has ", atoms_, " atoms"});
   }
   EnvelopeDraw out;
   for (;;) {
@@ -74,15 +72,14 @@ EnvelopeDraw Envelope::draw(std::span<const double> q, RandomBits& bits) const {
 
 EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
   if (q.size() != ceiling.size()) {
-    fail("q has " + std::to_string(q.size()) + " entries but ceiling has " + std::to_string(ceiling.size()));
+    throw_invalid({"q has ", q.size(), " entries but ceiling has ", ceiling.size()});
   }
   for (std::size_t i = 0; i < q.size(); ++i) {
     if (!(q[i] >= 0.0 && q[i] < std::numeric_limits<double>::infinity())) {
-      fail("q[" + std::to_string(i) + "] = " + format_value(q[i]) + ": must be finite and >= 0");
+      throw_invalid({"q[", i, "] = ", q[i], ": must be finite and >= 0"});
     }
     if (q[i] > 0.0 && !(ceiling[i] > 0.0)) {
-      fail("ceiling[" + std::to_string(i) + "] = " + format_value(ceiling[i]) + " is below q[" + std::to_string(i) +
-           "] = " + format_value(q[i]) + ": the envelope must cover q");
+      throw_invalid({"ceiling[", i, "] = ", ceiling[i], " is below q[", i, "] = ", q[i], ": the envelope must cover q"});
     }
   }
   return Envelope(std::vector<double>(ceiling.begin(), ceiling.end())).draw(q, bits);
@@ -115,7 +112,7 @@ CumulativeTable::CumulativeTable(std::span<const double> weights) {
   const double total = running_sums(weights, upper_, valid);
   if (!valid || weights.empty() || !(total > 0.0 && total < std::numeric_limits<double>::infinity())) {
     check_weights(weights, "weights");
-    fail("weights: the total overflows (" + format_value(total) + "): scale the weights down");
+    throw_invalid({"weights: the total overflows (", total, "): scale the weights down"});
   }
   while ((std::size_t{1} << steps_) < upper_.size()) ++steps_;
 }
@@ -134,8 +131,8 @@ std::size_t CumulativeTable::draw(RandomBits& bits) const {
 }
 
 IndexDraw mixture_draw(double data_weight, IndexDraw data, std::size_t categories, IndexDraw base) {
-  if (!(data_weight >= 0.0 && data_weight <= 1.0)) fail("data_weight = " + format_value(data_weight) + ": must be in [0, 1]");
-  if (categories == 0) fail("categories = 0: need at least one category");
+  if (!(data_weight >= 0.0 && data_weight <= 1.0)) throw_invalid({"data_weight = ", data_weight, ": must be in [0, 1]"});
+  if (categories == 0) throw std::invalid_argument("categories = 0: need at least one category");
   return [data_weight, data = std::move(data), categories, base = std::move(base)](RandomBits& bits) -> std::size_t {
     if (bernoulli_fixed_cost(bits, data_weight)) return data(bits);
     return base ? base(bits) : static_cast<std::size_t>(uniform_below(bits, categories));

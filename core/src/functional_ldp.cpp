@@ -1,4 +1,5 @@
 #include "privsample/functional_ldp.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,13 +19,13 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void check_beta(double beta) {
   if (std::isnan(beta) || beta < 0.0) {
-    throw std::invalid_argument("beta = " + format_value(beta) + ": must be a number >= 0");
+    throw_invalid({"beta = ", beta, ": must be a number >= 0"});
   }
 }
 
 void check_T(double T) {
   if (!std::isfinite(T) || T < 1.0) {
-    throw std::invalid_argument("T = " + format_value(T) + ": must be a finite number >= 1");
+    throw_invalid({"T = ", T, ": must be a finite number >= 1"});
   }
 }
 
@@ -146,8 +147,7 @@ Guarantee validated_ldp_guarantee(const Guarantee& g) {
     case PrivacyNotion::gaussian_ldp: return {PrivacyNotion::gaussian_ldp, 0.0, 0.0, validated_mu(g.mu)};
     case PrivacyNotion::record_dp: break;
   }
-  throw std::invalid_argument("notion = " + notion_name(g.notion) +
-                              ": a linear sampler needs 'pure-ldp', 'approx-ldp' or 'gaussian-ldp'");
+  throw_invalid({"notion = ", notion_name(g.notion), ": a linear sampler needs 'pure-ldp', 'approx-ldp' or 'gaussian-ldp'"});
 }
 
 Guarantee effective_ldp_guarantee(const Guarantee& g) {
@@ -282,8 +282,7 @@ LinearWeight running_linear_weight(const Guarantee& g_in, double T) {
 
 double hockey_stick_divergence(std::span<const double> p, std::span<const double> q, double beta) {
   if (p.size() != q.size()) {
-    throw std::invalid_argument("p has " + std::to_string(p.size()) + " entries but q has " +
-                                std::to_string(q.size()) + ": they must have the same length");
+    throw_invalid({"p has ", p.size(), " entries but q has ", q.size(), ": they must have the same length"});
   }
   check_beta(beta);
   const double growth = std::exp(beta);
@@ -291,8 +290,7 @@ double hockey_stick_divergence(std::span<const double> p, std::span<const double
   for (std::size_t x = 0; x < p.size(); ++x) {
     for (const auto& [value, name] : {std::pair{p[x], "p"}, std::pair{q[x], "q"}}) {
       if (!std::isfinite(value) || value < 0.0) {
-        throw std::invalid_argument(std::string(name) + "[" + std::to_string(x) + "] = " + format_value(value) +
-                                    ": masses must be finite and >= 0");
+        throw_invalid({name, "[", x, "] = ", value, ": masses must be finite and >= 0"});
       }
     }
     if (q[x] == 0.0) {
@@ -306,11 +304,10 @@ double hockey_stick_divergence(std::span<const double> p, std::span<const double
 
 LinearRiskConstants linear_risk_constants(double c1, double c2, double lambda) {
   if (!(std::isfinite(c1) && std::isfinite(c2) && c1 >= 0.0 && c1 < 1.0 && c2 > 1.0)) {
-    throw std::invalid_argument("c1 = " + format_value(c1) + ", c2 = " + format_value(c2) +
-                                ": need finite 0 <= c1 < 1 < c2");
+    throw_invalid({"c1 = ", c1, ", c2 = ", c2, ": need finite 0 <= c1 < 1 < c2"});
   }
   if (!(lambda >= 0.0 && lambda <= 1.0)) {
-    throw std::invalid_argument("lambda = " + format_value(lambda) + ": must be in [0, 1]");
+    throw_invalid({"lambda = ", lambda, ": must be in [0, 1]"});
   }
   // Rounding must not push r1 above 1 or r2 below 1 (both are exactly 1 at λ = 1 when c1 > 0).
   const double r1 = c1 == 0.0 ? 0.0 : std::min(1.0, c1 / (1.0 - (1.0 - c1) * lambda));

@@ -13,11 +13,10 @@ namespace privsample {
 
 void check_category_count(std::size_t k, std::string_view name) {
   if (k == 0) {
-    throw std::invalid_argument(std::string(name) + " is empty: need at least one category");
+    throw_invalid({name, " is empty: need at least one category"});
   }
   if (k > kMaxCategories) {
-    throw std::invalid_argument(std::string(name) + " has " + std::to_string(k) +
-                                " categories: at most " + std::to_string(kMaxCategories) + " are supported");
+    throw_invalid({name, " has ", k, " categories: at most ", kMaxCategories, " are supported"});
   }
 }
 
@@ -102,21 +101,19 @@ std::vector<double> divided_by_total(std::span<const double> values, const Scan&
 std::vector<double> validated_prior(std::span<const double> prior, std::size_t k, std::string_view name,
                                     bool allow_zeros) {
   if (prior.size() != k) {
-    throw ShapeError(std::string(name) + " has " + std::to_string(prior.size()) +
-                                " entries but the histogram has " + std::to_string(k) + " categories");
+    throw_shape({name, " has ", prior.size(), " entries but the histogram has ", k, " categories"});
   }
   const Scan scan = scanned(prior, allow_zeros);
   for (std::size_t i = 0; !scan.valid && i < prior.size(); ++i) {
     const double v = prior[i];
     if (!std::isfinite(v) || v < 0.0 || (!allow_zeros && v == 0.0)) {
-      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) +
-                                  (allow_zeros ? ": entries must be finite and >= 0 (counts or probabilities)"
-                                               : ": entries must be finite and > 0 (smooth the " + std::string(name) +
-                                                     ", e.g. mix it with the uniform distribution)"));
+      if (allow_zeros) throw_invalid({name, "[", i, "] = ", v, ": entries must be finite and >= 0 (counts or probabilities)"});
+      throw_invalid({name, "[", i, "] = ", v, ": entries must be finite and > 0 (smooth the ", name,
+                     ", e.g. mix it with the uniform distribution)"});
     }
   }
   if (scan.largest == 0.0) {
-    throw std::invalid_argument(std::string(name) + " is all zeros: at least one entry must be positive");
+    throw_invalid({name, " is all zeros: at least one entry must be positive"});
   }
   return divided_by_total(prior, scan);
 }
@@ -128,12 +125,11 @@ Scan checked_histogram(std::span<const double> hist, std::string_view name) {
   const Scan scan = scanned(hist, true);
   for (std::size_t i = 0; !scan.valid && i < hist.size(); ++i) {
     if (!std::isfinite(hist[i]) || hist[i] < 0.0) {
-      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(hist[i]) +
-                                  ": counts must be finite and >= 0");
+      throw_invalid({name, "[", i, "] = ", hist[i], ": counts must be finite and >= 0"});
     }
   }
   if (scan.largest == 0.0) {
-    throw std::invalid_argument(std::string(name) + " is all zeros: at least one count must be positive");
+    throw_invalid({name, " is all zeros: at least one count must be positive"});
   }
   return scan;
 }
@@ -162,8 +158,7 @@ namespace privsample {
 std::size_t validated_count(double value, std::string_view name, std::size_t minimum, std::size_t maximum) {
   if (!std::isfinite(value) || value != std::floor(value) || value < static_cast<double>(minimum) ||
       value > static_cast<double>(maximum)) {
-    throw std::invalid_argument(std::string(name) + " = " + format_value(value) + ": must be an integer in [" +
-                                std::to_string(minimum) + ", " + std::to_string(maximum) + "]");
+    throw_invalid({name, " = ", value, ": must be an integer in [", minimum, ", ", maximum, "]"});
   }
   return static_cast<std::size_t>(value);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "privsample/errors.hpp"
 #include "privsample/numeric.hpp"
 
 namespace privsample {
@@ -16,19 +17,11 @@ namespace {
 
 constexpr double kMaxRecords = 1e9;
 
-// The parts of a message, appended into one string. Messages are built this way rather than by chains of
-// std::string operator+, whose inlined temporaries cost kilobytes in the WebAssembly client module.
-std::string join(std::initializer_list<std::string_view> parts) {
-  std::string out;
-  for (std::string_view part : parts) out.append(part);
-  return out;
-}
-
-std::string quoted(std::string_view text) { return join({"'", text, "'"}); }
+std::string quoted(std::string_view text) { return message({"'", text, "'"}); }
 
 // "<name>.<key> = <value>: <rule>" as std::invalid_argument.
 [[noreturn]] void bad_field(std::string_view name, std::string_view key, double value, std::string_view rule) {
-  throw std::invalid_argument(join({name, ".", key, " = ", format_value(value), ": ", rule}));
+  throw_invalid({name, ".", key, " = ", value, ": ", rule});
 }
 
 // Σ terms − limit > 0, decided in compensated arithmetic (exact up to O(ulp²) for the handful of terms here).
@@ -61,13 +54,13 @@ double total_of(const std::vector<double>& terms) {
 std::string describe(const Guarantee& g) {
   switch (g.notion) {
     case PrivacyNotion::pure_ldp:
-      return join({"pure-ldp, epsilon = ", format_value(g.epsilon)});
+      return message({"pure-ldp, epsilon = ", g.epsilon});
     case PrivacyNotion::approximate_ldp:
-      return join({"approx-ldp, epsilon = ", format_value(g.epsilon), ", delta = ", format_value(g.delta)});
+      return message({"approx-ldp, epsilon = ", g.epsilon, ", delta = ", g.delta});
     case PrivacyNotion::gaussian_ldp:
-      return join({"gaussian-ldp, mu = ", format_value(g.mu)});
+      return message({"gaussian-ldp, mu = ", g.mu});
     case PrivacyNotion::record_dp:
-      return join({"record-dp, epsilon = ", format_value(g.epsilon), ", records = ", format_value(g.records)});
+      return message({"record-dp, epsilon = ", g.epsilon, ", records = ", g.records});
   }
   return "?";
 }
@@ -98,7 +91,7 @@ std::vector<double> squares(std::span<const Guarantee> releases) {
   return out;
 }
 
-std::string releases_word(std::size_t n) { return join({format_value(static_cast<double>(n)), n == 1 ? " release" : " releases"}); }
+std::string releases_word(std::size_t n) { return message({static_cast<double>(n), n == 1 ? " release" : " releases"}); }
 
 }  // namespace
 
@@ -119,7 +112,7 @@ PrivacyNotion notion_from_name(std::string_view name) {
   if (name == "approx-ldp") return PrivacyNotion::approximate_ldp;
   if (name == "gaussian-ldp") return PrivacyNotion::gaussian_ldp;
   if (name == "record-dp") return PrivacyNotion::record_dp;
-  throw std::invalid_argument(join({"notion = ", quoted(name), ": must be one of 'pure-ldp', 'approx-ldp', 'gaussian-ldp', 'record-dp'"}));
+  throw_invalid({"notion = ", quoted(name), ": must be one of 'pure-ldp', 'approx-ldp', 'gaussian-ldp', 'record-dp'"});
 }
 
 Guarantee validated_release(const Guarantee& release, std::string_view name) {
@@ -172,9 +165,9 @@ Guarantee validated_budget(const Guarantee& budget, std::string_view name) {
 
 Guarantee budget_from_options(const BudgetOptions& options, std::string_view name) {
   const std::string notion = options.notion.value_or(options.mu ? "gaussian-ldp" : "ldp");
-  const auto fail = [name](std::string_view rule) { throw std::invalid_argument(join({name, rule})); };
+  const auto fail = [name](std::string_view rule) { throw_invalid({name, rule}); };
   if (notion != "ldp" && notion != "gaussian-ldp" && notion != "record-dp") {
-    fail(join({".notion = ", quoted(notion), ": must be 'ldp', 'gaussian-ldp' or 'record-dp'"}));
+    fail(message({".notion = ", quoted(notion), ": must be 'ldp', 'gaussian-ldp' or 'record-dp'"}));
   }
   Guarantee budget;
   if (notion == "gaussian-ldp") {
@@ -238,10 +231,10 @@ std::vector<Guarantee> counted_releases(std::string_view purpose, std::span<cons
   checked.reserve(releases.size());
   for (std::size_t i = 0; i < releases.size(); ++i) {
     const std::string index = format_value(static_cast<double>(i));
-    checked.push_back(validated_release(releases[i], join({"entries[", index, "].guarantee"})));
+    checked.push_back(validated_release(releases[i], message({"entries[", index, "].guarantee"})));
     if (!counts_in(checked.back(), account)) {
-      throw std::domain_error(join({"purpose ", quoted(purpose), " counts ", what_account_counts(account), "; its release ", index,
-                                    " (", describe(checked.back()), ") cannot be composed with them: keep each notion under its own purpose"}));
+      throw_domain({"purpose ", quoted(purpose), " counts ", what_account_counts(account), "; its release ", index,
+                                    " (", describe(checked.back()), ") cannot be composed with them: keep each notion under its own purpose"});
     }
   }
   return checked;
@@ -285,17 +278,17 @@ void check_release(std::string_view purpose, std::span<const Guarantee> spent, c
   const std::vector<Guarantee> counted = counted_releases(purpose, spent, account);
   const LedgerTotal before = composed_total(purpose, counted, account);
   if (!counts_in(wanted, account)) {
-    throw std::domain_error(join({"purpose ", quoted(purpose), " counts ", what_account_counts(account),
+    throw_domain({"purpose ", quoted(purpose), " counts ", what_account_counts(account),
                                   budget != nullptr ? " (its budget's notion)" : " (the notion of its first release)", "; this release (",
-                                  describe(wanted), ") cannot be composed with them: refused (keep each notion under its own purpose)"}));
+                                  describe(wanted), ") cannot be composed with them: refused (keep each notion under its own purpose)"});
   }
   if (budget == nullptr) return;
-  const std::string head = join({"purpose ", quoted(purpose), ": releasing this sample (", describe(wanted), ") would exceed its budget: spent "});
-  const std::string count = join({" (", releases_word(before.releases), ")"});
+  const std::string head = message({"purpose ", quoted(purpose), ": releasing this sample (", describe(wanted), ") would exceed its budget: spent "});
+  const std::string count = message({" (", releases_word(before.releases), ")"});
   const auto refuse = [&](std::string_view symbol, double spent_value, double requested, double together, double limit) {
-    throw std::domain_error(join({head, symbol, " = ", format_value(spent_value), count, ", requested ", symbol, " = ",
-                                  format_value(requested), ", together ", format_value(together), " > budget ", symbol, " = ",
-                                  format_value(limit)}));
+    throw_domain({head, symbol, " = ", spent_value, count, ", requested ", symbol, " = ",
+                                  requested, ", together ", together, " > budget ", symbol, " = ",
+                                  limit});
   };
   if (account == LedgerAccount::gaussian_ldp) {
     std::vector<double> terms = squares(counted);

@@ -18,8 +18,7 @@ LinearWeight running_weight(const Guarantee& g, double T) { return running_linea
 
 void check_prior_size(std::size_t k, std::size_t prior_size) {
   if (k != prior_size) {
-    throw ShapeError("k = " + std::to_string(k) + " but the prior has " + std::to_string(prior_size) +
-                                " categories");
+    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
   }
 }
 

@@ -1,4 +1,5 @@
 #include "privsample/privacy.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +11,7 @@ namespace privsample {
 
 double validated_epsilon(double epsilon) {
   if (!std::isfinite(epsilon) || epsilon < 0.0 || epsilon > kMaxEpsilon) {
-    throw std::invalid_argument("epsilon = " + format_value(epsilon) + ": must be a finite number in [0, " +
-                                format_value(kMaxEpsilon) + "]");
+    throw_invalid({"epsilon = ", epsilon, ": must be a finite number in [0, ", kMaxEpsilon, "]"});
   }
   return epsilon;
 }
@@ -20,15 +20,14 @@ double effective_epsilon(double epsilon) noexcept { return std::min(epsilon, kMa
 
 double validated_delta(double delta) {
   if (!std::isfinite(delta) || delta < 0.0 || delta >= 1.0) {
-    throw std::invalid_argument("delta = " + format_value(delta) + ": must be a finite number in [0, 1)");
+    throw_invalid({"delta = ", delta, ": must be a finite number in [0, 1)"});
   }
   return delta;
 }
 
 double validated_mu(double mu) {
   if (!std::isfinite(mu) || mu <= 0.0 || mu > kMaxMu) {
-    throw std::invalid_argument("mu = " + format_value(mu) + ": must be a finite number in (0, " +
-                                format_value(kMaxMu) + "]");
+    throw_invalid({"mu = ", mu, ": must be a finite number in (0, ", kMaxMu, "]"});
   }
   return mu;
 }

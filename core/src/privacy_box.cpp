@@ -1,4 +1,5 @@
 #include "privsample/privacy_box.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,12 +34,10 @@ PrivacyBox privacy_box(std::span<const double> weights, double floor, double cei
     const double lo = floor * w;
     if (!(lo >= kSmallestNormal)) {
       if (rule == UnderflowRule::never_output) continue;
-      throw std::invalid_argument(
-          std::string(name) + "[" + std::to_string(x) + "] = " + format_value(w) + ": at epsilon = " +
-          format_value(epsilon) + " the sampler's floor for it, " + format_value(floor) + " × " + format_value(w) +
-          ", is below the smallest normal double (2.2e-308), so the privacy bound could not hold in floating point; "
-          "entries of " + std::string(name) + " must be at least " + format_value(kSmallestNormal / floor) +
-          " at this epsilon (or use a smaller epsilon)");
+      throw_invalid({name, "[", x, "] = ", w, ": at epsilon = ", epsilon, " the sampler's floor for it, ", floor, " × ", w,
+                     ", is below the smallest normal double (2.2e-308), so the privacy bound could not hold in "
+                     "floating point; entries of ", name, " must be at least ", kSmallestNormal / floor,
+                     " at this epsilon (or use a smaller epsilon)"});
     }
     box.hi[x] = ceiling * w;
     box.lo[x] = private_floor(lo, box.hi[x], epsilon);

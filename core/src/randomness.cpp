@@ -1,4 +1,5 @@
 #include "privsample/randomness.hpp"
+#include "privsample/errors.hpp"
 
 #include <unistd.h>
 
@@ -72,7 +73,7 @@ std::uint64_t SeededRandom::next_u64() noexcept {
 std::uint64_t validated_seed(double seed) {
   constexpr double kLargestSeed = 9007199254740991.0;  // 2^53 − 1, the largest exact JS integer
   if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0.0 || seed > kLargestSeed) {
-    throw std::invalid_argument("seed = " + format_value(seed) + ": must be an integer in [0, 9007199254740991]");
+    throw_invalid({"seed = ", seed, ": must be an integer in [0, 9007199254740991]"});
   }
   return static_cast<std::uint64_t>(seed);
 }
@@ -121,8 +122,7 @@ DiscreteSampler::DiscreteSampler(std::span<const double> weights) {
   double largest = 0.0;
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (!std::isfinite(weights[i]) || weights[i] < 0.0) {
-      throw std::invalid_argument("weights[" + std::to_string(i) + "] = " + format_value(weights[i]) +
-                                  ": weights must be finite and >= 0");
+      throw_invalid({"weights[", i, "] = ", weights[i], ": weights must be finite and >= 0"});
     }
     largest = std::max(largest, weights[i]);
   }

@@ -1,4 +1,5 @@
 #include "privsample/registry.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <array>
@@ -133,9 +134,8 @@ const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space)
   }
   std::string names;
   for (const auto& known : mechanism_names(space)) names += (names.empty() ? "'" : ", '") + known + "'";
-  throw std::invalid_argument("mechanism = '" + std::string(name) + "': unknown " +
-                              (space == MechanismSpace::continuous ? "continuous " : "") + "mechanism; use one of " +
-                              names);
+  throw_invalid({"mechanism = '", name, "': unknown ", space == MechanismSpace::continuous ? "continuous " : "",
+                 "mechanism; use one of ", names});
 }
 
 double option_default(const MechanismSpec& spec, std::string_view option) {
@@ -147,13 +147,13 @@ double option_default(const MechanismSpec& spec, std::string_view option) {
 }
 
 namespace {
-void check_ldp_notion_options(const MechanismOptions& o, const std::string& user) {
+void check_ldp_notion_options(const MechanismOptions& o, std::string_view user) {
   if (o.mu && (o.epsilon || o.delta)) {
-    throw std::invalid_argument("options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '" + user +
-                                "': give either mu, or epsilon (with optional delta)");
+    throw_invalid({"options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '", user,
+                   "': give either mu, or epsilon (with optional delta)"});
   }
   if (!o.mu && !o.epsilon) {
-    throw std::invalid_argument("options.epsilon is required for '" + user + "' (or options.mu for Gaussian LDP)");
+    throw_invalid({"options.epsilon is required for '", user, "' (or options.mu for Gaussian LDP)"});
   }
 }
 
@@ -165,27 +165,26 @@ Guarantee validated_ldp_notion(const MechanismOptions& o) {
 }  // namespace
 
 Guarantee ldp_notion_of(const MechanismOptions& o, std::string_view user) {
-  const std::string name(user);
+  const std::string_view name = user;
   check_ldp_notion_options(o, name);
   for (const auto& option : kOptions) {
     const bool notion_option = option.name == "epsilon" || option.name == "delta" || option.name == "mu";
     if (!notion_option && given(o, option.name)) {
-      throw std::invalid_argument("option '" + std::string(option.name) + "' is not supported by '" + name +
-                                  "' (supported: epsilon, delta, mu)");
+      throw_invalid({"option '", option.name, "' is not supported by '", name, "' (supported: epsilon, delta, mu)"});
     }
   }
   return validated_ldp_notion(o);
 }
 
 Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) {
-  const std::string mechanism(spec.name);
+  const std::string_view mechanism = spec.name;
   if (spec.notion == NotionRule::ldp_from_options) {
     check_ldp_notion_options(o, mechanism);
   } else if (!o.epsilon) {
-    throw std::invalid_argument("options.epsilon is required for '" + mechanism + "'");
+    throw_invalid({"options.epsilon is required for '", mechanism, "'"});
   }
   for (const auto key : spec.required) {
-    if (!given(o, key)) throw std::invalid_argument("options." + std::string(key) + " is required for '" + mechanism + "'");
+    if (!given(o, key)) throw_invalid({"options.", key, " is required for '", mechanism, "'"});
   }
   std::vector<std::string_view> used = notion_options(spec, o);
   used.insert(used.end(), spec.required.begin(), spec.required.end());
@@ -197,8 +196,8 @@ Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) 
                                                       : std::vector<std::string_view>{"epsilon"};
       supported.insert(supported.end(), spec.required.begin(), spec.required.end());
       supported.insert(supported.end(), spec.optional.begin(), spec.optional.end());
-      throw std::invalid_argument("option '" + std::string(option.name) + "' is not supported by '" + mechanism +
-                                  "' (supported: " + joined(supported) + ")");
+      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", joined(supported),
+                     ")"});
     }
   }
   switch (spec.notion) {

@@ -1,4 +1,5 @@
 #include "privsample/reveal_or_obscure.hpp"
+#include "privsample/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +27,7 @@ Decay decay(double epsilon) { return {std::exp(-epsilon), -std::expm1(-epsilon)}
 
 std::uint64_t checked_records(std::size_t records) {
   if (records < 1 || records > kMaxRecords) {
-    throw std::invalid_argument("records = " + std::to_string(records) + ": must be an integer in [1, " +
-                                std::to_string(kMaxRecords) + "]");
+    throw_invalid({"records = ", records, ": must be an integer in [1, ", kMaxRecords, "]"});
   }
   return records;
 }
@@ -112,12 +112,10 @@ Counts validated_counts(std::span<const double> hist, std::uint64_t records, std
   for (std::size_t i = 0; i < hist.size(); ++i) {
     const double v = hist[i];
     if (!std::isfinite(v) || v < 0.0) {
-      throw std::invalid_argument("hist[" + std::to_string(i) + "] = " + format_value(v) +
-                                  ": counts must be finite and >= 0");
+      throw_invalid({"hist[", i, "] = ", v, ": counts must be finite and >= 0"});
     }
     if (v != std::floor(v)) {
-      throw std::invalid_argument("hist[" + std::to_string(i) + "] = " + format_value(v) + ": " +
-                                  std::string(mechanism) + " needs counts of records, which must be integers");
+      throw_invalid({"hist[", i, "] = ", v, ": ", mechanism, " needs counts of records, which must be integers"});
     }
     approximate_total.add(v);
     if (v > static_cast<double>(records)) {
@@ -128,10 +126,8 @@ Counts validated_counts(std::span<const double> hist, std::uint64_t records, std
     total += out.c[i];  // <= 10^7 · 10^9 < 2^64
   }
   if (oversized || total != records) {
-    throw std::invalid_argument("hist sums to " + (oversized ? format_value(approximate_total.value())
-                                                             : std::to_string(total)) +
-                                " but records = " + std::to_string(records) + ": " + std::string(mechanism) +
-                                " needs the histogram of exactly the public n records");
+    throw_invalid({"hist sums to ", oversized ? MessagePiece(approximate_total.value()) : MessagePiece(total),
+                   " but records = ", records, ": ", mechanism, " needs the histogram of exactly the public n records"});
   }
   std::uint64_t smallest = out.c[0];
   for (const std::uint64_t value : out.c) smallest = std::min(smallest, value);  // full scan, no early exit
@@ -212,7 +208,7 @@ RooAccuracyBounds roo_accuracy_bounds(double epsilon, std::size_t records, std::
   const double eps = validated_epsilon(epsilon);
   const std::uint64_t n = checked_records(records);
   check_category_count(k, "k");
-  if (k < 2) throw std::invalid_argument("k = " + std::to_string(k) + ": the accuracy formulas need k >= 2");
+  if (k < 2) throw_invalid({"k = ", k, ": the accuracy formulas need k >= 2"});
   const double kd = static_cast<double>(k);
   RooAccuracyBounds out;
   out.roo = roo_q(decay(effective_epsilon(eps)), n, k) * (1.0 - 1.0 / kd);  // eq. 19
@@ -223,11 +219,10 @@ RooAccuracyBounds roo_accuracy_bounds(double epsilon, std::size_t records, std::
 
 RooSampleComplexity roo_sample_complexity(std::size_t k, double alpha, double epsilon) {
   check_category_count(k, "k");
-  if (k < 2) throw std::invalid_argument("k = " + std::to_string(k) + ": the sample complexities need k >= 2");
+  if (k < 2) throw_invalid({"k = ", k, ": the sample complexities need k >= 2"});
   const double kd = static_cast<double>(k);
   if (!(alpha > 0.0 && alpha < 1.0 - 1.0 / kd)) {
-    throw std::invalid_argument("alpha = " + format_value(alpha) + ": must lie in (0, 1 − 1/k) = (0, " +
-                                format_value(1.0 - 1.0 / kd) + ")");
+    throw_invalid({"alpha = ", alpha, ": must lie in (0, 1 − 1/k) = (0, ", 1.0 - 1.0 / kd, ")"});
   }
   const double eps = validated_epsilon(epsilon);
   if (eps == 0.0) throw std::invalid_argument("epsilon = 0: no finite number of records is enough at ε = 0");
@@ -244,10 +239,8 @@ namespace {
 std::uint64_t checked_table_top(std::uint64_t n, std::size_t k) {
   const std::uint64_t M = n / k;
   if (M + 1 > kMaxDsRooTableLength) {
-    throw std::invalid_argument("records / k = " + std::to_string(n) + " / " + std::to_string(k) +
-                                ": the DS-ROO table would have " + std::to_string(M + 1) + " entries (at most " +
-                                std::to_string(kMaxDsRooTableLength) +
-                                "); use dsroo_obscure_probability for single entries");
+    throw_invalid({"records / k = ", n, " / ", k, ": the DS-ROO table would have ", M + 1, " entries (at most ",
+                   kMaxDsRooTableLength, "); use dsroo_obscure_probability for single entries"});
   }
   return M;
 }
@@ -269,9 +262,7 @@ double dsroo_obscure_probability(double epsilon, std::size_t records, std::size_
   const std::uint64_t n = checked_records(records);
   check_category_count(k, "k");
   if (m > n / k) {
-    throw std::invalid_argument("m = " + std::to_string(m) + ": the minimum count of " + std::to_string(n) +
-                                " records over " + std::to_string(k) + " letters is at most " +
-                                std::to_string(n / k));
+    throw_invalid({"m = ", m, ": the minimum count of ", n, " records over ", k, " letters is at most ", n / k});
   }
   return dsroo_entry(decay(eps), n, k, m);
 }
