@@ -6,10 +6,8 @@
 // histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message.
 // No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, PREFIX, closeDemoPage, openDemoPage } from './support.mjs';
+import { PREFIX, closeDemoPage, openDemoPage, saveScreenshot } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 let server;
@@ -100,8 +98,7 @@ describe('many-users page', () => {
     await page.getByTestId('run').click();
     await waitForResult(result);
     assert.equal(await page.getByTestId('run-status').textContent(), 'Done.');
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'many-users.png'), fullPage: true });
+    await saveScreenshot(page, 'many-users.png', { fullPage: true });
   });
 
   test('no request outside the page\'s own files, no errors', () => {

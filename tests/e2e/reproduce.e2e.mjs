@@ -8,11 +8,9 @@
 // 127.0.0.1 and nothing is logged as an error. Screenshots: test-output/e2e/reproduce-<paper>.png (one per paper),
 // phone-reproduce.png. The pick-to-drawn times (User Timing 'privsample:reproduce:<name>') are reported, not asserted.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EXPERIMENTS, PAPERS } from '../../experiments/index.mjs';
-import { OUTPUT, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
+import { assertFitsScreen, closeDemoPage, openDemoPage, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 const RUN_TIMEOUT = 120_000; // the slowest quick entry (minimax-fig4: ten MBDE runs) on a busy 2-core machine
@@ -101,9 +99,8 @@ describe('reproductions page', () => {
       // one screenshot per paper, after its last entry
       const ofPaper = EXPERIMENTS.filter((e) => e.paper === entry.paper);
       if (ofPaper.at(-1) === entry) {
-        mkdirSync(OUTPUT, { recursive: true });
         await page.locator('[data-testid="setup"] summary').click();
-        await page.screenshot({ path: join(OUTPUT, `reproduce-${entry.paper}.png`), fullPage: true });
+        await saveScreenshot(page, `reproduce-${entry.paper}.png`, { fullPage: true });
         await page.locator('[data-testid="setup"] summary').click();
       }
     });
@@ -124,13 +121,7 @@ describe('reproductions page', () => {
   });
 
   step('a phone (390 × 844): no horizontal scroll, nothing wider than the screen; screenshot', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    context.on('request', (request) => records.requests.push(request.url()));
-    const phone = await context.newPage();
-    phone.on('console', (m) => {
-      if (m.type() === 'error') records.consoleErrors.push(`phone: ${m.text()}`);
-    });
-    phone.on('pageerror', (e) => records.pageErrors.push(String(e)));
+    const { context, phone } = await openPhone(browser, records);
     const heat = EXPERIMENTS.find((e) => e.name === 'local-fig1') ?? EXPERIMENTS.find((e) => e.closedForm);
     for (const name of [EXPERIMENTS.find((e) => e.closedForm).name, heat.name]) {
       await phone.goto('about:blank'); // a new document each time (a hash-only change would not reload)
@@ -139,17 +130,8 @@ describe('reproductions page', () => {
         const r = document.querySelector('[data-testid="results"]');
         return r.dataset.name === n && r.dataset.state === 'passed' && document.getElementById('app').dataset.busy === 'false';
       }, name, { timeout: RUN_TIMEOUT });
-      const widths = await phone.evaluate(() => {
-        const wide = [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.visually-hidden, .table-scroll'))
-          .slice(0, 5)
-          .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`);
-        return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide };
-      });
-      assert.ok(widths.scroll <= widths.inner, `${name}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
-      assert.deepEqual(widths.wide, [], `${name}: elements wider than the screen`);
-      mkdirSync(OUTPUT, { recursive: true });
-      if (name === heat.name) await phone.screenshot({ path: join(OUTPUT, 'phone-reproduce.png'), fullPage: true });
+      await assertFitsScreen(phone, name, '.visually-hidden, .table-scroll');
+      if (name === heat.name) await saveScreenshot(phone, 'phone-reproduce.png', { fullPage: true });
     }
     await context.close();
   });

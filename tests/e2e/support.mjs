@@ -142,3 +142,53 @@ export function stepsFor(label, currentPage) {
     });
   };
 }
+
+/** Saves a screenshot of `target` (a page or a locator) as `<OUTPUT>/<name>`. */
+export async function saveScreenshot(target, name, options = {}) {
+  mkdirSync(OUTPUT, { recursive: true });
+  await target.screenshot({ path: join(OUTPUT, name), ...options });
+}
+
+/** The ε slider of a page: presses `key` `times` times on it. */
+export async function pressSlider(page, key, times = 1) {
+  const slider = page.getByTestId('epsilon-slider');
+  await slider.focus();
+  for (let i = 0; i < times; i += 1) await slider.press(key);
+}
+
+/** The ε the page shows beside its slider ("ε = 0.5"), as a number. */
+export async function epsilonShown(page) {
+  const text = (await page.getByTestId('epsilon-value').textContent()).trim();
+  const match = /^ε = ([0-9.]+)$/.exec(text);
+  assert.ok(match, `ε label "${text}"`);
+  return Number(match[1]);
+}
+
+/** A phone (390 × 844, touch) in a new context of `browser`, whose requests, console errors and page errors go to `records`. */
+export async function openPhone(browser, records) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  context.on('request', (request) => records.requests.push(request.url()));
+  const phone = await context.newPage();
+  phone.on('console', (message) => {
+    if (message.type() === 'error') records.consoleErrors.push(`phone: ${message.text()}`);
+  });
+  phone.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
+  return { context, phone };
+}
+
+/**
+ * Asserts that `page` scrolls no wider than its window and that no element (outside `ignore`, a selector of parts that
+ * may be wider, e.g. visually hidden text or a scrolling table) sticks out of the screen: an overflowing element clipped
+ * by its card would still be cut off.
+ */
+export async function assertFitsScreen(page, label, ignore = '.visually-hidden') {
+  const widths = await page.evaluate((skip) => {
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest(skip))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`);
+    return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide };
+  }, ignore);
+  assert.ok(widths.scroll <= widths.inner, `${label}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
+  assert.deepEqual(widths.wide, [], `${label}: elements wider than the screen`);
+}
