@@ -9,6 +9,24 @@
 #include "privsample/numeric.hpp"
 
 namespace privsample {
+namespace {
+
+// The one scale rule of histograms: counts or probabilities (validated finite and >= 0, `largest` their maximum,
+// > 0), divided by their total after scaling by the largest entry — in [0, 1], so no overflow when summing up to
+// 10^7 entries and no underflow to zero on the way.
+std::vector<double> scaled_to_pmf(std::span<const double> values, double largest) {
+  std::vector<double> pmf(values.size());
+  CompensatedSum total;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    pmf[i] = values[i] / largest;
+    total.add(pmf[i]);
+  }
+  const double sum = total.value();
+  for (double& v : pmf) v /= sum;
+  return pmf;
+}
+
+}  // namespace
 
 void check_category_count(std::size_t k, std::string_view name) {
   if (k == 0) {
@@ -40,17 +58,7 @@ std::vector<double> validated_prior(std::span<const double> prior, std::size_t k
   if (largest == 0.0) {
     throw std::invalid_argument(std::string(name) + " is all zeros: at least one entry must be positive");
   }
-  // The one scale rule of histograms (normalized_pmf): counts or probabilities, divided by their total after
-  // scaling by the largest entry (no overflow or underflow to zero on the way).
-  std::vector<double> out(prior.size());
-  CompensatedSum total;
-  for (std::size_t i = 0; i < prior.size(); ++i) {
-    out[i] = prior[i] / largest;
-    total.add(out[i]);
-  }
-  const double sum = total.value();
-  for (double& v : out) v /= sum;
-  return out;
+  return scaled_to_pmf(prior, largest);  // the scale rule of normalized_pmf
 }
 
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
@@ -67,15 +75,7 @@ std::vector<double> normalized_pmf(std::span<const double> hist, std::string_vie
   if (largest == 0.0) {
     throw std::invalid_argument(std::string(name) + " is all zeros: at least one count must be positive");
   }
-  std::vector<double> pmf(hist.size());
-  CompensatedSum total;
-  for (std::size_t i = 0; i < hist.size(); ++i) {
-    pmf[i] = hist[i] / largest;  // in [0, 1]: no overflow when summing up to 10^7 entries
-    total.add(pmf[i]);
-  }
-  const double sum = total.value();
-  for (double& v : pmf) v /= sum;
-  return pmf;
+  return scaled_to_pmf(hist, largest);
 }
 
 }  // namespace privsample

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "privsample/mechanism.hpp"
@@ -324,6 +325,34 @@ TEST_CASE("estimate: affine estimate is unbiased for heterogeneous users", "[est
   }
 }
 
+// Per category, the mean and the variance of an estimator over `reps` populations of `users` identical users whose
+// released counts are Multinomial(users, q); `estimate(counts)` returns the estimate vector.
+namespace {
+
+template <class Estimator>
+std::pair<std::vector<double>, std::vector<double>> estimator_moments(SeededRandom& bits, const std::vector<double>& q,
+                                                                     int reps, std::uint64_t users, Estimator estimate) {
+  const std::size_t k = q.size();
+  std::vector<double> sum(k, 0.0), sum2(k, 0.0);
+  for (int rep = 0; rep < reps; ++rep) {
+    std::vector<double> counts;
+    for (const auto c : multinomial(bits, users, q)) counts.push_back(static_cast<double>(c));
+    const std::vector<double> e = estimate(counts);
+    for (std::size_t x = 0; x < k; ++x) {
+      sum[x] += e[x];
+      sum2[x] += e[x] * e[x];
+    }
+  }
+  std::vector<double> mean(k), var(k);
+  for (std::size_t x = 0; x < k; ++x) {
+    mean[x] = sum[x] / reps;
+    var[x] = sum2[x] / reps - mean[x] * mean[x];
+  }
+  return {mean, var};
+}
+
+}  // namespace
+
 // Identical users: counts ~ Multinomial(N, Q) exactly, so Var(p̂_x) = Q_x(1 − Q_x)/(N λ²) exactly.
 TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][statistical]") {
   const std::vector<double> p{0.5, 0.3, 0.15, 0.05};
@@ -335,23 +364,13 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
     const FiniteMechanism m = mech("linear", 1.0);
     const auto q = distribution(m, p);
     const double lambda = affine_map(m, k)->lambda;
-    std::vector<double> sum(k, 0.0), sum2(k, 0.0);
-    for (int rep = 0; rep < kReps; ++rep) {
-      std::vector<double> counts;
-      for (const auto c : multinomial(bits, kUsers, q)) counts.push_back(static_cast<double>(c));
-      const auto e = estimate_population(m, counts);
-      for (std::size_t x = 0; x < k; ++x) {
-        sum[x] += e.estimate[x];
-        sum2[x] += e.estimate[x] * e.estimate[x];
-      }
-    }
+    const auto [mean, var] =
+        estimator_moments(bits, q, kReps, kUsers, [&](const std::vector<double>& c) { return estimate_population(m, c).estimate; });
     for (std::size_t x = 0; x < k; ++x) {
-      const double mean = sum[x] / kReps;
-      const double var = sum2[x] / kReps - mean * mean;
       const double formula = q[x] * (1.0 - q[x]) / (static_cast<double>(kUsers) * lambda * lambda);
       // The sample variance of 4000 draws has relative standard error ~sqrt(2/4000) = 2.2%.
-      CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
+      CHECK(var[x] == Approx(formula).epsilon(0.1));
+      CHECK(mean[x] == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
   SECTION("local clip sampler (point-mass inversion)") {
@@ -368,22 +387,12 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
             ((a == b ? q[a] : 0.0) - q[a] * q[b]) / static_cast<double>(kUsers);
     const Eigen::MatrixXd minv = w.transpose().inverse();
     const Eigen::MatrixXd cov = minv * sigma * minv.transpose();
-    std::vector<double> sum(k, 0.0), sum2(k, 0.0);
-    for (int rep = 0; rep < kReps; ++rep) {
-      std::vector<double> counts;
-      for (const auto c : multinomial(bits, kUsers, q)) counts.push_back(static_cast<double>(c));
-      const auto e = estimate_point_masses(m, counts);
-      for (std::size_t x = 0; x < k; ++x) {
-        sum[x] += e.estimate[x];
-        sum2[x] += e.estimate[x] * e.estimate[x];
-      }
-    }
+    const auto [mean, var] =
+        estimator_moments(bits, q, kReps, kUsers, [&](const std::vector<double>& c) { return estimate_point_masses(m, c).estimate; });
     for (std::size_t x = 0; x < k; ++x) {
-      const double mean = sum[x] / kReps;
-      const double var = sum2[x] / kReps - mean * mean;
       const double formula = cov(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(x));
-      CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
+      CHECK(var[x] == Approx(formula).epsilon(0.1));
+      CHECK(mean[x] == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
 }
