@@ -9,7 +9,7 @@
 // nothing is logged as an error and the Content-Security-Policy holds. Screenshot: test-output/e2e/continuous.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PREFIX, closeDemoPage, epsilonShown, openDemoPage, pressSlider, saveScreenshot, stepsFor } from './support.mjs';
+import { assertServedFromPrefix, assertStayedLocal, closeDemoPage, epsilonShown, openDemoPage, pressSlider, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 15_000;
 
@@ -298,19 +298,9 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
-    assert.ok(server, 'the server started');
-    const outside = requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, [], 'requests to other hosts');
-    assert.ok(requests.length > 0, 'requests were recorded');
-    assert.deepEqual(server.log.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
-    assert.deepEqual(server.log.filter((e) => e.status >= 400), [], 'failed requests');
+    assertStayedLocal({ requests, pageErrors, consoleErrors }, server);
+    assertServedFromPrefix(server);
     assert.ok(server.log.some((e) => /\/assets\/continuous-worker-[\w-]+\.js$/.test(e.path)), 'the worker script was served from the sub-path');
-    assert.deepEqual(pageErrors, [], 'uncaught page errors');
-    assert.deepEqual(consoleErrors, [], 'console errors');
     if (page) assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'CSP violations');
   });
 });

@@ -13,14 +13,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { assertFitsScreen, closeDemoPage, openDemoPage, openPhone, saveScreenshot, stepsFor } from './support.mjs';
+import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
-let server;
-let browser;
+const demo = demoSession('index.html', STEP_TIMEOUT);
 let page;
 let baseUrl;
-const records = { requests: [], consoleErrors: [], pageErrors: [] };
 
 const step = stepsFor('people', () => page);
 
@@ -58,9 +56,9 @@ async function pasteCsv(p, text) {
 
 describe('the demo for people: first screen, persistence, sharing, downloads, 1,000 categories, phone, dark mode', { timeout: 240_000 }, () => {
   before(async () => {
-    ({ server, browser, page, baseUrl } = await openDemoPage('index.html', STEP_TIMEOUT, records));
+    ({ page, baseUrl } = await demo.open());
   });
-  after(() => closeDemoPage(server, browser));
+  after(() => demo.close());
 
   step('the first screen explains in plain words; the expert panels are one click away', async () => {
     await page.goto(baseUrl);
@@ -129,18 +127,18 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
     assert.match(await page.getByTestId('share-status').textContent(), /link/i);
 
     // A new context: no localStorage, no history. The fragment is never sent: the server sees only the path.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('request', (request) => records.requests.push(request.url()));
+    const context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.on('request', (request) => demo.records.requests.push(request.url()));
     const other = await context.newPage();
-    other.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
-    const before = server.log.length;
+    other.on('pageerror', (error) => demo.records.pageErrors.push(String(error?.stack ?? error)));
+    const before = demo.server.log.length;
     await other.goto(url);
     await other.waitForSelector('[data-testid="status"][data-state="ready"]', { timeout: STEP_TIMEOUT });
     await waitForBars(other, (s) => s.mechanism === 'linear' && s.epsilon === 2);
     assert.deepEqual(await tableState(other), edited);
     assert.match(await other.getByTestId('share-status').textContent(), /loaded from the link/);
     assert.equal(new URL(other.url()).hash, '', 'the fragment is dropped once applied (a reload keeps later edits)');
-    for (const entry of server.log.slice(before)) assert.doesNotMatch(entry.path, /s=/, 'no settings reach the server');
+    for (const entry of demo.server.log.slice(before)) assert.doesNotMatch(entry.path, /s=/, 'no settings reach the server');
     await context.close();
   });
 
@@ -310,7 +308,7 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
   });
 
   step('a phone (390 × 844): no horizontal scroll on index, continuous and many-users; screenshots', async () => {
-    const { context, phone } = await openPhone(browser, records);
+    const { context, phone } = await openPhone(demo.browser, demo.records);
     for (const [file, ready] of [
       ['index.html', '[data-testid="status"][data-state="ready"]'],
       ['continuous.html', '[data-testid="status"][data-state="ready"]'],
@@ -332,10 +330,10 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
   });
 
   step('dark mode (prefers-color-scheme: dark): dark surfaces, readable charts; screenshots', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
-    context.on('request', (request) => records.requests.push(request.url()));
+    const context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    context.on('request', (request) => demo.records.requests.push(request.url()));
     const dark = await context.newPage();
-    dark.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
+    dark.on('pageerror', (error) => demo.records.pageErrors.push(String(error?.stack ?? error)));
     await dark.emulateMedia({ colorScheme: 'dark' });
     await dark.goto(baseUrl);
     await dark.waitForSelector('[data-testid="status"][data-state="ready"]', { timeout: STEP_TIMEOUT });
@@ -367,14 +365,6 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
   });
 
   test('no request left the page’s own server, no errors', () => {
-    const outside = records.requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, []);
-    assert.ok(records.requests.length > 0);
-    assert.deepEqual(records.pageErrors, []);
-    assert.deepEqual(records.consoleErrors, []);
+    assertStayedLocal(demo.records, demo.server);
   });
 });

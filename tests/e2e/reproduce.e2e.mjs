@@ -10,16 +10,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EXPERIMENTS, PAPERS } from '../../experiments/index.mjs';
-import { assertFitsScreen, closeDemoPage, openDemoPage, openPhone, saveScreenshot, stepsFor } from './support.mjs';
+import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 const RUN_TIMEOUT = 120_000; // the slowest quick entry (minimax-fig4: ten MBDE runs) on a busy 2-core machine
 
-let server;
-let browser;
+const demo = demoSession('reproduce.html', STEP_TIMEOUT);
 let page;
 let baseUrl;
-const records = { requests: [], consoleErrors: [], pageErrors: [] };
 const step = stepsFor('reproduce', () => page);
 const times = {};
 
@@ -46,9 +44,9 @@ async function panelsInk() {
 
 describe('reproductions page', () => {
   before(async () => {
-    ({ server, browser, page, baseUrl } = await openDemoPage('reproduce.html', STEP_TIMEOUT, records));
+    ({ page, baseUrl } = await demo.open());
   });
-  after(async () => closeDemoPage(server, browser));
+  after(() => demo.close());
 
   step('reached from the histogram page; lists every registry entry grouped by paper; the first closed-form entry appears at once', async (t) => {
     await page.goto(`${baseUrl}index.html`);
@@ -121,7 +119,7 @@ describe('reproductions page', () => {
   });
 
   step('a phone (390 × 844): no horizontal scroll, nothing wider than the screen; screenshot', async () => {
-    const { context, phone } = await openPhone(browser, records);
+    const { context, phone } = await openPhone(demo.browser, demo.records);
     const heat = EXPERIMENTS.find((e) => e.name === 'local-fig1') ?? EXPERIMENTS.find((e) => e.closedForm);
     for (const name of [EXPERIMENTS.find((e) => e.closedForm).name, heat.name]) {
       await phone.goto('about:blank'); // a new document each time (a hash-only change would not reload)
@@ -137,15 +135,7 @@ describe('reproductions page', () => {
   });
 
   test('no request left 127.0.0.1, no console or page errors, the policy held; pick-to-drawn times', (t) => {
-    const outside = records.requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, []);
-    assert.ok(records.requests.length > 0);
-    assert.deepEqual(records.pageErrors, []);
-    assert.deepEqual(records.consoleErrors, []);
+    assertStayedLocal(demo.records, demo.server);
     const closed = EXPERIMENTS.filter((e) => e.closedForm && times[e.name] !== undefined).map((e) => `${e.name} ${times[e.name]} ms`);
     t.diagnostic(`closed-form entries, pick to drawn: ${closed.join(', ')}`);
   });

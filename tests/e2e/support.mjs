@@ -192,3 +192,49 @@ export async function assertFitsScreen(page, label, ignore = '.visually-hidden')
   assert.ok(widths.scroll <= widths.inner, `${label}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
   assert.deepEqual(widths.wide, [], `${label}: elements wider than the screen`);
 }
+
+/**
+ * What every e2e file checks at its end: every request (URLs, or { url } records) went to the page's own server or
+ * was a data:/blob: URL, requests were recorded at all, and no page error or console error was logged.
+ */
+export function assertStayedLocal({ requests, pageErrors, consoleErrors }, server) {
+  assert.ok(server, 'the server started');
+  const outside = requests
+    .map((request) => (typeof request === 'string' ? request : request.url))
+    .filter((url) => {
+      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
+      const u = new URL(url);
+      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
+    });
+  assert.deepEqual(outside, [], 'requests to other hosts');
+  assert.ok(requests.length > 0, 'requests were recorded');
+  assert.deepEqual(pageErrors, [], 'uncaught page errors');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+}
+
+/** Every file the server was asked for lay under the sub-path PREFIX and was found. */
+export function assertServedFromPrefix(server) {
+  assert.deepEqual(server.log.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
+  assert.deepEqual(server.log.filter((e) => e.status >= 400), [], 'failed requests');
+}
+
+/**
+ * One e2e file's demo page: `records` collects its requests and errors from the start; open() (in before()) serves
+ * dist/, launches Chromium and opens `pageFile` (openDemoPage), keeping `server` and `browser`, and returns what it
+ * opened ({ server, browser, page, baseUrl }); close() (in after()) closes both.
+ */
+export function demoSession(pageFile, stepTimeout) {
+  const session = {
+    records: { requests: [], consoleErrors: [], pageErrors: [] },
+    server: undefined,
+    browser: undefined,
+    async open() {
+      const opened = await openDemoPage(pageFile, stepTimeout, session.records);
+      session.server = opened.server;
+      session.browser = opened.browser;
+      return opened;
+    },
+    close: () => closeDemoPage(session.server, session.browser),
+  };
+  return session;
+}
