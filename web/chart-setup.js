@@ -1,4 +1,4 @@
-// Chart.js for every page of the demo, set up once: the components the pages draw with, registered, and the
+// Chart.js for every page of the demo and for web/panels.js (the reproductions' renderer), set up once: the components the pages draw with, registered, and the
 // theme's text and grid colours (theme.js: light or dark from the page's CSS). useDemoFont() sets the system font
 // the histogram and many-users pages use.
 import {
@@ -23,8 +23,11 @@ Chart.register(BarController, BarElement, CategoryScale, Filler, Legend, LinearS
 /** The theme's chart colours ({ text, grid, marker, background }), already applied to Chart.defaults. */
 export const chartColours = applyChartTheme(Chart);
 
+/** The system font stack of the demo's charts. */
+export const DEMO_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
 export function useDemoFont() {
-  Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+  Chart.defaults.font.family = DEMO_FONT;
   Chart.defaults.font.size = 13;
 }
 

@@ -5,28 +5,12 @@
 // over the x categories) with Chart.js, and 'heatmap'
 // with web/heatmap.js (one colour map, one scale shared by the result's heat maps). Display only: no numbers are
 // computed here beyond picking axis ranges.
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
+import { DEMO_FONT as FONT, createChart } from './chart-setup.js';
 import { drawColourBar, drawHeatmap, sharedMax } from './heatmap.js';
 import { chartTheme } from './theme.js';
 
-Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip);
-
 // Okabe–Ito (colour-blind safe), then greys.
 const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8c564b', '#777777', '#aaaaaa'];
-
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 // A series' stem: its label without a qualifier such as "(paper)", "(measured worst)", "(closed-form R)" or " bound".
 const QUALIFIER = /\s*(\((paper|printed|as printed|measured worst|closed-form R)[^)]*\)|\s+bound)$/i;
@@ -163,7 +147,7 @@ export function renderResult(container, result, { heatSize } = {}) {
     }
     container.append(figure);
     figures.push(figure);
-    if (panel.kind !== 'heatmap') charts.push(new Chart(canvas, chartConfig(panel, theme)));
+    if (panel.kind !== 'heatmap') charts.push(createChart(canvas, chartConfig(panel, theme)));
   });
   if (heatmaps.length > 0) {
     const figure = document.createElement('figure');

@@ -3,6 +3,7 @@
 // base './' makes every URL in the output relative, so dist/ works when served from any sub-path.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { PAGES, pageFrame } from './pages.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -18,6 +19,8 @@ export default defineConfig({
       { find: /^privsample\/research$/, replacement: here('../bindings/js/research.mjs') },
     ],
   },
+  // Every page's shared <head> (with the Content-Security-Policy) and site header come from web/pages.js.
+  plugins: [pageFrame()],
   worker: { format: 'es' },
   build: {
     outDir: here('../dist'),
@@ -25,10 +28,10 @@ export default defineConfig({
     target: 'es2022',
     // The WASM is inlined in the module (base64); no extra chunk-size warning for it.
     chunkSizeWarningLimit: 1024,
-    // Four pages: the histogram demo, the continuous view (2-D densities), the reproductions of the papers'
-    // figures and the many-users view (population estimates), linked from each other's header.
+    // The pages of web/pages.js (the histogram demo, the continuous view, the reproductions of the papers' figures and
+    // the many-users view), linked from each other's header.
     rollupOptions: {
-      input: { main: here('index.html'), continuous: here('continuous.html'), reproduce: here('reproduce.html'), manyUsers: here('many-users.html') },
+      input: Object.fromEntries(PAGES.map((page) => [page.input, here(page.file)])),
     },
   },
 });

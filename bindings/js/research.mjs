@@ -178,18 +178,9 @@ function makeApi(wasm) {
   const { abi } = finite;
 
   // The accountant reuses the sampler's C++ mechanism when it was made by this module; a sampler from the client
-  // entry ('privsample') is rebuilt here from its public mechanism name and options.
+  // entry ('privsample') is rebuilt here from its public mechanism name and options (withHandle).
   function accountant(s, options) {
-    if (s === null || typeof s !== 'object' || typeof s.mechanism !== 'string' || typeof s.options !== 'object') {
-      throw new TypeError(`sampler must be an object returned by ps.sampler(), got ${describe(s)}`);
-    }
-    const own = finite.handleOf(s);
-    const borrowed = own ? null : finite.api.sampler(s.mechanism, s.options);
-    try {
-      return report(own ?? finite.handleOf(borrowed), s, options);
-    } finally {
-      borrowed?.dispose();
-    }
+    return withHandle(s, (handle) => report(handle, s, options));
   }
 
   function report(handle, s, options) {
@@ -230,21 +221,19 @@ function makeApi(wasm) {
     });
   }
 
+  // An Embind function of numbers only, wrapped: each argument is type-checked as a number named after its parameter
+  // (`names`, in order), then the call's error slot is read (checked).
+  const ofNumbers = (fn, ...names) => (...args) => checked(abi, fn(...names.map((name, i) => number(args[i], name))));
+
   const lmidp = Object.freeze({
-    ldpDeltaFromCapacity: (mu, epsilon) => checked(abi, wasm.ldpDeltaFromCapacity(number(mu, 'mu'), number(epsilon, 'epsilon'))),
-    ldpDeltaFloorFromCapacity: (mu) => checked(abi, wasm.ldpDeltaFloorFromCapacity(number(mu, 'mu'))),
-    lipDeltaFromMutualInformation: (mu, pMin, epsilon) =>
-      checked(abi, wasm.lipDeltaFromMutualInformation(number(mu, 'mu'), number(pMin, 'pMin'), number(epsilon, 'epsilon'))),
-    lipDeltaFromMutualInformationAsPrinted: (mu, epsilon) =>
-      checked(abi, wasm.lipDeltaFromMutualInformationAsPrinted(number(mu, 'mu'), number(epsilon, 'epsilon'))),
-    gaussianSigma2ForCapacity: (mu, d, bound) =>
-      checked(abi, wasm.gaussianSigma2ForCapacity(number(mu, 'mu'), number(d, 'd'), number(bound, 'bound'))),
-    gaussianLdpDelta: (epsilon, d, bound, sigma2) =>
-      checked(abi, wasm.gaussianLdpDelta(number(epsilon, 'epsilon'), number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
-    gaussianCapacityPeak: (d, bound, sigma2) =>
-      checked(abi, wasm.gaussianCapacityPeak(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
-    gaussianCapacityAveragePower: (d, bound, sigma2) =>
-      checked(abi, wasm.gaussianCapacityAveragePower(number(d, 'd'), number(bound, 'bound'), number(sigma2, 'sigma2'))),
+    ldpDeltaFromCapacity: ofNumbers(wasm.ldpDeltaFromCapacity, 'mu', 'epsilon'),
+    ldpDeltaFloorFromCapacity: ofNumbers(wasm.ldpDeltaFloorFromCapacity, 'mu'),
+    lipDeltaFromMutualInformation: ofNumbers(wasm.lipDeltaFromMutualInformation, 'mu', 'pMin', 'epsilon'),
+    lipDeltaFromMutualInformationAsPrinted: ofNumbers(wasm.lipDeltaFromMutualInformationAsPrinted, 'mu', 'epsilon'),
+    gaussianSigma2ForCapacity: ofNumbers(wasm.gaussianSigma2ForCapacity, 'mu', 'd', 'bound'),
+    gaussianLdpDelta: ofNumbers(wasm.gaussianLdpDelta, 'epsilon', 'd', 'bound', 'sigma2'),
+    gaussianCapacityPeak: ofNumbers(wasm.gaussianCapacityPeak, 'd', 'bound', 'sigma2'),
+    gaussianCapacityAveragePower: ofNumbers(wasm.gaussianCapacityAveragePower, 'd', 'bound', 'sigma2'),
     gaussianMixtureMutualInformation: (points, prior, sigma2) =>
       checked(abi, wasm.gaussianMixtureMutualInformation(histogram(points, 'points'), histogram(prior, 'prior'), number(sigma2, 'sigma2'))),
     gaussianMixtureLipDelta: (points, prior, sigma2, epsilon) =>
@@ -294,17 +283,14 @@ function makeApi(wasm) {
     return Object.freeze({ pureEpsilon: r.pureEpsilon, delta: r.delta });
   }
 
+  const accuracyBounds = ofNumbers(wasm.rooAccuracyBounds, 'epsilon', 'records', 'k');
+  const sampleComplexity = ofNumbers(wasm.rooSampleComplexity, 'k', 'alpha', 'epsilon');
   const roo = Object.freeze({
-    obscureProbability: (epsilon, records, k) =>
-      checked(abi, wasm.rooObscureProbability(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
-    obscureTable: (epsilon, records, k) =>
-      checked(abi, wasm.dsRooObscureTable(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
-    obscureTableAsPrinted: (epsilon, records, k) =>
-      checked(abi, wasm.dsRooObscureTableAsPrinted(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k'))),
-    accuracyBounds: (epsilon, records, k) =>
-      Object.freeze(checked(abi, wasm.rooAccuracyBounds(number(epsilon, 'epsilon'), number(records, 'records'), number(k, 'k')))),
-    sampleComplexity: (k, alpha, epsilon) =>
-      Object.freeze(checked(abi, wasm.rooSampleComplexity(number(k, 'k'), number(alpha, 'alpha'), number(epsilon, 'epsilon')))),
+    obscureProbability: ofNumbers(wasm.rooObscureProbability, 'epsilon', 'records', 'k'),
+    obscureTable: ofNumbers(wasm.dsRooObscureTable, 'epsilon', 'records', 'k'),
+    obscureTableAsPrinted: ofNumbers(wasm.dsRooObscureTableAsPrinted, 'epsilon', 'records', 'k'),
+    accuracyBounds: (epsilon, records, k) => Object.freeze(accuracyBounds(epsilon, records, k)),
+    sampleComplexity: (k, alpha, epsilon) => Object.freeze(sampleComplexity(k, alpha, epsilon)),
   });
 
   // A sampler's C++ handle: its own when made by this module, else one rebuilt from its public name and options

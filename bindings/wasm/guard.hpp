@@ -6,6 +6,7 @@
 // wrapper sees the sentinel and reads the slot (ps_error_kind / ps_error_message) to throw a
 // RangeError/TypeError/Error there, after the C++ side has fully unwound.
 #include <string>
+#include <utility>
 
 namespace privsample::bindings {
 
@@ -22,16 +23,22 @@ PendingError& pending_error();
 // Classifies the exception being handled (call only inside a catch block) and records it in the slot.
 void record_current_exception() noexcept;
 
-// Runs body() and returns its number, or records the exception and returns NaN. Never throws. The catch is a
-// single catch (...) per call site: the classification lives once in record_current_exception().
-template <class Body>
-double guarded_number(Body&& body) noexcept {
+// Runs body() and returns its result as a Result, or records the exception and returns the sentinel. Never throws.
+// The catch is a single catch (...) per call site: the classification lives once in record_current_exception().
+template <class Result, class Body>
+Result guarded_or(Result sentinel, Body&& body) noexcept {
   try {
     return body();
   } catch (...) {
     record_current_exception();
   }
-  return __builtin_nan("");
+  return sentinel;
+}
+
+// The C functions' form: body()'s number, or NaN after an error.
+template <class Body>
+double guarded_number(Body&& body) noexcept {
+  return guarded_or<double>(__builtin_nan(""), std::forward<Body>(body));
 }
 
 }  // namespace privsample::bindings

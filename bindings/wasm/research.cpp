@@ -45,12 +45,7 @@ namespace {
 // Runs body() and returns its val, or records the exception (guard.hpp) and returns undefined. Never throws.
 template <class Body>
 val guarded(Body&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    record_current_exception();
-  }
-  return val::undefined();
+  return guarded_or<val>(val::undefined(), std::forward<Body>(body));
 }
 
 std::vector<double> numbers(const val& array) { return emscripten::convertJSArrayToNumberVector<double>(array); }

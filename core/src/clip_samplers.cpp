@@ -14,12 +14,6 @@
 namespace privsample {
 namespace {
 
-double normaliser_of(const ClipNormalised& solved) {
-  if (solved.kind == ClipCase::sparse_support) return 0.0;
-  if (solved.kind == ClipCase::box_is_point) return 1.0;  // ε = 0: any r gives the reference
-  return 1.0 / solved.scale;
-}
-
 void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = "prior") {
   if (k != prior_size) {
     throw_shape({"k = ", k, " but the ", name, " has ", prior_size, " categories"});
@@ -42,37 +36,33 @@ double validated_gamma(double gamma) {
   return gamma;
 }
 
+PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma, UnderflowRule rule) {
+  // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
+  const double shrink = std::exp(-effective_epsilon(epsilon));
+  const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);
+  const double floor = ceiling * shrink;
+  return privacy_box(prior, floor, ceiling, effective_epsilon(epsilon), "prior", rule);
+}
+
 LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
-    : epsilon_(validated_epsilon(epsilon)), gamma_(validated_gamma(gamma)) {
+    : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {
   check_category_count(prior.size(), "prior");
   prior_ = validated_prior(prior, prior.size());
-  // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
-  const double shrink = std::exp(-effective_epsilon(epsilon_));
-  const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);
-  const double floor = ceiling * shrink;
-  PrivacyBox box = privacy_box(prior_, floor, ceiling, effective_epsilon(epsilon_), "prior");
-  lo_ = std::move(box.lo);
-  hi_ = std::move(box.hi);
+  box_ = local_clip_box(prior_, epsilon_, gamma_);
 }
 
 ClipNormalised LocalClipSampler::solve(std::span<const double> hist) const {
   const std::vector<double> p = normalized_pmf(hist);
   check_prior_size(p.size(), prior_.size());
-  return clip_normalise(p, AtomBox{lo_, hi_});
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi});
 }
-
-std::vector<double> LocalClipSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
-
-double LocalClipSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
 
 // Envelope draw under the box top hi = b·e^ε·p0 (public): Geometric(1/Σhi) proposals for every input.
 IndexDraw LocalClipSampler::prepare(std::span<const double> hist) const {
   std::vector<double> q = distribution(hist);
-  Envelope envelope(capped_at_one(hi_));
+  Envelope envelope(capped_at_one(box_.hi));
   return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
-
-std::size_t LocalClipSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
   validated_epsilon(epsilon);
@@ -89,12 +79,8 @@ double LocalClipSampler::worst_case_risk(const FDivergence& f, std::size_t k) co
   return local_clip_risk(f, epsilon_, gamma_);
 }
 
-double LocalClipSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return worst_case_risk(f_divergence(f), k);
-}
-
 MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<double>> reference)
-    : epsilon_(validated_epsilon(epsilon)) {
+    : ClipSampler(epsilon) {
   if (reference) {
     check_category_count(reference->size(), "reference");
     reference_ = validated_prior(*reference, reference->size(), "reference", /*allow_zeros=*/true);
@@ -119,10 +105,6 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
   return clip_normalise(p, AtomBox{box.lo, box.hi});
 }
 
-std::vector<double> MollifierSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
-
-double MollifierSampler::normaliser(std::span<const double> hist) const { return normaliser_of(solve(hist)); }
-
 // Envelope draw under the box top min(1, e^{ε/2}·Q0) (public).
 IndexDraw MollifierSampler::prepare(std::span<const double> hist) const {
   ClipNormalised solved = solve(hist);
@@ -138,8 +120,6 @@ IndexDraw MollifierSampler::prepare(std::span<const double> hist) const {
     return envelope.draw(q, bits).cell;
   };
 }
-
-std::size_t MollifierSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
 
 double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   check_category_count(k);
@@ -157,10 +137,6 @@ double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) co
   // B(t) = mass the projection keeps on a point mass at an atom of reference mass t (eq. 185).
   const double kept = std::min(std::exp(half) * smallest, std::exp(-half) * smallest - std::expm1(-half));
   return chord_risk(f, 0.0, 1.0 / std::min(kept, 1.0));
-}
-
-double MollifierSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return worst_case_risk(f_divergence(f), k);
 }
 
 }  // namespace privsample

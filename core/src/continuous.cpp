@@ -11,6 +11,7 @@
 #include "privsample/errors.hpp"
 #include "privsample/privacy_box.hpp"
 #include "privsample/clip_samplers.hpp"
+#include "privsample/linear_samplers.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
@@ -218,12 +219,6 @@ std::vector<double> density_pmf(std::span<const double> density, std::size_t cel
   if (!(p.size() == cells))
     fail_shape("density has " + std::to_string(p.size()) + " cells but the reference has " + std::to_string(cells));
   return p;
-}
-
-double normaliser_of(const ClipNormalised& solved) {
-  if (solved.kind == ClipCase::sparse_support) return 0.0;
-  if (solved.kind == ClipCase::box_is_point) return 1.0;
-  return 1.0 / solved.scale;
 }
 
 // The weight a linear sampler runs at: effective guarantee, and the GDP weight rounded down (functional_ldp.hpp).
@@ -513,7 +508,7 @@ bool in_class(const DensityClass& cls, std::span<const double> density) {
 // ---- Park's clip sampler ---------------------------------------------------------------------------------------
 
 ContinuousClipSampler::ContinuousClipSampler(double epsilon, std::vector<double> reference, double c1, double c2)
-    : epsilon_(validated_epsilon(epsilon)), class_(privsample::density_class(reference, c1, c2)) {
+    : ClipSampler(epsilon), class_(privsample::density_class(reference, c1, c2)) {
   constants_ = continuous_constants(class_.c1, class_.c2, epsilon_);
   // Trivial case: the box is the class itself (the exact projection, identity on members). Otherwise the
   // mollifier [b·h, b·e^ε·h] of Thm 3.3.
@@ -531,10 +526,6 @@ ClipNormalised ContinuousClipSampler::solve(std::span<const double> density) con
   return clip_normalise(p, AtomBox{lo_, hi_});
 }
 
-std::vector<double> ContinuousClipSampler::distribution(std::span<const double> density) const {
-  return solve(density).q;
-}
-
 double ContinuousClipSampler::normaliser(std::span<const double> density) const {
   const ClipNormalised solved = solve(density);
   return constants_.trivial ? 1.0 : normaliser_of(solved);
@@ -545,7 +536,6 @@ double ContinuousClipSampler::worst_case_risk(const FDivergence& f) const {
   return chord_risk(f, constants_.r1, constants_.r2);
 }
 
-double ContinuousClipSampler::worst_case_risk(NamedDivergence f) const { return worst_case_risk(f_divergence(f)); }
 
 // ---- linear sampler Q† ------------------------------------------------------------------------------------------
 
@@ -595,59 +585,38 @@ double ContinuousLinearSampler::worst_case_risk(const FDivergence& f) const {
   return chord_risk(f, r.r1, r.r2);
 }
 
-double ContinuousLinearSampler::worst_case_risk(NamedDivergence f) const { return worst_case_risk(f_divergence(f)); }
 
 // ---- local samplers -----------------------------------------------------------------------------------------------
 
 ContinuousLocalClipSampler::ContinuousLocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
-    : epsilon_(validated_epsilon(epsilon)), gamma_(validated_gamma(gamma)) {
+    : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {
   double total = 0.0;
   prior_ = normalised_reference(prior, "prior", total);
-  // b = (γ+1)/(γ+e^ε), b e^ε = (γ+1)/(γe^{−ε} + 1), through e^{−ε} (no overflow up to ε = 700).
-  const double shrink = std::exp(-effective_epsilon(epsilon_));
-  const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);
-  const double floor = ceiling * shrink;
-  PrivacyBox box = privacy_box(prior_, floor, ceiling, effective_epsilon(epsilon_), "prior", UnderflowRule::never_output);
-  lo_ = std::move(box.lo);
-  hi_ = std::move(box.hi);
+  box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output);
 }
 
 ClipNormalised ContinuousLocalClipSampler::solve(std::span<const double> density) const {
   const std::vector<double> p = density_pmf(density, prior_.size());
-  return clip_normalise(p, AtomBox{lo_, hi_});
-}
-
-std::vector<double> ContinuousLocalClipSampler::distribution(std::span<const double> density) const {
-  return solve(density).q;
-}
-
-double ContinuousLocalClipSampler::normaliser(std::span<const double> density) const {
-  return normaliser_of(solve(density));
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi});
 }
 
 double ContinuousLocalClipSampler::worst_case_risk(const FDivergence& f) const {
   return local_clip_risk(f, effective_epsilon(epsilon_), gamma_);
 }
 
-double ContinuousLocalClipSampler::worst_case_risk(NamedDivergence f) const { return worst_case_risk(f_divergence(f)); }
 
 ContinuousLocalLinearSampler::ContinuousLocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma)
     : guarantee_(validated_ldp_guarantee(g)), gamma_(validated_gamma(gamma)) {
   double total = 0.0;
   prior_ = normalised_reference(prior, "prior", total);
-  lo_.resize(prior_.size());
-  hi_.resize(prior_.size());
-  for (std::size_t i = 0; i < prior_.size(); ++i) {
-    lo_[i] = prior_[i] / gamma_;
-    hi_[i] = prior_[i] * gamma_;
-  }
+  neighbourhood_ = neighbourhood_box(prior_, gamma_);
   // λ_loc = λ_{γ+1}(g)/(1 − 1/γ) (Thm 4.1 = Thm 3.4 with c1 = 1/γ, c2 = γ).
-  lambda_ = std::clamp(gamma_ / (gamma_ - 1.0) * running_lambda(guarantee_, gamma_ + 1.0), 0.0, 1.0);
+  lambda_ = local_linear_weight(guarantee_, gamma_);
 }
 
 std::vector<double> ContinuousLocalLinearSampler::projection(std::span<const double> density) const {
   const std::vector<double> p = density_pmf(density, prior_.size());
-  return clip_normalise(p, AtomBox{lo_, hi_}).q;
+  return clip_normalise(p, AtomBox{neighbourhood_.lo, neighbourhood_.hi}).q;
 }
 
 std::vector<double> ContinuousLocalLinearSampler::distribution(std::span<const double> density) const {
@@ -668,13 +637,7 @@ std::vector<double> ContinuousLocalLinearSampler::ceiling() const {
 }
 
 double ContinuousLocalLinearSampler::worst_case_risk(const FDivergence& f) const {
-  if (lambda_ >= 1.0) return 0.0;
-  const LinearRiskConstants r = linear_risk_constants(1.0 / gamma_, gamma_, lambda_);
-  return chord_risk(f, r.r1, r.r2);
-}
-
-double ContinuousLocalLinearSampler::worst_case_risk(NamedDivergence f) const {
-  return worst_case_risk(f_divergence(f));
+  return local_linear_risk(f, gamma_, lambda_);
 }
 
 // ---- drawing ------------------------------------------------------------------------------------------------------

@@ -81,10 +81,6 @@ IndexDraw FunctionalLinearSampler::prepare(std::span<const double> hist) const {
   return mixture_draw(m.lambda, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
 }
 
-std::size_t FunctionalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return prepare(hist)(bits);
-}
-
 double FunctionalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   const double lambda_k = mix(k).lambda;
   if (k == 1 || lambda_k >= 1.0) return 0.0;
@@ -92,25 +88,34 @@ double FunctionalLinearSampler::worst_case_risk(const FDivergence& f, std::size_
   return chord_risk(f, r.r1, r.r2);  // r1 = 0, r2 = k/((k−1)λ+1)
 }
 
-double FunctionalLinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return worst_case_risk(f_divergence(f), k);
+// ---- LocalLinearSampler (Thm 4.1) ----------------------------------------------------------------------
+
+PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma) {
+  PrivacyBox box{std::vector<double>(prior.size()), std::vector<double>(prior.size())};
+  for (std::size_t x = 0; x < prior.size(); ++x) {
+    box.lo[x] = prior[x] / gamma;
+    box.hi[x] = prior[x] * gamma;
+  }
+  return box;
 }
 
-// ---- LocalLinearSampler (Thm 4.1) ----------------------------------------------------------------------
+// λ_loc = λ*_{1/γ, γ, g} = λ_{γ+1}(g)/(1 − 1/γ).
+double local_linear_weight(const Guarantee& g, double gamma) {
+  return std::clamp(gamma / (gamma - 1.0) * running_weight(g, gamma + 1.0).lambda, 0.0, 1.0);
+}
+
+double local_linear_risk(const FDivergence& f, double gamma, double lambda) {
+  if (lambda >= 1.0) return 0.0;  // trivial regime: Q(P) = P on N_γ(P0)
+  const LinearRiskConstants r = linear_risk_constants(1.0 / gamma, gamma, lambda);
+  return chord_risk(f, r.r1, r.r2);  // r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1)
+}
 
 LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma)
     : guarantee_(validated_ldp_guarantee(g)), gamma_(validated_gamma(gamma)) {
   check_category_count(prior.size(), "prior");
   prior_ = validated_prior(prior, prior.size());
-  lo_.resize(prior_.size());
-  hi_.resize(prior_.size());
-  for (std::size_t x = 0; x < prior_.size(); ++x) {
-    lo_[x] = prior_[x] / gamma_;
-    hi_[x] = prior_[x] * gamma_;
-  }
-  // λ_loc = λ*_{1/γ, γ, g} = λ_{γ+1}(g)/(1 − 1/γ).
-  const LinearWeight weight = running_weight(guarantee_, gamma_ + 1.0);
-  lambda_ = std::clamp(gamma_ / (gamma_ - 1.0) * weight.lambda, 0.0, 1.0);
+  neighbourhood_ = neighbourhood_box(prior_, gamma_);
+  lambda_ = local_linear_weight(guarantee_, gamma_);
   complement_ = 1.0 - lambda_;
   const double low_ratio = lambda_ / gamma_ + complement_;
   const double high_ratio = lambda_ * gamma_ + complement_;
@@ -123,7 +128,7 @@ LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, d
 std::vector<double> LocalLinearSampler::projection(std::span<const double> hist) const {
   const std::vector<double> p = normalized_pmf(hist);
   check_prior_size(p.size(), prior_.size());
-  return clip_normalise(p, AtomBox{lo_, hi_}).q;
+  return clip_normalise(p, AtomBox{neighbourhood_.lo, neighbourhood_.hi}).q;
 }
 
 std::vector<double> LocalLinearSampler::distribution(std::span<const double> hist) const {
@@ -137,7 +142,7 @@ std::vector<double> LocalLinearSampler::distribution(std::span<const double> his
 // keeps P̂'s ratios), else a draw from the prior (public).
 IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
   std::vector<double> projected = projection(hist);
-  Envelope top(capped_at_one(hi_));
+  Envelope top(capped_at_one(neighbourhood_.hi));
   auto data = [projected = std::move(projected), top = std::move(top)](RandomBits& bits) {
     return top.draw(projected, bits).cell;
   };
@@ -146,19 +151,10 @@ IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
   return mixture_draw(lambda_, std::move(data), prior_.size(), std::move(base));
 }
 
-std::size_t LocalLinearSampler::sample(std::span<const double> hist, RandomBits& bits) const {
-  return prepare(hist)(bits);
-}
-
 double LocalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   check_prior_size(k, prior_.size());
-  if (lambda_ >= 1.0) return 0.0;  // trivial regime: Q(P) = P on N_γ(P0)
-  const LinearRiskConstants r = linear_risk_constants(1.0 / gamma_, gamma_, lambda_);
-  return chord_risk(f, r.r1, r.r2);  // r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1)
+  return local_linear_risk(f, gamma_, lambda_);
 }
 
-double LocalLinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return worst_case_risk(f_divergence(f), k);
-}
 
 }  // namespace privsample

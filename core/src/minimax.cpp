@@ -49,15 +49,11 @@ double finite_minimax_risk(NamedDivergence f, std::size_t k, double epsilon) {
   return finite_minimax_risk(f_divergence(f), k, epsilon);
 }
 
-MinimaxSampler::MinimaxSampler(double epsilon) : epsilon_(validated_epsilon(epsilon)) {}
-
 ClipNormalised MinimaxSampler::solve(std::span<const double> hist) const {
   const std::vector<double> p = normalized_pmf(hist);
   const FiniteBox box = finite_minimax_box(p.size(), epsilon_);
   return clip_normalise(p, UniformBox{p.size(), box.floor, box.ceiling});
 }
-
-std::vector<double> MinimaxSampler::distribution(std::span<const double> hist) const { return solve(hist).q; }
 
 double MinimaxSampler::normaliser(std::span<const double> hist) const {
   const ClipNormalised solved = solve(hist);
@@ -72,18 +68,6 @@ IndexDraw MinimaxSampler::prepare(std::span<const double> hist) const {
   const Envelope envelope(q.size(), finite_minimax_box(q.size(), epsilon_).ceiling);
   return [q = std::move(q), envelope](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
-
-std::size_t MinimaxSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
-
-double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
-  return finite_minimax_risk(f, k, epsilon_);
-}
-
-double MinimaxSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return finite_minimax_risk(f, k, epsilon_);
-}
-
-LinearSampler::LinearSampler(double epsilon) : epsilon_(validated_epsilon(epsilon)) {}
 
 std::vector<double> LinearSampler::distribution(std::span<const double> hist) const {
   std::vector<double> q = normalized_pmf(hist);
@@ -107,17 +91,6 @@ IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
   const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
   while (gamma > 0.0 && k * gamma / (1.0 - gamma) * (1.0 + 4.0 * kUlp) > room) gamma = std::nextafter(gamma, 0.0);
   return mixture_draw(gamma, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
-}
-
-std::size_t LinearSampler::sample(std::span<const double> hist, RandomBits& bits) const { return prepare(hist)(bits); }
-
-// Q† is also minimax-optimal (p/q† ∈ [0, r2], Lemma C.7), so its worst case is Theorem 3.1's value.
-double LinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
-  return finite_minimax_risk(f, k, epsilon_);
-}
-
-double LinearSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
-  return finite_minimax_risk(f, k, epsilon_);
 }
 
 }  // namespace privsample

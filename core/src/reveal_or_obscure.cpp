@@ -293,9 +293,6 @@ std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t r
 
 // ---- ROO ------------------------------------------------------------------------------------------------
 
-RooSampler::RooSampler(double epsilon, double records)
-    : epsilon_(validated_epsilon(epsilon)), records_(validated_count(records, "records", 1, kMaxRecords)) {}
-
 double RooSampler::obscure_probability(std::size_t k) const {
   check_category_count(k, "k");
   return round_up(roo_q(decay(effective_epsilon(epsilon_)), records_, k));
@@ -312,8 +309,6 @@ IndexDraw RooSampler::prepare(std::span<const double> counts) const {
   return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
 }
 
-std::size_t RooSampler::sample(std::span<const double> counts, RandomBits& bits) const { return prepare(counts)(bits); }
-
 double RooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   return mixture_risk(f, spread(obscure_probability(k), k));
 }
@@ -323,9 +318,6 @@ double RooSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
 }
 
 // ---- DS-ROO′ --------------------------------------------------------------------------------------------
-
-DsRooSampler::DsRooSampler(double epsilon, double records)
-    : epsilon_(validated_epsilon(epsilon)), records_(validated_count(records, "records", 1, kMaxRecords)) {}
 
 double DsRooSampler::q_for(std::size_t k, std::uint64_t m) const {
   check_category_count(k, "k");
@@ -390,10 +382,6 @@ IndexDraw DsRooSampler::prepare(std::span<const double> counts) const {
   return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
 }
 
-std::size_t DsRooSampler::sample(std::span<const double> counts, RandomBits& bits) const {
-  return prepare(counts)(bits);
-}
-
 double DsRooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
   return mixture_risk(f, spread(q_for(k, 0), k));
 }
@@ -403,9 +391,6 @@ double DsRooSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
 }
 
 // ---- Laplace + projection baseline ----------------------------------------------------------------------
-
-LaplaceProjectionSampler::LaplaceProjectionSampler(double epsilon, double records)
-    : epsilon_(validated_epsilon(epsilon)), records_(validated_count(records, "records", 1, kMaxRecords)) {}
 
 void LaplaceProjectionSampler::project_noisy(std::span<const double> counts, RandomBits& bits,
                                              std::vector<double>& out) const {
@@ -461,10 +446,6 @@ IndexDraw LaplaceProjectionSampler::prepare(std::span<const double> counts) cons
 }
 
 double LaplaceProjectionSampler::worst_case_risk(const FDivergence&, std::size_t) const {
-  throw std::domain_error("laplace-projection has no closed-form worst-case risk");
-}
-
-double LaplaceProjectionSampler::worst_case_risk(NamedDivergence, std::size_t) const {
   throw std::domain_error("laplace-projection has no closed-form worst-case risk");
 }
 

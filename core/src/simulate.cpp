@@ -241,19 +241,16 @@ std::size_t release_one(const FiniteMechanism& mechanism, std::span<const double
   return sample_many(mechanism, hist, 1, bits).front();
 }
 
-}  // namespace
-
-std::vector<double> release_point_masses(const FiniteMechanism& mechanism, std::span<const double> items,
-                                         RandomBits& bits) {
+// The released counts of point-mass users: one draw per user when per_user is set, else one multinomial per item.
+std::vector<double> released_counts(const FiniteMechanism& mechanism, std::span<const double> items, RandomBits& bits,
+                                    bool per_user) {
   validated_sample_counts(items, &mechanism, "items");
   const std::size_t k = items.size();
   const std::vector<std::vector<double>> inputs = point_mass_inputs(mechanism, k);
   std::vector<double> counts(k, 0.0);
-  const bool monte_carlo = std::holds_alternative<LaplaceProjectionSampler>(mechanism);
   for (std::size_t x = 0; x < k; ++x) {
     if (items[x] == 0.0) continue;
-    if (monte_carlo) {
-      // distribution() is only an estimate here: draw every user with fresh noise.
+    if (per_user) {
       for (const std::uint32_t y : sample_many(mechanism, inputs[x], static_cast<std::size_t>(items[x]), bits)) {
         counts[y] += 1.0;
       }
@@ -274,19 +271,17 @@ std::vector<double> release_point_masses(const FiniteMechanism& mechanism, std::
   return counts;
 }
 
+}  // namespace
+
+std::vector<double> release_point_masses(const FiniteMechanism& mechanism, std::span<const double> items,
+                                         RandomBits& bits) {
+  // laplace-projection's distribution() is only an estimate: draw every user with fresh noise.
+  return released_counts(mechanism, items, bits, std::holds_alternative<LaplaceProjectionSampler>(mechanism));
+}
+
 std::vector<double> release_point_masses_per_user(const FiniteMechanism& mechanism, std::span<const double> items,
                                                   RandomBits& bits) {
-  validated_sample_counts(items, &mechanism, "items");
-  const std::size_t k = items.size();
-  const std::vector<std::vector<double>> inputs = point_mass_inputs(mechanism, k);
-  std::vector<double> counts(k, 0.0);
-  for (std::size_t x = 0; x < k; ++x) {
-    if (items[x] == 0.0) continue;
-    for (const std::uint32_t y : sample_many(mechanism, inputs[x], static_cast<std::size_t>(items[x]), bits)) {
-      counts[y] += 1.0;
-    }
-  }
-  return counts;
+  return released_counts(mechanism, items, bits, /*per_user=*/true);
 }
 
 SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const double> population,

@@ -8,10 +8,8 @@
 // worker (ε moved and the privatized map redrawn before the run ends). Checks that no request leaves 127.0.0.1,
 // nothing is logged as an error and the Content-Security-Policy holds. Screenshot: test-output/e2e/continuous.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, PREFIX, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
+import { assertServedFromPrefix, assertStayedLocal, closeDemoPage, epsilonShown, openDemoPage, pressSlider, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 15_000;
 
@@ -80,19 +78,6 @@ async function curveDone(n, mechanism) {
   }, { timeout: 60_000 });
 }
 
-async function pressSlider(key, times = 1) {
-  const slider = page.getByTestId('epsilon-slider');
-  await slider.focus();
-  for (let i = 0; i < times; i += 1) await slider.press(key);
-}
-
-async function epsilonShown() {
-  const text = (await page.getByTestId('epsilon-value').textContent()).trim();
-  const match = /^ε = ([0-9.]+)$/.exec(text);
-  assert.ok(match, `ε label "${text}"`);
-  return Number(match[1]);
-}
-
 function checkCurve(c) {
   const eps = c.epsilons;
   assert.ok(eps.length >= 20 && eps.length <= 60, `${eps.length} ε values`);
@@ -157,8 +142,8 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
   step('moving ε redraws the privatized map only, and moves the chart marker', async () => {
     const p0 = await map('map-p');
     const q0 = await map('map-q');
-    await pressSlider('PageDown', 1); // one page down the log slider: ε < 1
-    const epsilon = await epsilonShown();
+    await pressSlider(page, 'PageDown', 1); // one page down the log slider: ε < 1
+    const epsilon = await epsilonShown(page);
     assert.ok(epsilon < 1, `ε went down to ${epsilon}`);
     const q1 = await waitFor('Q at the new ε', async () => {
       const m = await map('map-q');
@@ -168,7 +153,7 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
     assert.equal((await map('map-p')).hash, p0.hash, 'the original heatmap did not change');
     assert.equal((await curveChart()).current, epsilon, 'the chart marker follows ε');
     // Stronger privacy: Q is flatter (closer to the smooth public prior), so the map has less contrast.
-    await pressSlider('Home');
+    await pressSlider(page, 'Home');
     const q2 = await waitFor('Q at ε = 0.01', async () => {
       const m = await map('map-q');
       return m.state.epsilon === 0.01 ? m : null;
@@ -210,7 +195,7 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
 
   step('drawing private points plots them on the privatized map', async () => {
     await page.getByTestId('family-select').selectOption('ring');
-    await pressSlider('End'); // ε = 10: the points follow the ring
+    await pressSlider(page, 'End'); // ε = 10: the points follow the ring
     await waitFor('Q of the ring at ε = 10', async () => {
       const m = await map('map-q');
       return m.state.epsilon === 10 && (await map('map-p')).state.family === 'ring';
@@ -266,7 +251,7 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
       slider.value = '0'; // ε = 1
       slider.dispatchEvent(new Event('input', { bubbles: true }));
     });
-    assert.equal(await epsilonShown(), 1);
+    assert.equal(await epsilonShown(page), 1);
     await page.getByTestId('grid-select').selectOption('500');
     // The run has started and reports progress per ε.
     await waitFor('the first progress step', async () => {
@@ -280,8 +265,8 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
     }));
     assert.ok(lag < 200, `a timer fired after ${lag} ms`);
     // …a control reacts at once (the ε slider and its label)…
-    await pressSlider('PageDown');
-    const epsilon = await epsilonShown();
+    await pressSlider(page, 'PageDown');
+    const epsilon = await epsilonShown(page);
     assert.ok(epsilon < 1, `ε label now ${epsilon}`);
     const during = await curveChart();
     assert.ok(during.done < during.total, `the run is still going (${during.done} of ${during.total})`);
@@ -309,24 +294,13 @@ describe('privsample continuous view in Chromium, served from a sub-path', { tim
     await page.getByTestId('sample-20').click();
     await waitFor('20 points', async () => (await map('map-q')).state.samples.length === 20);
     await page.mouse.move(0, 0);
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'continuous.png'), fullPage: true });
+    await saveScreenshot(page, 'continuous.png', { fullPage: true });
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
-    assert.ok(server, 'the server started');
-    const outside = requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, [], 'requests to other hosts');
-    assert.ok(requests.length > 0, 'requests were recorded');
-    assert.deepEqual(server.log.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
-    assert.deepEqual(server.log.filter((e) => e.status >= 400), [], 'failed requests');
+    assertStayedLocal({ requests, pageErrors, consoleErrors }, server);
+    assertServedFromPrefix(server);
     assert.ok(server.log.some((e) => /\/assets\/continuous-worker-[\w-]+\.js$/.test(e.path)), 'the worker script was served from the sub-path');
-    assert.deepEqual(pageErrors, [], 'uncaught page errors');
-    assert.deepEqual(consoleErrors, [], 'console errors');
     if (page) assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'CSP violations');
   });
 });

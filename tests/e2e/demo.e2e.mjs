@@ -9,11 +9,11 @@
 // and test-output/e2e/compare.png; the privacy accountant panel is checked for every mechanism
 // (test-output/e2e/accountant.png and accountant-panel.png).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, DIST, OUTPUT, PREFIX, closeDemoPage, cspOf, startServer, stepsFor } from './support.mjs';
+import { CHROMIUM, DIST, PREFIX, assertServedFromPrefix, assertStayedLocal, closeDemoPage, cspOf, epsilonShown, pressSlider, saveScreenshot, startServer, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 10_000;
 
@@ -163,19 +163,6 @@ function checkCurve(state, f, k, epsilon, { mechanism = 'minimax', skipped = [] 
 
 async function tableNames() {
   return page.getByTestId('row-name').evaluateAll((inputs) => inputs.map((i) => i.value));
-}
-
-async function pressSlider(key, times = 1) {
-  const slider = page.getByTestId('epsilon-slider');
-  await slider.focus();
-  for (let i = 0; i < times; i += 1) await slider.press(key);
-}
-
-async function epsilonShown() {
-  const text = (await page.getByTestId('epsilon-value').textContent()).trim();
-  const match = /^ε = ([0-9.]+)$/.exec(text);
-  assert.ok(match, `ε label "${text}"`);
-  return Number(match[1]);
 }
 
 async function pasteCsv(text) {
@@ -328,8 +315,8 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     const names = bars1.labels;
     const counts = bars1.p; // probabilities are a histogram too
 
-    await pressSlider('Home');
-    assert.equal(await epsilonShown(), 0.01);
+    await pressSlider(page, 'Home');
+    assert.equal(await epsilonShown(page), 0.01);
     const bars2 = await waitForChart('bar-chart', 'ε = 0.01 in the bar chart', (s) => s.epsilon === 0.01);
     checkBars(bars2, names, counts, 0.01);
     assert.ok(Math.max(...bars2.q) - Math.min(...bars2.q) < 0.01, 'at ε = 0.01, Q* is nearly uniform');
@@ -341,14 +328,14 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.notEqual(await canvasImage('bar-chart'), barImage1, 'the bars changed');
     assert.match(await page.getByTestId('guarantee').textContent(), /\(ε = 0\.01\)/);
 
-    await pressSlider('End');
-    assert.equal(await epsilonShown(), 10);
+    await pressSlider(page, 'End');
+    assert.equal(await epsilonShown(page), 10);
     const bars3 = await waitForChart('bar-chart', 'ε = 10 in the bar chart', (s) => s.epsilon === 10);
     checkBars(bars3, names, counts, 10);
     bars3.q.forEach((q, i) => assert.ok(Math.abs(q - bars3.p[i]) < 1e-3, `at ε = 10, Q*[${i}] ≈ P[${i}]`));
 
-    await pressSlider('ArrowLeft', 50); // 0.5 decade down: ε = 10^0.5
-    assert.equal(await epsilonShown(), 3.16);
+    await pressSlider(page, 'ArrowLeft', 50); // 0.5 decade down: ε = 10^0.5
+    assert.equal(await epsilonShown(page), 3.16);
     const bars4 = await waitForChart('bar-chart', 'ε = 3.16', (s) => s.epsilon === 3.16);
     checkBars(bars4, names, counts, 3.16);
     checkCurve(await chart('divergence-chart'), 'kl', names.length, 3.16);
@@ -357,7 +344,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
 
   step('f select: KL, TV and squared Hellinger curves', async () => {
     const k = (await chart('bar-chart')).labels.length;
-    const epsilon = await epsilonShown();
+    const epsilon = await epsilonShown(page);
     const kl = await chart('divergence-chart');
     const imageKl = await canvasImage('divergence-chart');
     const curves = { kl };
@@ -384,7 +371,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await pasteCsv('name,count\nApples,5\nPears,3\n\nPlums,0\nFigs,12\n');
     let names = ['Apples', 'Pears', 'Plums', 'Figs'];
     let bars = await waitForChart('bar-chart', 'the pasted CSV', (s) => sameArray(s.labels, names));
-    const epsilon = await epsilonShown();
+    const epsilon = await epsilonShown(page);
     checkBars(bars, names, [5, 3, 0, 12], epsilon);
     assert.deepEqual(await tableNames(), names);
     assert.match(await page.getByTestId('csv-ok').textContent(), /Loaded 4 categories \(header row “name, count” skipped\)/);
@@ -436,8 +423,8 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.match(await error.textContent(), /The CSV is empty/);
 
     // Still working: the slider, the charts and the sample button respond.
-    await pressSlider('ArrowLeft', 66); // 3.16 → 10^−0.16 ≈ 0.692
-    const epsilon = await epsilonShown();
+    await pressSlider(page, 'ArrowLeft', 66); // 3.16 → 10^−0.16 ≈ 0.692
+    const epsilon = await epsilonShown(page);
     assert.equal(epsilon, 0.692);
     const bars = await waitForChart('bar-chart', 'ε after the bad CSV', (s) => s.epsilon === epsilon);
     checkBars(bars, before.labels, before.p, epsilon);
@@ -453,9 +440,9 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
 
   step('screenshot of the default histogram at ε = 1', async () => {
     await page.getByTestId('reset').click();
-    await pressSlider('Home');
-    await pressSlider('ArrowRight', 200); // 10^0 = 1
-    assert.equal(await epsilonShown(), 1);
+    await pressSlider(page, 'Home');
+    await pressSlider(page, 'ArrowRight', 200); // 10^0 = 1
+    assert.equal(await epsilonShown(page), 1);
     const bars = await waitForChart('bar-chart', 'the default histogram at ε = 1', (s) => s.epsilon === 1 && sameArray(s.labels, DEFAULT_NAMES));
     checkBars(bars, DEFAULT_NAMES, DEFAULT_COUNTS, 1);
     await page.getByTestId('draw-sample').click();
@@ -463,8 +450,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await page.getByTestId('csv-input').fill('');
     await page.getByTestId('csv-input').blur();
     await page.mouse.move(0, 0);
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'demo.png'), fullPage: true });
+    await saveScreenshot(page, 'demo.png', { fullPage: true });
   });
 
   step('mechanism picker: minimax → local with a public prior → ROO → linear notions; errors are shown, the page keeps working', async () => {
@@ -595,7 +581,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     assert.equal((await page.getByTestId('epsilon-value').textContent()).trim(), 'μ = 1');
     await page.getByTestId('notion-select').selectOption('pure');
     await waitForChart('bar-chart', 'linear pure again', (st) => st.guarantee.notion === 'pure-ldp');
-    assert.equal(await epsilonShown(), 1);
+    assert.equal(await epsilonShown(page), 1);
 
     // Laplace + projection: no closed-form worst case; the page says so instead of failing.
     await page.getByTestId('mechanism-select').selectOption('laplace-projection');
@@ -610,8 +596,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     const final = await waitForChart('divergence-chart', 'local for the screenshot', (st) => st.mechanism === 'local');
     checkCurve(final, 'kl', 6, 1, { mechanism: 'local' });
     await page.mouse.move(0, 0);
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'compare.png'), fullPage: true });
+    await saveScreenshot(page, 'compare.png', { fullPage: true });
   });
 
   step('privacy accountant: numbers for every mechanism, they move with ε, they are sane; errors keep the page working', async () => {
@@ -696,20 +681,20 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await page.getByTestId('mechanism-select').selectOption('minimax');
     const at1 = await report('minimax at ε = 1', (st) => st.mechanism === 'minimax' && st.epsilon === 1);
     const miText = await page.getByTestId('acc-mi').textContent();
-    await pressSlider('ArrowRight', 30); // 10^0.3 ≈ 2
-    assert.equal(await epsilonShown(), 2);
+    await pressSlider(page, 'ArrowRight', 30); // 10^0.3 ≈ 2
+    assert.equal(await epsilonShown(page), 2);
     const at2 = await report('minimax at ε = 2', (st) => st.mechanism === 'minimax' && st.epsilon === 2);
     checkSane(at2, 6);
     assert.ok(at2.mutualInformation > at1.mutualInformation, `I(X;Y) grows with ε: ${at1.mutualInformation} → ${at2.mutualInformation}`);
     assert.ok(at2.capacityUpper > at1.capacityUpper, 'the capacity grows with ε');
     assert.ok(Math.abs(at2.ldpEpsilon - 2) < 1e-9);
     assert.notEqual(await page.getByTestId('acc-mi').textContent(), miText, 'the text changed');
-    await pressSlider('ArrowLeft', 60); // 10^-0.3 ≈ 0.501
+    await pressSlider(page, 'ArrowLeft', 60); // 10^-0.3 ≈ 0.501
     const atHalf = await report('minimax at ε = 0.501', (st) => st.mechanism === 'minimax' && st.epsilon === 0.501);
     checkSane(atHalf, 6);
     assert.ok(atHalf.mutualInformation < at1.mutualInformation, 'I(X;Y) falls with ε');
-    await pressSlider('ArrowRight', 30);
-    assert.equal(await epsilonShown(), 1);
+    await pressSlider(page, 'ArrowRight', 30);
+    assert.equal(await epsilonShown(page), 1);
     await report('minimax back at ε = 1', (st) => st.mechanism === 'minimax' && st.epsilon === 1);
 
     // A public (uniform) prior: H(X) = log2 k, and I(X;Y) is then at most the capacity too.
@@ -753,27 +738,16 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await page.getByTestId('csv-input').fill('');
     await page.getByTestId('csv-input').blur();
     await page.mouse.move(0, 0);
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'accountant.png'), fullPage: true });
-    await page.getByTestId('accountant').screenshot({ path: join(OUTPUT, 'accountant-panel.png') });
+    await saveScreenshot(page, 'accountant.png', { fullPage: true });
+    await saveScreenshot(page.getByTestId('accountant'), 'accountant-panel.png');
   });
 
   test('no request left 127.0.0.1, every file came from the sub-path, no errors, no CSP violation', async () => {
-    assert.ok(server, 'the server started');
-    const outside = requests.filter(({ url }) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, [], 'requests to other hosts');
-    assert.ok(requests.length > 0, 'requests were recorded');
+    assertStayedLocal({ requests, pageErrors, consoleErrors }, server);
+    assertServedFromPrefix(server);
     const served = server.log;
-    assert.deepEqual(served.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
-    assert.deepEqual(served.filter((e) => e.status >= 400), [], 'failed requests');
     assert.ok(served.some((e) => /\/assets\/worker-[\w-]+\.js$/.test(e.path)), 'the worker script was served from the sub-path');
     assert.ok(served.some((e) => e.path === `${PREFIX}example.csv`), 'the example CSV was served from public/');
-    assert.deepEqual(pageErrors, [], 'uncaught page errors');
-    assert.deepEqual(consoleErrors, [], 'console errors');
     if (page) assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'CSP violations');
   });
 });

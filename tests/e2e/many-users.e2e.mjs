@@ -6,17 +6,13 @@
 // histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message.
 // No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, PREFIX, closeDemoPage, openDemoPage } from './support.mjs';
+import { assertServedFromPrefix, assertStayedLocal, demoSession, saveScreenshot } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
-let server;
-let browser;
+const demo = demoSession('many-users.html', STEP_TIMEOUT);
 let page;
 let baseUrl;
-const records = { requests: [], consoleErrors: [], pageErrors: [] };
 
 async function waitForResult(previous) {
   await page.waitForFunction(
@@ -44,9 +40,9 @@ const chartData = async (testid) => JSON.parse(await page.getByTestId(testid).ge
 
 describe('many-users page', () => {
   before(async () => {
-    ({ server, browser, page, baseUrl } = await openDemoPage('many-users.html', STEP_TIMEOUT, records));
+    ({ page, baseUrl } = await demo.open());
   });
-  after(async () => closeDemoPage(server, browser));
+  after(() => demo.close());
 
   let result;
   test('reached from the histogram page; the first simulation draws every chart', async () => {
@@ -100,15 +96,13 @@ describe('many-users page', () => {
     await page.getByTestId('run').click();
     await waitForResult(result);
     assert.equal(await page.getByTestId('run-status').textContent(), 'Done.');
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'many-users.png'), fullPage: true });
+    await saveScreenshot(page, 'many-users.png', { fullPage: true });
   });
 
   test('no request outside the page\'s own files, no errors', () => {
-    const outside = records.requests.filter((url) => !url.startsWith(baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    const outside = demo.records.requests.filter((url) => !url.startsWith(baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:'));
     assert.deepEqual(outside, []);
-    assert.ok(records.requests.every((url) => !url.startsWith('http') || new URL(url).pathname.startsWith(PREFIX)));
-    assert.deepEqual(records.pageErrors, []);
-    assert.deepEqual(records.consoleErrors, []);
+    assertStayedLocal(demo.records, demo.server);
+    assertServedFromPrefix(demo.server);
   });
 });

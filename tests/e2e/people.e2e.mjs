@@ -11,17 +11,14 @@
 //   - no request leaves the page's own files, nothing is logged as an error.
 // Screenshots: test-output/e2e/phone-*.png, phone-dark-index.png, dark-index.png, ledger-panel.png.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { OUTPUT, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
+import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
-let server;
-let browser;
+const demo = demoSession('index.html', STEP_TIMEOUT);
 let page;
 let baseUrl;
-const records = { requests: [], consoleErrors: [], pageErrors: [] };
 
 const step = stepsFor('people', () => page);
 
@@ -59,9 +56,9 @@ async function pasteCsv(p, text) {
 
 describe('the demo for people: first screen, persistence, sharing, downloads, 1,000 categories, phone, dark mode', { timeout: 240_000 }, () => {
   before(async () => {
-    ({ server, browser, page, baseUrl } = await openDemoPage('index.html', STEP_TIMEOUT, records));
+    ({ page, baseUrl } = await demo.open());
   });
-  after(() => closeDemoPage(server, browser));
+  after(() => demo.close());
 
   step('the first screen explains in plain words; the expert panels are one click away', async () => {
     await page.goto(baseUrl);
@@ -130,18 +127,18 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
     assert.match(await page.getByTestId('share-status').textContent(), /link/i);
 
     // A new context: no localStorage, no history. The fragment is never sent: the server sees only the path.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('request', (request) => records.requests.push(request.url()));
+    const context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.on('request', (request) => demo.records.requests.push(request.url()));
     const other = await context.newPage();
-    other.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
-    const before = server.log.length;
+    other.on('pageerror', (error) => demo.records.pageErrors.push(String(error?.stack ?? error)));
+    const before = demo.server.log.length;
     await other.goto(url);
     await other.waitForSelector('[data-testid="status"][data-state="ready"]', { timeout: STEP_TIMEOUT });
     await waitForBars(other, (s) => s.mechanism === 'linear' && s.epsilon === 2);
     assert.deepEqual(await tableState(other), edited);
     assert.match(await other.getByTestId('share-status').textContent(), /loaded from the link/);
     assert.equal(new URL(other.url()).hash, '', 'the fragment is dropped once applied (a reload keeps later edits)');
-    for (const entry of server.log.slice(before)) assert.doesNotMatch(entry.path, /s=/, 'no settings reach the server');
+    for (const entry of demo.server.log.slice(before)) assert.doesNotMatch(entry.path, /s=/, 'no settings reach the server');
     await context.close();
   });
 
@@ -214,8 +211,7 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
     await page.waitForSelector('[data-testid="ledger-message"][data-state="refused"]', { timeout: STEP_TIMEOUT });
     assert.match(await message.textContent(), /Not released: this sample would spend ε = 2, but “demo” has only ε = 1 left of its budget/);
     assert.equal(await entries(), 2);
-    mkdirSync(OUTPUT, { recursive: true });
-    await panel.screenshot({ path: join(OUTPUT, 'ledger-panel.png') });
+    await saveScreenshot(panel, 'ledger-panel.png');
     // Clearing the purpose makes the budget available again.
     await page.getByTestId('ledger-clear').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="ledger-entry"]').length === 0, null, { timeout: STEP_TIMEOUT });
@@ -298,8 +294,7 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
       showResultMs: shows.map((d) => Math.round(d)),
     };
     console.log(`1,000 categories, main thread per interaction: ${JSON.stringify(report)}`);
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, 'k1000.png') });
+    await saveScreenshot(page, 'k1000.png');
     // The issue's bound, measured as it says (< 50 ms of main-thread work per interaction): handlers stay under
     // 50 ms, and no long task near an interaction exceeds a generous 100 ms (this machine runs other jobs).
     assert.ok(maxProcessing < 50, `input handlers took up to ${maxProcessing} ms`);
@@ -313,11 +308,7 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
   });
 
   step('a phone (390 × 844): no horizontal scroll on index, continuous and many-users; screenshots', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    context.on('request', (request) => records.requests.push(request.url()));
-    const phone = await context.newPage();
-    phone.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
-    mkdirSync(OUTPUT, { recursive: true });
+    const { context, phone } = await openPhone(demo.browser, demo.records);
     for (const [file, ready] of [
       ['index.html', '[data-testid="status"][data-state="ready"]'],
       ['continuous.html', '[data-testid="status"][data-state="ready"]'],
@@ -327,31 +318,22 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
       await phone.waitForSelector(ready, { timeout: STEP_TIMEOUT });
       await phone.waitForFunction(() => document.getElementById('app').dataset.busy === 'false', null, { timeout: 60_000 });
       if (file === 'index.html') await phone.locator('#expert-panels > summary').click();
-      const widths = await phone.evaluate(() => {
-        const wide = [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.visually-hidden'))
-          .slice(0, 5)
-          .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`);
-        return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide };
-      });
-      assert.ok(widths.scroll <= widths.inner, `${file}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
-      // Nothing sticks out of the screen either (an overflowing element clipped by its card would still be cut off).
-      assert.deepEqual(widths.wide, [], `${file}: elements wider than the screen`);
+      await assertFitsScreen(phone, file);
       // The histogram table's Q column and remove buttons are visible without scrolling sideways.
       if (file === 'index.html') {
         const scroller = await phone.locator('.table-scroll').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
         assert.ok(scroller.scroll <= scroller.client, `the table fits: ${scroller.scroll} > ${scroller.client}`);
       }
-      await phone.screenshot({ path: join(OUTPUT, `phone-${file.replace('.html', '')}.png`), fullPage: true });
+      await saveScreenshot(phone, `phone-${file.replace('.html', '')}.png`, { fullPage: true });
     }
     await context.close();
   });
 
   step('dark mode (prefers-color-scheme: dark): dark surfaces, readable charts; screenshots', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
-    context.on('request', (request) => records.requests.push(request.url()));
+    const context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    context.on('request', (request) => demo.records.requests.push(request.url()));
     const dark = await context.newPage();
-    dark.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
+    dark.on('pageerror', (error) => demo.records.pageErrors.push(String(error?.stack ?? error)));
     await dark.emulateMedia({ colorScheme: 'dark' });
     await dark.goto(baseUrl);
     await dark.waitForSelector('[data-testid="status"][data-state="ready"]', { timeout: STEP_TIMEOUT });
@@ -375,23 +357,14 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
       return n;
     });
     assert.ok(bright > 200, `light chart text on the dark page (${bright} bright pixels)`);
-    mkdirSync(OUTPUT, { recursive: true });
-    await dark.screenshot({ path: join(OUTPUT, 'dark-index.png'), fullPage: true });
+    await saveScreenshot(dark, 'dark-index.png', { fullPage: true });
     await dark.setViewportSize({ width: 390, height: 844 });
     await dark.waitForTimeout(300);
-    await dark.screenshot({ path: join(OUTPUT, 'phone-dark-index.png'), fullPage: false });
+    await saveScreenshot(dark, 'phone-dark-index.png', { fullPage: false });
     await context.close();
   });
 
   test('no request left the page’s own server, no errors', () => {
-    const outside = records.requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, []);
-    assert.ok(records.requests.length > 0);
-    assert.deepEqual(records.pageErrors, []);
-    assert.deepEqual(records.consoleErrors, []);
+    assertStayedLocal(demo.records, demo.server);
   });
 });

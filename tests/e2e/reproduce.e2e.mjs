@@ -8,20 +8,16 @@
 // 127.0.0.1 and nothing is logged as an error. Screenshots: test-output/e2e/reproduce-<paper>.png (one per paper),
 // phone-reproduce.png. The pick-to-drawn times (User Timing 'privsample:reproduce:<name>') are reported, not asserted.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EXPERIMENTS, PAPERS } from '../../experiments/index.mjs';
-import { OUTPUT, closeDemoPage, openDemoPage, stepsFor } from './support.mjs';
+import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 const RUN_TIMEOUT = 120_000; // the slowest quick entry (minimax-fig4: ten MBDE runs) on a busy 2-core machine
 
-let server;
-let browser;
+const demo = demoSession('reproduce.html', STEP_TIMEOUT);
 let page;
 let baseUrl;
-const records = { requests: [], consoleErrors: [], pageErrors: [] };
 const step = stepsFor('reproduce', () => page);
 const times = {};
 
@@ -48,9 +44,9 @@ async function panelsInk() {
 
 describe('reproductions page', () => {
   before(async () => {
-    ({ server, browser, page, baseUrl } = await openDemoPage('reproduce.html', STEP_TIMEOUT, records));
+    ({ page, baseUrl } = await demo.open());
   });
-  after(async () => closeDemoPage(server, browser));
+  after(() => demo.close());
 
   step('reached from the histogram page; lists every registry entry grouped by paper; the first closed-form entry appears at once', async (t) => {
     await page.goto(`${baseUrl}index.html`);
@@ -101,9 +97,8 @@ describe('reproductions page', () => {
       // one screenshot per paper, after its last entry
       const ofPaper = EXPERIMENTS.filter((e) => e.paper === entry.paper);
       if (ofPaper.at(-1) === entry) {
-        mkdirSync(OUTPUT, { recursive: true });
         await page.locator('[data-testid="setup"] summary').click();
-        await page.screenshot({ path: join(OUTPUT, `reproduce-${entry.paper}.png`), fullPage: true });
+        await saveScreenshot(page, `reproduce-${entry.paper}.png`, { fullPage: true });
         await page.locator('[data-testid="setup"] summary').click();
       }
     });
@@ -124,13 +119,7 @@ describe('reproductions page', () => {
   });
 
   step('a phone (390 × 844): no horizontal scroll, nothing wider than the screen; screenshot', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    context.on('request', (request) => records.requests.push(request.url()));
-    const phone = await context.newPage();
-    phone.on('console', (m) => {
-      if (m.type() === 'error') records.consoleErrors.push(`phone: ${m.text()}`);
-    });
-    phone.on('pageerror', (e) => records.pageErrors.push(String(e)));
+    const { context, phone } = await openPhone(demo.browser, demo.records);
     const heat = EXPERIMENTS.find((e) => e.name === 'local-fig1') ?? EXPERIMENTS.find((e) => e.closedForm);
     for (const name of [EXPERIMENTS.find((e) => e.closedForm).name, heat.name]) {
       await phone.goto('about:blank'); // a new document each time (a hash-only change would not reload)
@@ -139,31 +128,14 @@ describe('reproductions page', () => {
         const r = document.querySelector('[data-testid="results"]');
         return r.dataset.name === n && r.dataset.state === 'passed' && document.getElementById('app').dataset.busy === 'false';
       }, name, { timeout: RUN_TIMEOUT });
-      const widths = await phone.evaluate(() => {
-        const wide = [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.visually-hidden, .table-scroll'))
-          .slice(0, 5)
-          .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`);
-        return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide };
-      });
-      assert.ok(widths.scroll <= widths.inner, `${name}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
-      assert.deepEqual(widths.wide, [], `${name}: elements wider than the screen`);
-      mkdirSync(OUTPUT, { recursive: true });
-      if (name === heat.name) await phone.screenshot({ path: join(OUTPUT, 'phone-reproduce.png'), fullPage: true });
+      await assertFitsScreen(phone, name, '.visually-hidden, .table-scroll');
+      if (name === heat.name) await saveScreenshot(phone, 'phone-reproduce.png', { fullPage: true });
     }
     await context.close();
   });
 
   test('no request left 127.0.0.1, no console or page errors, the policy held; pick-to-drawn times', (t) => {
-    const outside = records.requests.filter((url) => {
-      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
-      const u = new URL(url);
-      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
-    });
-    assert.deepEqual(outside, []);
-    assert.ok(records.requests.length > 0);
-    assert.deepEqual(records.pageErrors, []);
-    assert.deepEqual(records.consoleErrors, []);
+    assertStayedLocal(demo.records, demo.server);
     const closed = EXPERIMENTS.filter((e) => e.closedForm && times[e.name] !== undefined).map((e) => `${e.name} ${times[e.name]} ms`);
     t.diagnostic(`closed-form entries, pick to drawn: ${closed.join(', ')}`);
   });

@@ -142,3 +142,99 @@ export function stepsFor(label, currentPage) {
     });
   };
 }
+
+/** Saves a screenshot of `target` (a page or a locator) as `<OUTPUT>/<name>`. */
+export async function saveScreenshot(target, name, options = {}) {
+  mkdirSync(OUTPUT, { recursive: true });
+  await target.screenshot({ path: join(OUTPUT, name), ...options });
+}
+
+/** The ε slider of a page: presses `key` `times` times on it. */
+export async function pressSlider(page, key, times = 1) {
+  const slider = page.getByTestId('epsilon-slider');
+  await slider.focus();
+  for (let i = 0; i < times; i += 1) await slider.press(key);
+}
+
+/** The ε the page shows beside its slider ("ε = 0.5"), as a number. */
+export async function epsilonShown(page) {
+  const text = (await page.getByTestId('epsilon-value').textContent()).trim();
+  const match = /^ε = ([0-9.]+)$/.exec(text);
+  assert.ok(match, `ε label "${text}"`);
+  return Number(match[1]);
+}
+
+/** A phone (390 × 844, touch) in a new context of `browser`, whose requests, console errors and page errors go to `records`. */
+export async function openPhone(browser, records) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  context.on('request', (request) => records.requests.push(request.url()));
+  const phone = await context.newPage();
+  phone.on('console', (message) => {
+    if (message.type() === 'error') records.consoleErrors.push(`phone: ${message.text()}`);
+  });
+  phone.on('pageerror', (error) => records.pageErrors.push(String(error?.stack ?? error)));
+  return { context, phone };
+}
+
+/**
+ * Asserts that `page` scrolls no wider than its window and that no element (outside `ignore`, a selector of parts that
+ * may be wider, e.g. visually hidden text or a scrolling table) sticks out of the screen: an overflowing element clipped
+ * by its card would still be cut off.
+ */
+export async function assertFitsScreen(page, label, ignore = '.visually-hidden') {
+  const widths = await page.evaluate((skip) => {
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest(skip))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`);
+    return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide };
+  }, ignore);
+  assert.ok(widths.scroll <= widths.inner, `${label}: scrollWidth ${widths.scroll} > innerWidth ${widths.inner} (${widths.wide.join('; ')})`);
+  assert.deepEqual(widths.wide, [], `${label}: elements wider than the screen`);
+}
+
+/**
+ * What every e2e file checks at its end: every request (URLs, or { url } records) went to the page's own server or
+ * was a data:/blob: URL, requests were recorded at all, and no page error or console error was logged.
+ */
+export function assertStayedLocal({ requests, pageErrors, consoleErrors }, server) {
+  assert.ok(server, 'the server started');
+  const outside = requests
+    .map((request) => (typeof request === 'string' ? request : request.url))
+    .filter((url) => {
+      if (url.startsWith('data:') || url.startsWith('blob:')) return false;
+      const u = new URL(url);
+      return u.hostname !== '127.0.0.1' || u.port !== String(server.port);
+    });
+  assert.deepEqual(outside, [], 'requests to other hosts');
+  assert.ok(requests.length > 0, 'requests were recorded');
+  assert.deepEqual(pageErrors, [], 'uncaught page errors');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+}
+
+/** Every file the server was asked for lay under the sub-path PREFIX and was found. */
+export function assertServedFromPrefix(server) {
+  assert.deepEqual(server.log.filter((e) => !e.path.startsWith(PREFIX)), [], 'requests outside the sub-path');
+  assert.deepEqual(server.log.filter((e) => e.status >= 400), [], 'failed requests');
+}
+
+/**
+ * One e2e file's demo page: `records` collects its requests and errors from the start; open() (in before()) serves
+ * dist/, launches Chromium and opens `pageFile` (openDemoPage), keeping `server` and `browser`, and returns what it
+ * opened ({ server, browser, page, baseUrl }); close() (in after()) closes both.
+ */
+export function demoSession(pageFile, stepTimeout) {
+  const session = {
+    records: { requests: [], consoleErrors: [], pageErrors: [] },
+    server: undefined,
+    browser: undefined,
+    async open() {
+      const opened = await openDemoPage(pageFile, stepTimeout, session.records);
+      session.server = opened.server;
+      session.browser = opened.browser;
+      return opened;
+    },
+    close: () => closeDemoPage(session.server, session.browser),
+  };
+  return session;
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
-import { chiSquareTest } from './helpers.mjs';
+import { chiSquareTest, errorChecker } from './helpers.mjs';
 
 const ps = await init();
 
@@ -201,14 +201,7 @@ function stillWorks() {
   assert.ok(x >= -4 && x <= 4);
 }
 
-function expectError(run, ErrorType, pattern) {
-  assert.throws(run, (error) => {
-    assert.ok(error instanceof ErrorType, `expected ${ErrorType.name}, got ${error?.constructor?.name}: ${error?.message ?? error}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
-  stillWorks();
-}
+const expectError = errorChecker(stillWorks);
 
 test('bad grids are rejected naming the field', () => {
   expectError(() => ps.grid1d({ lo: 1, hi: 0, cells: 3 }), RangeError, /grid.lo = 1, grid.hi = 0/);

@@ -15,7 +15,7 @@ const LAYERS = [
   ['model', ['histogram', 'divergence']],
   ['privacy', ['privacy', 'functional_ldp', 'privacy_box']],
   ['solver', ['clip_normalise']],
-  ['mechanisms', ['minimax', 'clip_samplers', 'linear_samplers', 'reveal_or_obscure', 'continuous', 'membership',
+  ['mechanisms', ['sampler', 'minimax', 'clip_samplers', 'linear_samplers', 'reveal_or_obscure', 'continuous', 'membership',
     'registry', 'mechanism', 'continuous_mechanism']],
   ['analysis', ['channel', 'accountant', 'lmidp', 'estimate', 'simulate', 'collection_accounting', 'ledger']],
   ['baselines', ['mbde']],

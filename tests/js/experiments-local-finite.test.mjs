@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { experiments } from '../../experiments/local-finite.mjs';
+import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
 const ps = await init();
 
@@ -24,14 +25,8 @@ const EXPECTED = {
 test('the registry holds the paper\'s figures, once each, in the shared format', () => {
   assert.deepEqual(experiments.map((e) => e.name).sort(), Object.keys(EXPECTED).sort());
   for (const e of experiments) {
-    assert.equal(e.paper, 'local', e.name);
+    assertEntryFormat(e, 'local');
     assert.match(e.figure, /^Fig\. \d+$/, e.name);
-    assert.equal(typeof e.title, 'string', e.name);
-    assert.equal(typeof e.run, 'function', e.name);
-    assert.equal(typeof e.closedForm, 'boolean', e.name);
-    assert.deepEqual(JSON.parse(JSON.stringify(e.setup)), e.setup, `${e.name}: setup is plain JSON`);
-    assert.deepEqual(JSON.parse(JSON.stringify(e.quick)), e.quick, `${e.name}: quick is plain JSON`);
-    assert.ok(e.erratum === undefined || (typeof e.erratum === 'string' && e.erratum.length > 0), e.name);
   }
 });
 
@@ -39,21 +34,10 @@ for (const entry of experiments) {
   test(`${entry.name} (quick): checks ok, printed values match, panels like the paper's`, async () => {
     const fractions = [];
     const result = await entry.run(ps, { ...entry.setup, ...entry.quick }, { progress: (x) => fractions.push(x) });
-    assert.ok(fractions.length > 0 && fractions.at(-1) === 1, `${entry.name}: progress reaches 1`);
-    assert.ok(fractions.every((x, i) => x >= 0 && x <= 1 && (i === 0 || x >= fractions[i - 1])), 'progress is monotone in [0, 1]');
+    assertProgress(fractions, entry.name);
 
     assert.ok(result.checks.length > 0, 'has checks');
-    for (const c of result.checks) {
-      assert.equal(typeof c.label, 'string');
-      assert.ok(Number.isFinite(c.value) && Number.isFinite(c.limit), `${c.label}: finite value and limit`);
-      assert.equal(c.ok, c.value <= c.limit, `${c.label}: ok agrees with value <= limit`);
-      assert.ok(c.ok, `${c.label}: ${c.value} > ${c.limit}`);
-    }
-    for (const p of result.printed) {
-      assert.ok(Number.isFinite(p.paper) && Number.isFinite(p.computed), p.label);
-      assert.ok(p.ok, `${p.label}: paper ${p.paper}, computed ${p.computed}`);
-      assert.ok(Math.abs(p.paper - p.computed) <= p.tolerance, `${p.label}: within ${p.tolerance}`);
-    }
+    assertResultPassed(result, { limits: true });
 
     const expected = EXPECTED[entry.name];
     assert.deepEqual(result.panels.map((p) => p.title), expected.titles);
@@ -82,9 +66,6 @@ for (const entry of experiments) {
         global.points.forEach(([b, g], i) => assert.ok(local.points[i][1] < g, `${panel.title} at ${b}: local < global`));
       }
     }
-    if (result.table) {
-      assert.ok(result.table.rows.length > 0);
-      for (const row of result.table.rows) assert.equal(row.length, result.table.columns.length);
-    }
+    if (result.table) assert.ok(result.table.rows.length > 0);
   });
 }

@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { experimentByName, runExperiment } from '../../experiments/index.mjs';
 import { experiments } from '../../experiments/local.mjs';
+import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
 let ps;
 before(async () => {
@@ -17,15 +18,16 @@ const F = ['kl', 'tv', 'hellinger'];
 const BUDGETS = [0.1, 0.5, 1, 2];
 const results = {};
 const cell = (rows, budget, sampler, f) => rows.find((r) => r[0] === budget && r[1] === f && r[2] === sampler);
+// [budget, f, local row, global row] for every budget × f of a result table.
+const localAndGlobal = (rows) => BUDGETS.flatMap((b) => F.map((f) => [b, f, cell(rows, b, 'local', f), cell(rows, b, 'global', f)]));
 
 describe('Ghoukasian et al. continuous experiments (quick, through runExperiment)', () => {
   test('the two entries, in the shared format, with the paper\'s errata', () => {
     assert.deepEqual(experiments.map((e) => e.name), ['local-fig4', 'local-fig10']);
     for (const e of experiments) {
       assert.equal(experimentByName(e.name), e);
-      assert.equal(e.paper, 'local');
+      assertEntryFormat(e, 'local');
       assert.equal(e.closedForm, false);
-      assert.deepEqual(JSON.parse(JSON.stringify(e.setup)), e.setup);
       assert.deepEqual(e.quick, { clients: 10, cells: 1000 });
       assert.match(e.erratum, /c1 = e\^−1\/3, c2 = 3e/);
       assert.match(e.erratum, /Hellinger/);
@@ -38,8 +40,7 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
       const run = await runExperiment(ps, entry, { quick: true, progress: (f) => fractions.push(f) });
       results[entry.name] = run.result;
       const { result } = run;
-      for (const c of result.checks) assert.equal(c.ok, true, `check failed: ${c.label}: ${c.value} vs ${c.limit}`);
-      for (const p of result.printed) assert.equal(p.ok, true, `printed mismatch: ${p.label}: paper ${p.paper}, ours ${p.computed}`);
+      assertResultPassed(result);
       assert.deepEqual(result.panels.map((p) => [p.kind, p.title]), [['bars', 'KL'], ['bars', 'TV'], ['bars', 'Sq. Hel']]);
       for (const panel of result.panels) {
         assert.equal(panel.series.length, 4);
@@ -50,7 +51,7 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
       for (const r of result.table.rows) assert.ok(Number.isInteger(r[5]) && r[5] >= 0 && r[5] < 10);
       // a privacy check per budget and sampler, computed by the core (ps.channelLdp)
       assert.equal(result.checks.filter((c) => c.label.includes('outputs\' channel')).length, BUDGETS.length * 2);
-      assert.equal(fractions.at(-1), 1);
+      assertProgress(fractions, entry.name);
       assert.equal(fractions.length, BUDGETS.length * 2 * 10 + 1);
     });
   }
@@ -58,13 +59,9 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
   test('local-fig4: the bounds of docs/experiments.md (24 values) and the measured worst below them; local beats global', () => {
     const { printed, table, checks } = results['local-fig4'];
     assert.equal(printed.length, 24);
-    for (const b of BUDGETS) {
-      for (const f of F) {
-        const local = cell(table.rows, b, 'local', f);
-        const global = cell(table.rows, b, 'global', f);
-        assert.ok(local[3] < global[3], `${b} ${f}`);
-        assert.ok(local[3] <= local[4] && global[3] <= global[4]);
-      }
+    for (const [b, f, local, global] of localAndGlobal(table.rows)) {
+      assert.ok(local[3] < global[3], `${b} ${f}`);
+      assert.ok(local[3] <= local[4] && global[3] <= global[4]);
     }
     // pure ε-LDP for every input; the global clip's point-mass outputs span its whole box (ε* = ε), the local clip's
     // box is narrower at ε = 2 (its floor and top are capped around P0 by γ = 3)
@@ -78,13 +75,7 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
   test('local-fig10: the λ of docs/experiments.md (8 values); local linear beats global linear and has smaller bounds; Gaussian-LDP checks', () => {
     const { printed, table, checks } = results['local-fig10'];
     assert.equal(printed.length, 8);
-    for (const b of BUDGETS) {
-      for (const f of F) {
-        const local = cell(table.rows, b, 'local', f);
-        const global = cell(table.rows, b, 'global', f);
-        assert.ok(local[3] < global[3] && local[4] < global[4], `${b} ${f}`);
-      }
-    }
+    for (const [b, f, local, global] of localAndGlobal(table.rows)) assert.ok(local[3] < global[3] && local[4] < global[4], `${b} ${f}`);
     const gaussian = checks.filter((c) => c.label.includes('δ_ν(β)'));
     assert.equal(gaussian.length, 8);
     for (const c of gaussian) assert.ok(c.value <= 0, c.label);

@@ -35,3 +35,72 @@ export function chiSquareTest(draws, probabilities) {
   const df = (k - 1) % 2 === 0 ? k - 1 : k;
   return { statistic, pValue: chiSquareUpperTailEvenDf(statistic, df), counts };
 }
+
+// The bad-input checker of a test file: each call asserts that run() throws ErrorType with a message matching pattern,
+// then calls stillWorks(), since DESIGN.md asks that the module stays usable after any error.
+export function errorChecker(stillWorks) {
+  return (run, ErrorType, pattern) => {
+    assert.throws(run, (error) => {
+      assert.ok(error instanceof ErrorType, `expected ${ErrorType.name}, got ${error?.constructor?.name}: ${error?.message ?? error}`);
+      assert.match(error.message, pattern);
+      return true;
+    });
+    stillWorks();
+  };
+}
+
+// An entry of the experiments' registry (experiments/index.mjs) in the shared format: its paper, a figure label, a
+// title, a run function, whether it is a closed form, set-ups that are plain JSON, and an erratum that, when present,
+// is a non-empty string.
+export function assertEntryFormat(entry, paper) {
+  assert.equal(entry.paper, paper, entry.name);
+  assert.equal(typeof entry.figure, 'string', entry.name);
+  assert.equal(typeof entry.title, 'string', entry.name);
+  assert.equal(typeof entry.run, 'function', entry.name);
+  assert.equal(typeof entry.closedForm, 'boolean', entry.name);
+  assert.deepEqual(JSON.parse(JSON.stringify(entry.setup)), entry.setup, `${entry.name}: setup is plain JSON`);
+  assert.deepEqual(JSON.parse(JSON.stringify(entry.quick)), entry.quick, `${entry.name}: quick is plain JSON`);
+  assert.ok(entry.erratum === undefined || (typeof entry.erratum === 'string' && entry.erratum.length > 0), `${entry.name}: erratum`);
+}
+
+// A paper's entries of the registry, in the shared format: exactly the names of `expected`, in its order, each with the
+// figure label, the erratum (present or not) and, where given, the closed-form flag that `expected` names.
+export function assertPaperEntries(entries, paper, expected) {
+  assert.deepEqual(entries.map((e) => e.name), Object.keys(expected));
+  for (const e of entries) {
+    const want = expected[e.name];
+    assertEntryFormat(e, paper);
+    assert.equal(e.figure, want.figure, e.name);
+    assert.equal(typeof e.erratum === 'string', want.erratum, `${e.name}: erratum`);
+    if (want.closedForm !== undefined) assert.equal(e.closedForm, want.closedForm, `${e.name}: closed form`);
+  }
+}
+
+// An experiment's result passed: every privacy / bound check is ok, every value the paper prints matches ours, and the
+// table's rows have one cell per column. With { limits: true } (experiments whose checks are all "value <= limit" and
+// whose printed values carry a tolerance) also: value and limit finite, ok agrees with value <= limit, and the printed
+// value is within its tolerance.
+export function assertResultPassed(result, { limits = false } = {}) {
+  for (const c of result.checks) {
+    assert.equal(typeof c.label, 'string');
+    if (limits) {
+      assert.ok(Number.isFinite(c.value) && Number.isFinite(c.limit), `${c.label}: finite value and limit`);
+      assert.equal(c.ok, c.value <= c.limit, `${c.label}: ok agrees with value <= limit`);
+    }
+    assert.equal(c.ok, true, `check failed: ${c.label}: ${c.value} vs ${c.limit}`);
+  }
+  for (const p of result.printed) {
+    assert.equal(p.ok, true, `printed mismatch: ${p.label}: paper ${p.paper}, ours ${p.computed}`);
+    if (limits) {
+      assert.ok(Number.isFinite(p.paper) && Number.isFinite(p.computed), p.label);
+      assert.ok(Math.abs(p.paper - p.computed) <= p.tolerance, `${p.label}: within ${p.tolerance}`);
+    }
+  }
+  for (const row of result.table?.rows ?? []) assert.equal(row.length, result.table.columns.length);
+}
+
+// Progress fractions reported by a run: in [0, 1], never decreasing, ending at 1.
+export function assertProgress(fractions, label = '') {
+  assert.ok(fractions.length > 0 && fractions.at(-1) === 1, `${label}: progress reaches 1`);
+  assert.ok(fractions.every((x, i) => x >= 0 && x <= 1 && (i === 0 || x >= fractions[i - 1])), `${label}: progress is monotone in [0, 1]`);
+}

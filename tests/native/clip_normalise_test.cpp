@@ -191,20 +191,6 @@ void check_solution(std::span<const double> p, std::span<const double> lo, std::
 
 namespace {
 
-// True when every breakpoint lo/p and hi/p of an atom with p > 0 and hi > 0 is a positive finite double (lo = 0
-// has no lower breakpoint). Otherwise the clip-normalise root may lie beyond the double range although q is an
-// ordinary pmf (e.g. subnormal masses next to ordinary ones).
-bool breakpoints_representable(std::span<const double> p, std::span<const double> lo, std::span<const double> hi) {
-  for (std::size_t x = 0; x < p.size(); ++x) {
-    if (!(p[x] > 0.0) || hi[x] == 0.0) continue;
-    const double upper = hi[x] / p[x];
-    const double lower = lo[x] / p[x];
-    if (!(std::isfinite(upper) && upper > 0.0)) return false;
-    if (lo[x] > 0.0 && !(std::isfinite(lower) && lower > 0.0)) return false;
-  }
-  return true;
-}
-
 // The random AtomBox sweep; `representable` selects the inputs whose breakpoints fit in a double or the rest.
 std::size_t atom_box_sweep(bool representable) {
   std::mt19937_64 rng(314159);

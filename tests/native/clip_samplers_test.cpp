@@ -77,19 +77,6 @@ TEST_CASE("local clip: the block input attains R_loc (docs/mechanisms/local.md: 
 
 namespace {
 
-// See clip_normalise_test.cpp: whether every breakpoint lo/p, hi/p of the normalised input is a positive
-// finite double.
-bool breakpoints_representable(std::span<const double> p, std::span<const double> lo, std::span<const double> hi) {
-  for (std::size_t x = 0; x < p.size(); ++x) {
-    if (!(p[x] > 0.0) || hi[x] == 0.0) continue;
-    const double upper = hi[x] / p[x];
-    const double lower = lo[x] / p[x];
-    if (!(std::isfinite(upper) && upper > 0.0)) return false;
-    if (lo[x] > 0.0 && !(std::isfinite(lower) && lower > 0.0)) return false;
-  }
-  return true;
-}
-
 std::size_t local_clip_sweep(bool representable) {
   std::size_t cases = 0;
   std::mt19937_64 rng(5150);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <iostream>
 #include <numbers>
 #include <random>
@@ -42,6 +43,14 @@ std::vector<double> random_paper_mixture(const Grid1D& grid, std::mt19937_64& rn
     weights[i] = dirichlet(rng);
   }
   return gaussian_mixture(grid, means, weights, 1.0);
+}
+
+// `count` random members of the paper's class on `grid`, drawn from a generator seeded with `seed`.
+std::vector<std::vector<double>> random_paper_mixtures(const Grid1D& grid, std::uint64_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<double>> out;
+  for (int i = 0; i < count; ++i) out.push_back(random_paper_mixture(grid, rng));
+  return out;
 }
 
 // max_i a_i/b_i over cells where either is positive (+∞ if b_i = 0 < a_i).
@@ -182,9 +191,7 @@ TEST_CASE("continuous: Q* and Q-dagger on the paper's class: box, r1 <= p/q <= r
           "[continuous][property]") {
   const Grid1D grid{-4.0, 4.0, 2000};
   const std::vector<double> raw_h = gaussian_mixture_envelope(grid);
-  std::mt19937_64 rng(20261123);
-  std::vector<std::vector<double>> inputs;
-  for (int i = 0; i < 25; ++i) inputs.push_back(random_paper_mixture(grid, rng));
+  const std::vector<std::vector<double>> inputs = random_paper_mixtures(grid, 20261123, 25);
   for (const double epsilon : {0.1, 1.0, 5.0}) {
     const ContinuousClipSampler clip(epsilon, raw_h, 0.0, 1.0);
     const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, epsilon}, raw_h, 0.0, 1.0);
@@ -373,9 +380,7 @@ TEST_CASE("continuous: global linear sampler keeps its (eps, delta) / Gaussian p
           "[continuous][privacy]") {
   const Grid1D grid{-4.0, 4.0, 400};
   const std::vector<double> raw_h = gaussian_mixture_envelope(grid);
-  std::mt19937_64 rng(99);
-  std::vector<std::vector<double>> members;
-  for (int i = 0; i < 12; ++i) members.push_back(random_paper_mixture(grid, rng));
+  const std::vector<std::vector<double>> members = random_paper_mixtures(grid, 99, 12);
   for (const Guarantee& g :
        {Guarantee{PrivacyNotion::approximate_ldp, 0.5, 0.02}, Guarantee{PrivacyNotion::gaussian_ldp, 0.0, 0.0, 0.8}}) {
     INFO("notion " << notion_name(g.notion));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "privsample/mechanism.hpp"
@@ -268,6 +269,31 @@ TEST_CASE("estimate: 95% intervals cover at least 94% over 600 simulated populat
   }
 }
 
+namespace {
+
+// Runs simulate_once() `populations` times (each a SimulationResult with a population estimate over k categories) and
+// checks that the estimate is unbiased for the realised truth (the mean z-score of every category within 4 standard
+// errors of 0) and that the pointwise intervals cover it at least 94% of the time (nominal 95%, conservative).
+template <class Simulate>
+void check_unbiased_and_covering(const char* label, std::size_t k, int populations, Simulate simulate_once) {
+  std::vector<double> z_sum(k, 0.0);
+  double covered = 0.0;
+  for (int rep = 0; rep < populations; ++rep) {
+    const SimulationResult s = simulate_once();
+    REQUIRE(s.estimate.population.has_value());
+    const PopulationEstimate& p = *s.estimate.population;
+    for (std::size_t x = 0; x < k; ++x) {
+      z_sum[x] += (p.estimate[x] - s.truth[x]) / p.standard_error[x];
+      covered += (p.lower[x] <= s.truth[x] && s.truth[x] <= p.upper[x]) ? 1.0 : 0.0;
+    }
+  }
+  for (std::size_t x = 0; x < k; ++x) CHECK(std::fabs(z_sum[x] / populations) < 4.0 / std::sqrt(populations));
+  CHECK(covered / (populations * k) >= 0.94);
+  WARN(label << ": pointwise coverage " << covered / (populations * k));
+}
+
+}  // namespace
+
 // Heterogeneous users (Dirichlet around the population, and local-linear users inside N_γ(P0)): the affine
 // estimate is unbiased for the realised P̄ and its (conservative) intervals cover.
 TEST_CASE("estimate: affine estimate is unbiased for heterogeneous users", "[estimate][statistical]") {
@@ -283,47 +309,52 @@ TEST_CASE("estimate: affine estimate is unbiased for heterogeneous users", "[est
     o.users = kUsers;
     o.concentration = 2.0;
     o.point_mass_inversion = false;
-    std::vector<double> z_sum(k, 0.0);
-    double covered = 0.0;
-    for (int rep = 0; rep < kPopulations; ++rep) {
-      const SimulationResult s = simulate(m, population, o, bits);
-      REQUIRE(s.estimate.population.has_value());
-      const PopulationEstimate& p = *s.estimate.population;
-      for (std::size_t x = 0; x < k; ++x) {
-        z_sum[x] += (p.estimate[x] - s.truth[x]) / p.standard_error[x];
-        covered += (p.lower[x] <= s.truth[x] && s.truth[x] <= p.upper[x]) ? 1.0 : 0.0;
-      }
-    }
-    for (std::size_t x = 0; x < k; ++x) CHECK(std::fabs(z_sum[x] / kPopulations) < 4.0 / std::sqrt(1000.0));
-    CHECK(covered / (kPopulations * k) >= 0.94);
-    WARN("linear, Dirichlet users: pointwise coverage " << covered / (kPopulations * k));
+    check_unbiased_and_covering("linear, Dirichlet users", k, kPopulations, [&] { return simulate(m, population, o, bits); });
   }
   SECTION("local-linear, users inside N_gamma(P0)") {
     const std::vector<double> prior{0.25, 0.25, 0.25, 0.25};
     const FiniteMechanism m = mech("local-linear", 0.5, prior, 2.0);
     SimulationOptions o;
     o.point_mass_inversion = false;
-    std::vector<double> z_sum(k, 0.0);
-    double covered = 0.0;
-    for (int rep = 0; rep < kPopulations; ++rep) {
+    check_unbiased_and_covering("local-linear, users in N_gamma", k, kPopulations, [&] {
       // P_i = 0.7·P0 + 0.3·D with D ~ Dirichlet(1): P/P0 ∈ [0.7, 1.9], inside N_2(P0).
       std::vector<double> users;
       for (std::size_t i = 0; i < kUsers; ++i) {
         const auto d = dirichlet(bits, std::vector<double>(k, 1.0));
         for (std::size_t x = 0; x < k; ++x) users.push_back(0.7 * prior[x] + 0.3 * d[x]);  // ratio in [0.7, 1.9]
       }
-      const SimulationResult s = simulate_given(m, users, k, o, bits);
-      const PopulationEstimate& p = *s.estimate.population;
-      for (std::size_t x = 0; x < k; ++x) {
-        z_sum[x] += (p.estimate[x] - s.truth[x]) / p.standard_error[x];
-        covered += (p.lower[x] <= s.truth[x] && s.truth[x] <= p.upper[x]) ? 1.0 : 0.0;
-      }
-    }
-    for (std::size_t x = 0; x < k; ++x) CHECK(std::fabs(z_sum[x] / kPopulations) < 4.0 / std::sqrt(1000.0));
-    CHECK(covered / (kPopulations * k) >= 0.94);
-    WARN("local-linear, users in N_gamma: pointwise coverage " << covered / (kPopulations * k));
+      return simulate_given(m, users, k, o, bits);
+    });
   }
 }
+
+// Per category, the mean and the variance of an estimator over `reps` populations of `users` identical users whose
+// released counts are Multinomial(users, q); `estimate(counts)` returns the estimate vector.
+namespace {
+
+template <class Estimator>
+std::pair<std::vector<double>, std::vector<double>> estimator_moments(SeededRandom& bits, const std::vector<double>& q,
+                                                                     int reps, std::uint64_t users, Estimator estimate) {
+  const std::size_t k = q.size();
+  std::vector<double> sum(k, 0.0), sum2(k, 0.0);
+  for (int rep = 0; rep < reps; ++rep) {
+    std::vector<double> counts;
+    for (const auto c : multinomial(bits, users, q)) counts.push_back(static_cast<double>(c));
+    const std::vector<double> e = estimate(counts);
+    for (std::size_t x = 0; x < k; ++x) {
+      sum[x] += e[x];
+      sum2[x] += e[x] * e[x];
+    }
+  }
+  std::vector<double> mean(k), var(k);
+  for (std::size_t x = 0; x < k; ++x) {
+    mean[x] = sum[x] / reps;
+    var[x] = sum2[x] / reps - mean[x] * mean[x];
+  }
+  return {mean, var};
+}
+
+}  // namespace
 
 // Identical users: counts ~ Multinomial(N, Q) exactly, so Var(p̂_x) = Q_x(1 − Q_x)/(N λ²) exactly.
 TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][statistical]") {
@@ -336,23 +367,13 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
     const FiniteMechanism m = mech("linear", 1.0);
     const auto q = distribution(m, p);
     const double lambda = affine_map(m, k)->lambda;
-    std::vector<double> sum(k, 0.0), sum2(k, 0.0);
-    for (int rep = 0; rep < kReps; ++rep) {
-      std::vector<double> counts;
-      for (const auto c : multinomial(bits, kUsers, q)) counts.push_back(static_cast<double>(c));
-      const auto e = estimate_population(m, counts);
-      for (std::size_t x = 0; x < k; ++x) {
-        sum[x] += e.estimate[x];
-        sum2[x] += e.estimate[x] * e.estimate[x];
-      }
-    }
+    const auto [mean, var] =
+        estimator_moments(bits, q, kReps, kUsers, [&](const std::vector<double>& c) { return estimate_population(m, c).estimate; });
     for (std::size_t x = 0; x < k; ++x) {
-      const double mean = sum[x] / kReps;
-      const double var = sum2[x] / kReps - mean * mean;
       const double formula = q[x] * (1.0 - q[x]) / (static_cast<double>(kUsers) * lambda * lambda);
       // The sample variance of 4000 draws has relative standard error ~sqrt(2/4000) = 2.2%.
-      CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
+      CHECK(var[x] == Approx(formula).epsilon(0.1));
+      CHECK(mean[x] == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
   SECTION("local clip sampler (point-mass inversion)") {
@@ -369,22 +390,12 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
             ((a == b ? q[a] : 0.0) - q[a] * q[b]) / static_cast<double>(kUsers);
     const Eigen::MatrixXd minv = w.transpose().inverse();
     const Eigen::MatrixXd cov = minv * sigma * minv.transpose();
-    std::vector<double> sum(k, 0.0), sum2(k, 0.0);
-    for (int rep = 0; rep < kReps; ++rep) {
-      std::vector<double> counts;
-      for (const auto c : multinomial(bits, kUsers, q)) counts.push_back(static_cast<double>(c));
-      const auto e = estimate_point_masses(m, counts);
-      for (std::size_t x = 0; x < k; ++x) {
-        sum[x] += e.estimate[x];
-        sum2[x] += e.estimate[x] * e.estimate[x];
-      }
-    }
+    const auto [mean, var] =
+        estimator_moments(bits, q, kReps, kUsers, [&](const std::vector<double>& c) { return estimate_point_masses(m, c).estimate; });
     for (std::size_t x = 0; x < k; ++x) {
-      const double mean = sum[x] / kReps;
-      const double var = sum2[x] / kReps - mean * mean;
       const double formula = cov(static_cast<Eigen::Index>(x), static_cast<Eigen::Index>(x));
-      CHECK(var == Approx(formula).epsilon(0.1));
-      CHECK(mean == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
+      CHECK(var[x] == Approx(formula).epsilon(0.1));
+      CHECK(mean[x] == Approx(p[x]).margin(4.0 * std::sqrt(formula / kReps)).epsilon(0));
     }
   }
 }

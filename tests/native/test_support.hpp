@@ -366,4 +366,19 @@ inline double chi_square_statistic(const std::vector<std::size_t>& counts, const
 // deterministic, and a correct sampler passes it except with probability 1e-6 per seed.
 inline constexpr double kGoodnessOfFitLevel = 1e-6;
 
+// True when every breakpoint lo/p and hi/p of an atom with p > 0 and hi > 0 is a positive finite double (lo = 0
+// has no lower breakpoint). Otherwise the clip-normalise root may lie beyond the double range although q is an
+// ordinary pmf (e.g. subnormal masses next to ordinary ones). Sweeps of clip_normalise and of the clip samplers
+// select their inputs with it.
+inline bool breakpoints_representable(std::span<const double> p, std::span<const double> lo, std::span<const double> hi) {
+  for (std::size_t x = 0; x < p.size(); ++x) {
+    if (!(p[x] > 0.0) || hi[x] == 0.0) continue;
+    const double upper = hi[x] / p[x];
+    const double lower = lo[x] / p[x];
+    if (!(std::isfinite(upper) && upper > 0.0)) return false;
+    if (lo[x] > 0.0 && !(std::isfinite(lower) && lower > 0.0)) return false;
+  }
+  return true;
+}
+
 }  // namespace privsample_test

@@ -11,7 +11,9 @@
 #include "privsample/divergence.hpp"
 #include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
+#include "privsample/privacy_box.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/sampler.hpp"
 
 namespace privsample {
 
@@ -22,6 +24,12 @@ namespace privsample {
 inline constexpr double kMaxGamma = 1e12;
 double validated_gamma(double gamma);
 
+// The box of the local clip sampler (Theorem 5.1) around prior weights w (any positive scale: a pmf on categories or
+// cell masses): [b·w, b·e^ε·w] with b = (γ+1)/(γ+e^ε), computed through e^{−ε} (no overflow up to ε = 700), floors
+// raised toward privacy and underflowing entries handled by `rule` (privacy_box.hpp). ε and γ must be validated.
+[[nodiscard]] PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma,
+                                        UnderflowRule rule = UnderflowRule::refuse);
+
 // Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling", Theorem 5.1 (docs/mechanisms/local.md).
 // q(x) = clip(P(x)/r_P; b·p0(x), b·e^ε·p0(x)) with b = (γ+1)/(γ+e^ε) around a public prior P0.
 // Guarantee: pure ε-LDP for EVERY input (in or outside N_γ(P0)): b·p0 <= q <= b·e^ε·p0 exactly in floating
@@ -31,32 +39,25 @@ double validated_gamma(double gamma);
 // Worst case over N_γ(P0): R_loc = chord(r1, r2), r1 = (e^ε+γ)/(γ(γ+1)), r2 = γ(e^ε+γ)/(e^ε(γ+1)); 0 when
 // ε >= 2 ln γ (then q = P on N_γ(P0)). It is the local minimax risk when P0 splits into γ+1 blocks of equal
 // mass; otherwise an upper bound (docs/mechanisms/local.md#assumptions).
-class LocalClipSampler {
+// A clip sampler (sampler.hpp): distribution(), normaliser() (r_P, or 0 in Case B where no normaliser exists: the
+// limit r → 0), guarantee(), epsilon(), sample() and the named worst_case_risk come from there.
+class LocalClipSampler : public ClipSampler<LocalClipSampler> {
  public:
   LocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
-  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
-  // r_P, or 0 in Case B where no normaliser exists (the limit r → 0).
-  [[nodiscard]] double normaliser(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
   // k must equal the prior's length.
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
   [[nodiscard]] double gamma() const noexcept { return gamma_; }
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
 
  private:
-  double epsilon_;
   double gamma_;
   std::vector<double> prior_;
-  std::vector<double> lo_;
-  std::vector<double> hi_;
+  PrivacyBox box_;
 };
 
 // R_loc(ε, γ, f) of Theorem 5.1.
@@ -69,26 +70,20 @@ class LocalClipSampler {
 // Guarantee: pure ε-LDP (q/Q0 ∈ [e^{−ε/2}, e^{ε/2}] for every input).
 // Worst case over all pmfs (App. F.1, eq. 207): chord(0, 1/B) with B = min(e^{ε/2}t, e^{−ε/2}t + 1 − e^{−ε/2}),
 // t = min_x Q0(x); M_f = f(0) + f*(0) when some Q0(x) = 0.
-class MollifierSampler {
+// A clip sampler (sampler.hpp), normaliser() 0 in Case B.
+class MollifierSampler : public ClipSampler<MollifierSampler> {
  public:
   // reference: a pmf over the k categories (zeros allowed: those categories are never output), or
   // nothing for the uniform reference of any k.
   explicit MollifierSampler(double epsilon, std::optional<std::vector<double>> reference = std::nullopt);
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
-  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
-  [[nodiscard]] double normaliser(std::span<const double> hist) const;  // 0 in Case B
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
 
  private:
-  double epsilon_;
   std::optional<std::vector<double>> reference_;
 };
 

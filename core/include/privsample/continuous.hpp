@@ -22,7 +22,9 @@
 #include "privsample/draw.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/privacy.hpp"
+#include "privsample/privacy_box.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/sampler.hpp"
 
 namespace privsample {
 
@@ -166,25 +168,23 @@ inline constexpr double kClassTolerance = 1e-9;
 // rejected there (std::invalid_argument naming "density"); members are passed through the exact projection
 // onto [c1·h, c2·h], which is the identity up to rounding and keeps the bound exact in floating point.
 // Worst case over the class (Thm 3.3): chord_risk(f, r1, r2) = b e^ε α f(r2) + b(1 − α) f(r1); 0 if trivial.
-class ContinuousClipSampler {
+// A clip sampler (sampler.hpp): distribution(), guarantee(), epsilon() and the named worst_case_risk come from there.
+class ContinuousClipSampler : public ClipSampler<ContinuousClipSampler> {
  public:
   ContinuousClipSampler(double epsilon, std::vector<double> reference, double c1, double c2);
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> density) const;
-  [[nodiscard]] std::vector<double> distribution(std::span<const double> density) const;
   // r_P of the normalised density (0 in clip_normalise's Case B, 1 in the trivial case).
   [[nodiscard]] double normaliser(std::span<const double> density) const;
 
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const ContinuousConstants& constants() const noexcept { return constants_; }
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
   // q <= ceiling() on every cell for every input (b·e^ε·h): the data-independent envelope draws use.
   [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return hi_; }
 
  private:
-  double epsilon_;
   DensityClass class_;
   ContinuousConstants constants_;
   std::vector<double> lo_;
@@ -199,15 +199,15 @@ class ContinuousClipSampler {
 // outside [c1·h, c2·h] (beyond kClassTolerance) is rejected with std::invalid_argument naming "density"; members are
 // projected onto the box exactly first (identity up to rounding). Worst case over the class: chord_risk(f, r1, r2) with
 // linear_risk_constants(c1, c2, λ); 0 when λ = 1.
-class ContinuousLinearSampler {
+class ContinuousLinearSampler : public SamplerBase<ContinuousLinearSampler> {
  public:
   ContinuousLinearSampler(Guarantee g, std::vector<double> reference, double c1, double c2);
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> density) const;
   [[nodiscard]] double lambda() const noexcept { return lambda_; }
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  using SamplerBase::worst_case_risk;  // the named divergences (sampler.hpp)
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
   // q <= ceiling() = (λc2 + 1 − λ)·h on every cell.
   [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return out_hi_; }
@@ -226,34 +226,31 @@ class ContinuousLinearSampler {
 // q = clip(p/r_P; b·p0, b·e^ε·p0), b = (γ+1)/(γ+e^ε), one clip_normalise (sparse inputs: Case B = the paper's
 // extension through the projection P̂). Guarantee: ε-LDP for EVERY input. Cells with p0 = 0 are never output.
 // Worst case over N_γ(P0): local_clip_risk(f, ε, γ) (0 when ε >= 2 ln γ).
-// prior: P0's cell masses (any scale, zeros allowed, positive total); gamma validated_gamma.
-class ContinuousLocalClipSampler {
+// prior: P0's cell masses (any scale, zeros allowed, positive total); gamma validated_gamma. The box is the finite local
+// clip sampler's (local_clip_box of clip_samplers.hpp), with cells whose floor underflows never output.
+// A clip sampler (sampler.hpp): distribution(), normaliser() (0 in Case B), guarantee(), the named risk from there.
+class ContinuousLocalClipSampler : public ClipSampler<ContinuousLocalClipSampler> {
  public:
   ContinuousLocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> density) const;
-  [[nodiscard]] std::vector<double> distribution(std::span<const double> density) const;
-  [[nodiscard]] double normaliser(std::span<const double> density) const;  // 0 in Case B
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   // q <= ceiling() = b·e^ε·p0 on every cell for every input.
-  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return hi_; }
+  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return box_.hi; }
 
  private:
-  double epsilon_;
   double gamma_;
   std::vector<double> prior_;
-  std::vector<double> lo_;
-  std::vector<double> hi_;
+  PrivacyBox box_;
 };
 
 // Local linear sampler (Ghoukasian et al. Thm 4.1; docs/mechanisms/continuous.md#local-linear-sampler): P̂ = clip_normalise(P; p0/γ, γ·p0) (the f-projection onto
 // N_γ(P0), every f), q = λ_loc·P̂ + (1 − λ_loc)·P0 with λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) for pure,
 // (ε,δ) or Gaussian LDP. Guarantee g for EVERY input (the projection is data-independent and lands in N_γ(P0)).
 // Worst case over N_γ(P0): chord_risk(f, linear_risk_constants(1/γ, γ, λ_loc)); 0 when λ_loc = 1.
-class ContinuousLocalLinearSampler {
+class ContinuousLocalLinearSampler : public SamplerBase<ContinuousLocalLinearSampler> {
  public:
   ContinuousLocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma);
 
@@ -261,8 +258,8 @@ class ContinuousLocalLinearSampler {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> density) const;
   [[nodiscard]] double lambda() const noexcept { return lambda_; }
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  using SamplerBase::worst_case_risk;  // the named divergences (sampler.hpp)
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   // q <= ceiling() = (λγ + 1 − λ)·p0 on every cell for every input.
   [[nodiscard]] std::vector<double> ceiling() const;
@@ -271,8 +268,7 @@ class ContinuousLocalLinearSampler {
   Guarantee guarantee_;
   double gamma_;
   std::vector<double> prior_;
-  std::vector<double> lo_;  // p0/γ
-  std::vector<double> hi_;  // γ·p0
+  PrivacyBox neighbourhood_;  // [p0/γ, γ·p0] (neighbourhood_box of linear_samplers.hpp)
   double lambda_ = 0.0;
 };
 

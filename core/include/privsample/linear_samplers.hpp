@@ -11,7 +11,9 @@
 #include "privsample/draw.hpp"
 #include "privsample/functional_ldp.hpp"
 #include "privsample/privacy.hpp"
+#include "privsample/privacy_box.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/sampler.hpp"
 
 namespace privsample {
 
@@ -26,7 +28,8 @@ namespace privsample {
 // keeps a positive floor even at ε = 700. Runs at effective_ldp_guarantee(g) (ε <= 700, μ <= 37), and a GDP
 // weight is rounded down by kGaussianWeightSlack (Lemma C.1: a smaller λ is still private).
 // Worst case over P([k]): chord_risk(f, 0, k/((k−1)λ+1)), attained by a point mass.
-class FunctionalLinearSampler {
+// sample() and the named worst_case_risk come from SamplerBase (sampler.hpp).
+class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
  public:
   // g validated: pure needs epsilon, approx epsilon and delta, gaussian mu (std::invalid_argument otherwise).
   explicit FunctionalLinearSampler(Guarantee g);
@@ -34,14 +37,13 @@ class FunctionalLinearSampler {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   // The weight actually used for k categories (clamped, after the GDP slack).
   [[nodiscard]] double lambda(std::size_t k) const;
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
   // 0 for k = 1 (the only output is the only category) and when λ = 1.
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
 
  private:
   struct Mix {
@@ -53,6 +55,17 @@ class FunctionalLinearSampler {
 
   Guarantee guarantee_;
 };
+
+// The parts of Theorem 4.1 below that do not depend on what the atoms are, shared by the local linear sampler on
+// categories (LocalLinearSampler) and on grid cells (ContinuousLocalLinearSampler, continuous.hpp); g and γ validated,
+// prior a pmf:
+//  - neighbourhood_box: N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂);
+//  - local_linear_weight: λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) at effective_ldp_guarantee(g), the GDP weight
+//    rounded down by kGaussianWeightSlack (running_linear_weight);
+//  - local_linear_risk: the worst case over N_γ(P0), chord_risk(f, linear_risk_constants(1/γ, γ, λ)); 0 when λ >= 1.
+[[nodiscard]] PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma);
+[[nodiscard]] double local_linear_weight(const Guarantee& g, double gamma);
+[[nodiscard]] double local_linear_risk(const FDivergence& f, double gamma, double lambda);
 
 // Theorem 4.1 (local minimax around a public prior P0, neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}):
 //     P̂ = clip_normalise(P; p0/γ, γ·p0)                (the f-projection of P onto N_γ(P0), every f)
@@ -70,7 +83,8 @@ class FunctionalLinearSampler {
 // Worst case over N_γ(P0): chord_risk(f, r1, r2), r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1) — an UPPER BOUND
 // for every P0 (Lemma C.3); the local minimax risk only when P0 splits into γ+1 blocks of mass 1/(γ+1) (and
 // γ ∈ ℕ; docs/mechanisms/local.md#assumptions), where the block input γ·p0 on a block, p0/γ elsewhere, attains it.
-class LocalLinearSampler {
+// sample() and the named worst_case_risk come from SamplerBase (sampler.hpp).
+class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
  public:
   // g validated as above; gamma finite, > 1 (validated_gamma of clip_samplers.hpp); prior validated_prior
   // (every entry > 0, sums to 1 within 1e-6; renormalised).
@@ -81,22 +95,20 @@ class LocalLinearSampler {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
 
   [[nodiscard]] double lambda() const noexcept { return lambda_; }  // λ_loc actually used
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
   [[nodiscard]] double gamma() const noexcept { return gamma_; }
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   // k must equal prior().size() (std::invalid_argument otherwise). 0 in the trivial regime.
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
 
  private:
   Guarantee guarantee_;
   double gamma_;
   std::vector<double> prior_;
-  std::vector<double> lo_;  // p0/γ
-  std::vector<double> hi_;  // γ·p0
+  PrivacyBox neighbourhood_;  // [p0/γ, γ·p0]
   // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (privacy_box: its floors raised toward privacy, and prior entries
   // whose floor would underflow refused), which distribution() clamps the mixture into.
   std::vector<double> out_lo_;

@@ -10,6 +10,7 @@
 #include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/sampler.hpp"
 
 namespace privsample {
 
@@ -31,46 +32,35 @@ struct FiniteBox {
 // Guarantee: pure ε-LDP, since ℓ <= Q*(x|P) <= u = e^ε·ℓ for every P (both bounds hold exactly in
 // floating point: q is clamped into [ℓ, u] by clip_normalise). Optimal for every f simultaneously, and
 // pointwise the f-projection of P onto the box (Prop. 3.4), so never worse than the linear sampler.
-class MinimaxSampler {
+// A clip sampler (sampler.hpp): distribution() = solve().q, guarantee(), epsilon() and sample() come from there.
+class MinimaxSampler : public ClipSampler<MinimaxSampler> {
  public:
-  explicit MinimaxSampler(double epsilon);  // validated; see privacy.hpp for ε > 700
+  using ClipSampler::ClipSampler;  // explicit MinimaxSampler(double epsilon), validated; see privacy.hpp for ε > 700
 
-  // The exact output pmf and the normaliser r_P ∈ [1, (e^ε+k−1)/e^ε] (r_P = 1/scale).
+  // The exact output pmf (one clip_normalise into the uniform box [ℓ, u]).
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist) const;
-  [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
+  // r_P ∈ [1, (e^ε+k−1)/e^ε] (r_P = 1/scale); the right end of that bracket when every r gives the same Q*.
   [[nodiscard]] double normaliser(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
-  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
-
- private:
-  double epsilon_;
+  // Theorem 3.1 (finite_minimax_risk), the named divergences through their closed forms.
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
 };
 
 // Q†(P) = γP + (1−γ)·uniform with γ = (e^ε−1)/(e^ε+k−1) — §3.3, Remark 3.5: k-ary randomized response
 // applied to one draw of P. Guarantee: pure ε-LDP (its pmf also lies in [ℓ, u]); minimax-optimal like
-// Q*, but pointwise never better (Prop. 3.4).
-class LinearSampler {
+// Q*, but pointwise never better (Prop. 3.4). Q† is also minimax-optimal (p/q† ∈ [0, r2], Lemma C.7), so its
+// worst case is Theorem 3.1's value, the minimax sampler's.
+class LinearSampler : public PureLdpSampler<LinearSampler> {
  public:
-  explicit LinearSampler(double epsilon);
+  using PureLdpSampler::PureLdpSampler;  // explicit LinearSampler(double epsilon), validated
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const;
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return {PrivacyNotion::pure_ldp, epsilon_}; }
-  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
-
- private:
-  double epsilon_;
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
+  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
 };
 
 }  // namespace privsample

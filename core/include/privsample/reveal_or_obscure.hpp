@@ -18,7 +18,9 @@
 #include "privsample/divergence.hpp"
 #include "privsample/draw.hpp"
 #include "privsample/privacy.hpp"
+#include "privsample/histogram.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/sampler.hpp"
 
 namespace privsample {
 
@@ -84,6 +86,26 @@ struct RooSampleComplexity {
 };
 [[nodiscard]] RooSampleComplexity roo_sample_complexity(std::size_t k, double alpha, double epsilon);
 
+// What the three record-level samplers below share (sampler.hpp's concept): ε-DP of the user's n records
+// (replace-one, public n and k), ε validated in [0, 1000] (ε > 700 runs at 700) and n an integer in
+// [1, kMaxRecords]; sample() is one call of S::prepare (the draw policy), unless S runs its own.
+template <class S>
+class RecordDpSampler : public SamplerBase<S> {
+ public:
+  explicit RecordDpSampler(double epsilon, double records)
+      : epsilon_(validated_epsilon(epsilon)), records_(validated_count(records, "records", 1, kMaxRecords)) {}
+
+  [[nodiscard]] Guarantee guarantee() const noexcept {
+    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
+  }
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
+
+ protected:
+  double epsilon_;
+  std::uint64_t records_;
+};
+
 // ROO — Algorithm 1, Theorem 1 (docs/mechanisms/roo.md#the-mechanism). With probability q output a uniform letter, otherwise output a
 // uniformly chosen record: Pr(y | x^n) = q/k + (1 − q)·c_y/n, with q = q_0(ε, n, k).
 // Guarantee: ε-DP of the records (replace-one, public n and k). Proof (eqs. 24–28): replacing one record
@@ -94,10 +116,10 @@ struct RooSampleComplexity {
 // Sampling is exact: bernoulli(q) compares random bits with q's binary expansion, and the uniform letter and
 // the uniform record (uniform_below(n) walked over the counts in a fixed-length scan) have no modulo bias.
 // Utility: TV(output, P̂) = q·TV(U, P̂) <= q(1 − 1/k) = α (eq. 7), reached by point masses.
-class RooSampler {
+class RooSampler : public RecordDpSampler<RooSampler> {
  public:
   // epsilon validated in [0, 1000] (ε > 700 runs at 700); records an integer in [1, kMaxRecords].
-  explicit RooSampler(double epsilon, double records);
+  using RecordDpSampler::RecordDpSampler;
 
   // The exact output pmf q/k + (1−q)c_y/n. counts: the histogram of the n records (finite, >= 0, integers,
   // summing to records; 1 <= k <= kMaxCategories); std::invalid_argument otherwise.
@@ -105,24 +127,14 @@ class RooSampler {
   // Runs the algorithm itself: Bernoulli(q) → uniform letter, else a uniformly chosen record.
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
   // The q this sampler uses for alphabet size k (public: it depends on ε, n and k only).
   [[nodiscard]] double obscure_probability(std::size_t k) const;
 
-  [[nodiscard]] Guarantee guarantee() const noexcept {
-    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
-  }
   // max over datasets of D_f(P̂ ‖ output) = 𝔑(0, 1/(1 − q + q/k)) (chord_risk), attained by a point-mass
   // dataset (D_f(P̂ ‖ qU + (1−q)P̂) is convex in P̂, so the maximum is at a vertex). With b = q(1 − 1/k):
   // TV = b (the paper's α), KL = −log(1 − b), ½-Hellinger = 1 − √(1 − b), χ² = b/(1 − b).
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
-  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
-
- private:
-  double epsilon_;
-  std::uint64_t records_;
 };
 
 // DS-ROO′ — Algorithm 2 with the top-index fix (docs/mechanisms/ds-roo.md#the-top-index-fix). As ROO, but q = q_m from the DS-ROO′
@@ -138,27 +150,21 @@ class RooSampler {
 // J (about 2/(e^ε − 1) steps, at most M = ⌊n/k⌋) is public; the sampler runs it once per k and keeps every
 // ⌈√(M+1)⌉-th entry, then finds each q_m by re-running exactly that many steps from the checkpoint below m:
 // data-independent work per call, O(√M) time and memory (ε = 1e-12, n = 10^9, k = 2: seconds once, then ~0.1 ms).
-class DsRooSampler {
+class DsRooSampler : public RecordDpSampler<DsRooSampler> {
  public:
-  explicit DsRooSampler(double epsilon, double records);
+  using RecordDpSampler::RecordDpSampler;
 
   // Pr(y | x^n) = q_m/k + (1 − q_m)c_y/n; counts validated as for RooSampler.
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
-  [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
   // The q_m this sampler uses for these counts (data-dependent: for tests and plots, never to be released).
   [[nodiscard]] double obscure_probability(std::span<const double> counts) const;
 
-  [[nodiscard]] Guarantee guarantee() const noexcept {
-    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
-  }
   // The worst case is ROO's with this sampler's q_0: D_f(P̂ ‖ qU + (1−q)P̂) is nondecreasing in q (convex in q,
   // 0 at q = 0), q_m <= q_0, and point masses (m = 0 for k >= 2) use q_0. Same closed forms as RooSampler.
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
-  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
 
  private:
   // Every stride-th entry of the DS-ROO′ run for one k (entries j = 0, stride, 2·stride, …, up to last = J).
@@ -170,8 +176,6 @@ class DsRooSampler {
   };
   [[nodiscard]] double q_for(std::size_t k, std::uint64_t m) const;
   [[nodiscard]] std::shared_ptr<const Checkpoints> checkpoints(std::size_t k, double epsilon_prime) const;
-  double epsilon_;
-  std::uint64_t records_;
   // Filled on first use for a k (an immutable table; copies share it). Not guarded: like a standard container,
   // one object must not be used from two threads at once — give each thread its own copy after warming it up,
   // or its own sampler. (A std::mutex would pull std::system_error into the client's WebAssembly, ~10 KB.)
@@ -187,9 +191,9 @@ class DsRooSampler {
 // Mironov-hardened (snapping) one, so the guarantee holds for the idealised real-valued mechanism only. It is a
 // baseline for comparisons and plots (paper eq. 18: α_RSSS = 2k/(nε)), not a recommended mechanism.
 // ε = 0 outputs a uniform letter (the limit of infinite noise).
-class LaplaceProjectionSampler {
+class LaplaceProjectionSampler : public RecordDpSampler<LaplaceProjectionSampler> {
  public:
-  explicit LaplaceProjectionSampler(double epsilon, double records);
+  using RecordDpSampler::RecordDpSampler;
 
   // A Monte-Carlo ESTIMATE of the expected output pmf E[P̃]: the average of the projected noisy pmfs over
   // kDistributionDraws noise draws from a fixed internal SeededRandom (so it is deterministic; standard error
@@ -203,20 +207,13 @@ class LaplaceProjectionSampler {
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
 
-  [[nodiscard]] Guarantee guarantee() const noexcept {
-    return {PrivacyNotion::record_dp, epsilon_, 0.0, 0.0, static_cast<double>(records_)};
-  }
-  // Throws std::domain_error("laplace-projection has no closed-form worst-case risk").
+  // Throws std::domain_error("laplace-projection has no closed-form worst-case risk"), for every f.
+  using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
-  [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
-  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
-  [[nodiscard]] double records() const noexcept { return static_cast<double>(records_); }
 
  private:
   // The projected noisy pmf for one noise draw (uniform if every noisy count is <= 0).
   void project_noisy(std::span<const double> counts, RandomBits& bits, std::vector<double>& out) const;
-  double epsilon_;
-  std::uint64_t records_;
 };
 
 }  // namespace privsample
