@@ -199,8 +199,7 @@ export function makeFiniteApi(abi) {
       distribution(hist) {
         const length = toInput(live(), hist);
         const at = checkedNumber(abi, fn.ps_distribution(handle)) / 8;
-        // a copy: no view of the heap escapes (the constructor copies a subarray twice as fast as slice() at k = 100)
-        return new Float64Array(abi.doubles().subarray(at, at + length));
+        return abi.doubles().slice(at, at + length); // a copy: no view of the heap escapes
       },
       normaliser(hist) {
         toInput(live(), hist);
@@ -221,7 +220,7 @@ export function makeFiniteApi(abi) {
         toInput(live(), h);
         const seeded = seed !== undefined;
         const at = checkedNumber(abi, fn.ps_sample_many(handle, n, seeded ? 1 : 0, seeded ? seed : 0)) / 4;
-        return new Uint32Array(abi.words().subarray(at, at + n));
+        return abi.words().slice(at, at + n);
       },
       worstCaseRisk(f, k) {
         live();
