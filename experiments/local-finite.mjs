@@ -5,7 +5,7 @@
 // ps.mixtureWeight, ps.privacyProfile, ps.accountant; this file sets the experiments up and aggregates (max over
 // clients). Random clients come from the library's seeded generator (ps.simulate, model 'dirichlet').
 import {
-  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, boxSpread, check, dirichletClients, pointMass, printedValue,
+  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, pointMass, printedValue,
   ratioTracker, uniformPrior,
 } from './support-local.mjs';
 
@@ -236,7 +236,7 @@ async function runFig1(ps, setup, { progress } = {}) {
       rows.push([name, f, d, bound, s.mixtureWeight() ?? '']);
     }
     if (s.guarantee.notion === 'pure-ldp') {
-      checks.push(check(`${name}: log(max q/h) − log(min q/h) <= ε (output in the box [b·h, b·e^ε·h])`, boxSpread(q, h), epsilon + PRIVACY_SLACK));
+      checks.push(check(`${name}: log(max q/h) − log(min q/h) <= ε (output in the box [b·h, b·e^ε·h])`, ps.boxLogWidth(q, h), epsilon + PRIVACY_SLACK));
     }
     progress?.((i + 1) / samplers.length);
   });
@@ -304,11 +304,11 @@ async function runFig2(ps, setup, { progress } = {}) {
   let dominance = -Infinity;
   for (const { f } of DIVERGENCES) dominance = Math.max(dominance, ps.divergence(f, inside, qClip) - ps.divergence(f, inside, qLinear));
   const checks = [
-    check('clip output of P in M_ε: log(max q/p0) − log(min q/p0) <= ε', boxSpread(qClip, prior), epsilon + PRIVACY_SLACK),
-    check('linear output of P in M_ε (why Prop 5.2 holds)', boxSpread(qLinear, prior), epsilon + PRIVACY_SLACK),
+    check('clip output of P in M_ε: log(max q/p0) − log(min q/p0) <= ε', ps.boxLogWidth(qClip, prior), epsilon + PRIVACY_SLACK),
+    check('linear output of P in M_ε (why Prop 5.2 holds)', ps.boxLogWidth(qLinear, prior), epsilon + PRIVACY_SLACK),
     check('Prop 5.2: max over KL, TV, Sq. Hel of D_f(P‖clip) − D_f(P‖linear)', dominance, 1e-15),
-    check('traced M_ε boundary inside the box: max spread of q/p0', Math.max(...mollifier.map((q) => boxSpread(q, prior))), epsilon + PRIVACY_SLACK),
-    check('traced N_γ(P0) boundary: max spread of P̂/p0 <= 2 log γ', Math.max(...neighbourhood.map((q) => boxSpread(q, prior))), 2 * Math.log(gamma) + 1e-12),
+    check('traced M_ε boundary inside the box: max spread of q/p0', Math.max(...mollifier.map((q) => ps.boxLogWidth(q, prior))), epsilon + PRIVACY_SLACK),
+    check('traced N_γ(P0) boundary: max spread of P̂/p0 <= 2 log γ', Math.max(...neighbourhood.map((q) => ps.boxLogWidth(q, prior))), 2 * Math.log(gamma) + 1e-12),
     check('the projection is a no-op for the clip sampler: TV(Q(P), Q(P̂)) for P ∉ N_γ(P0)',
       ps.divergence('tv', clip.distribution(outside), clip.distribution(hat)), 1e-12),
   ];

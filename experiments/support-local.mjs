@@ -72,20 +72,6 @@ export function ratioTracker(cells) {
   };
 }
 
-/** log(max q/h) − log(min q/h) over the cells with h > 0 (Infinity if q > 0 where h = 0): a clip output's box. */
-export function boxSpread(q, h) {
-  let lo = Infinity;
-  let hi = 0;
-  for (let i = 0; i < q.length; i += 1) {
-    if (h[i] > 0) {
-      const r = q[i] / h[i];
-      if (r < lo) lo = r;
-      if (r > hi) hi = r;
-    } else if (q[i] > 0) return Infinity;
-  }
-  return Math.log(hi) - Math.log(lo);
-}
-
 /** A check row: ok when value <= limit. */
 export const check = (label, value, limit) => ({ label, value, limit, ok: value <= limit });
 

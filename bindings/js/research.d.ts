@@ -449,6 +449,12 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
    */
   accountant(sampler: Sampler, options?: AccountantOptions): AccountantReport;
   /**
+   * The log-width w of the smallest box [c, c·e^w]·h that holds q: max_x ln(q_x/h_x) − min_x ln(q_x/h_x) over the
+   * x with h_x > 0 (Infinity when q puts mass where h has none, or none where h has some). Every output of a clip
+   * sampler around h at ε has w <= ε. TypeError for different lengths, RangeError for a negative or non-finite entry.
+   */
+  boxLogWidth(q: Histogram, h: Histogram): number;
+  /**
    * The exact LDP of a channel given by its rows W(y | i) (each row a distribution over the same outputs, summing to
    * 1 within 1e-9), e.g. a sampler's distribution() on two neighbouring inputs: pureEpsilon = max over y and rows
    * i, j of ln(W(i,y)/W(j,y)) (Infinity when a column mixes zero and non-zero entries), and for each ε' of

@@ -283,6 +283,11 @@ function makeApi(wasm) {
     return Object.freeze({ pureEpsilon: r.pureEpsilon, delta: r.delta });
   }
 
+  /** The log-width of the smallest box [c, c·e^w]·h holding q (research.d.ts). */
+  function boxLogWidth(q, h) {
+    return checked(abi, wasm.boxLogWidth(histogram(q, 'q'), histogram(h, 'h')));
+  }
+
   const accuracyBounds = ofNumbers(wasm.rooAccuracyBounds, 'epsilon', 'records', 'k');
   const sampleComplexity = ofNumbers(wasm.rooSampleComplexity, 'k', 'alpha', 'epsilon');
   const roo = Object.freeze({
@@ -433,6 +438,7 @@ function makeApi(wasm) {
     ...makeLedgerApi(abi, finite.handleOf),
     accountant,
     channelLdp,
+    boxLogWidth,
     lmidp,
     roo,
     estimate,

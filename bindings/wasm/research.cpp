@@ -18,6 +18,7 @@
 #include "guard.hpp"
 #include "privsample/accountant.hpp"
 #include "privsample/channel.hpp"
+#include "privsample/privacy_box.hpp"
 #include "privsample/collection_accounting.hpp"
 #include "privsample/estimate.hpp"
 #include "privsample/simulate.hpp"
@@ -170,6 +171,11 @@ val channel_ldp_of(val rows, val epsilons) {
     out.set("delta", copy_out(ldp_curve(channel, grid)));
     return out;
   });
+}
+
+// The log-width of the box around h that holds q (box_log_width, privacy_box.hpp).
+val box_log_width_of(val q, val h) {
+  return guarded([&] { return val(box_log_width(numbers(q), numbers(h))); });
 }
 
 // The conversions of the LMIDP paper, one number each (lmidp.hpp).
@@ -622,6 +628,7 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("lipDeltaFromMutualInformationAsPrinted", &lip_delta_as_printed_of);
   emscripten::function("gaussianSigma2ForCapacity", &gaussian_sigma2_of);
   emscripten::function("channelLdp", &channel_ldp_of);
+  emscripten::function("boxLogWidth", &box_log_width_of);
   emscripten::function("gaussianLdpDelta", &gaussian_ldp_delta_of);
   emscripten::function("gaussianCapacityPeak", &gaussian_capacity_peak_of);
   emscripten::function("gaussianCapacityAveragePower", &gaussian_capacity_average_power_of);

@@ -55,4 +55,25 @@ PrivacyBox privacy_box(std::span<const double> weights, double floor, double cei
   return box;
 }
 
+double box_log_width(std::span<const double> q, std::span<const double> h) {
+  if (q.size() != h.size()) throw_shape({"q has ", q.size(), " entries but h has ", h.size()});
+  double lowest = std::numeric_limits<double>::infinity();
+  double highest = -std::numeric_limits<double>::infinity();
+  for (std::size_t x = 0; x < q.size(); ++x) {
+    if (!(std::isfinite(q[x]) && q[x] >= 0.0)) throw_invalid({"q[", x, "] = ", q[x], ": must be finite and >= 0"});
+    if (!(std::isfinite(h[x]) && h[x] >= 0.0)) throw_invalid({"h[", x, "] = ", h[x], ": must be finite and >= 0"});
+    if (h[x] == 0.0) {
+      if (q[x] > 0.0) return std::numeric_limits<double>::infinity();
+      continue;
+    }
+    // ln q − ln h, not ln(q/h): the quotient of a tiny q and a tiny h would round or overflow first
+    const double log_ratio = std::log(q[x]) - std::log(h[x]);
+    lowest = std::min(lowest, log_ratio);
+    highest = std::max(highest, log_ratio);
+  }
+  if (lowest == std::numeric_limits<double>::infinity()) return 0.0;  // no atom with h_x > 0 (q is 0 there too)
+  if (lowest == -std::numeric_limits<double>::infinity()) return std::numeric_limits<double>::infinity();  // q_x = 0 < h_x
+  return highest - lowest;
+}
+
 }  // namespace privsample

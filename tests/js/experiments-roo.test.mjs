@@ -147,4 +147,17 @@ describe('ps.roo and ps.channelLdp (bindings used by the entries)', () => {
     close(ps.channelLdp([roo.distribution([0, 10, 10]), roo.distribution([1, 9, 10])]).pureEpsilon, 0.5, 1e-9);
     roo.dispose();
   });
+
+  test('boxLogWidth: the log-width of the box around h holding q, from the core; outputs of a clip sampler stay within ε', () => {
+    close(ps.boxLogWidth([0.8, 0.3, 0.2, 0.1], [0.4, 0.3, 0.2, 0.1]), Math.LN2);
+    assert.equal(ps.boxLogWidth([0.4, 0.3, 0.2, 0.1], [0.4, 0.3, 0.2, 0.1]), 0);
+    assert.equal(ps.boxLogWidth([0.5, 0.5, 0], [0.5, 0.4, 0.1]), Infinity, 'no mass where h has some');
+    assert.equal(ps.boxLogWidth([0.5, 0.4, 0.1], [0.5, 0.5, 0]), Infinity, 'mass where h has none');
+    assert.throws(() => ps.boxLogWidth([0.5, 0.5], [1]), TypeError);
+    assert.throws(() => ps.boxLogWidth([0.5, -0.5], [0.5, 0.5]), { name: 'RangeError', message: /q\[1\] = -0\.5/ });
+    const prior = [0.4, 0.3, 0.2, 0.1];
+    const local = ps.sampler('local', { epsilon: 1, prior, gamma: 3 });
+    for (const p of [[1, 0, 0, 0], [0, 0, 0, 1], [0.25, 0.25, 0.25, 0.25]]) assert.ok(ps.boxLogWidth(local.distribution(p), prior) <= 1 + 1e-12);
+    local.dispose();
+  });
 });

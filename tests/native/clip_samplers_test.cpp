@@ -14,6 +14,8 @@
 #include "privsample/histogram.hpp"
 #include "privsample/minimax.hpp"
 #include "privsample/numeric.hpp"
+#include "privsample/errors.hpp"
+#include "privsample/privacy_box.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"
 
@@ -338,5 +340,26 @@ TEST_CASE("clip samplers: one large count next to subnormal counts", "[mollifier
     const LocalClipSampler sampler(1.0, p0, 3.0);
     for (int i = 0; i < n; ++i) zeros += sampler.sample(hist, bits) == 0;
     CHECK(static_cast<double>(zeros) / n <= top + 5.0 * std::sqrt(top * (1.0 - top) / n));
+  }
+}
+
+TEST_CASE("box_log_width: the log-width of the box around a reference that holds an output", "[privacy_box]") {
+  const std::vector<double> h{0.4, 0.3, 0.2, 0.1};
+  CHECK(box_log_width(h, h) == 0.0);
+  CHECK(box_log_width(std::vector<double>{0.8, 0.3, 0.2, 0.1}, h) == Approx(std::log(2.0)).epsilon(1e-15));
+  CHECK(box_log_width(std::vector<double>{0.4, 0.3, 0.2, 0.0}, h) == std::numeric_limits<double>::infinity());
+  CHECK(box_log_width(std::vector<double>{0.5, 0.5, 0.0}, std::vector<double>{0.5, 0.5, 0.0}) == 0.0);
+  CHECK(box_log_width(std::vector<double>{0.5, 0.4, 0.1}, std::vector<double>{0.5, 0.5, 0.0}) ==
+        std::numeric_limits<double>::infinity());
+  // tiny masses: ln q − ln h, no underflowing quotient
+  CHECK(box_log_width(std::vector<double>{1e-300, 1.0}, std::vector<double>{1e-300 / std::exp(1.0), 1.0}) ==
+        Approx(1.0).epsilon(1e-12));
+  CHECK_THROWS_WITH(box_log_width(std::vector<double>{0.5, -0.1}, std::vector<double>{0.5, 0.5}), Catch::Contains("q[1]"));
+  CHECK_THROWS_AS(box_log_width(std::vector<double>{0.5}, std::vector<double>{0.5, 0.5}), ShapeError);
+  // every output of the local clip sampler lies in its box: width <= ε on random and adversarial inputs
+  const LocalClipSampler local(1.0, h, 3.0);
+  for (const auto& p : {std::vector<double>{1, 0, 0, 0}, std::vector<double>{0, 0, 0, 1}, std::vector<double>{0.25, 0.25, 0.25, 0.25},
+                        std::vector<double>{1e-300, 0, 0, 1}}) {
+    CHECK(box_log_width(local.distribution(p), h) <= 1.0 + 1e-12);
   }
 }

@@ -43,4 +43,10 @@ enum class UnderflowRule { refuse, never_output };
 [[nodiscard]] PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, double epsilon,
                                      std::string_view name, UnderflowRule rule = UnderflowRule::refuse);
 
+// The log-width of the smallest box [c, c·e^w]·h holding q: w = max_x ln(q_x/h_x) − min_x ln(q_x/h_x) over the atoms
+// with h_x > 0; +∞ when q puts mass where h has none or no mass where h has some. Every output of a clip sampler
+// with box [b·h, b·e^ε·h] has w <= ε, so a check of an output against its guarantee (the reproductions') is this
+// one number. q and h: same length, finite and >= 0 (std::invalid_argument naming the entry otherwise).
+[[nodiscard]] double box_log_width(std::span<const double> q, std::span<const double> h);
+
 }  // namespace privsample
