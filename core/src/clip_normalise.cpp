@@ -10,6 +10,7 @@
 #include "privsample/clip_normalise.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <compare>
 #include <cstdint>
@@ -70,6 +71,10 @@ void check_box_totals(double lo_total, double hi_total) {
 // count as 1: this decides whether F is flat at 1 on a stretch of s (several roots, the same q), whether
 // the root lies past every finite breakpoint, and Case A versus Case B. Σq = 1 holds to within kFlat.
 constexpr double kFlat = 1e-13;
+
+// Up to this many atoms (k, zeros included) the first pivots come from small_pivots: no sort, no heap memory
+// but q, scratch on the stack (kSmall atoms of 3 or 5 doubles). Measured in bench/ (issue 8).
+constexpr std::size_t kSmall = 256;
 
 // Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms
 // whatever the order of magnitudes; the collected error is added once at the end.
@@ -322,10 +327,13 @@ template <class Bounds>
 bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                        std::size_t open_count, double open_mass, double constant, std::vector<double>& scratch,
                        std::vector<typename Bounds::Atom>& sample, std::pair<double, double>& pivots) {
-  constexpr std::size_t kAll = 32;  // up to this many open atoms the sample is all of them: F̂ = F
+  constexpr std::size_t kLeast = 32;  // the smallest sample
   const auto wanted =
-      std::max(kAll, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
-  std::size_t stride = open_count <= kAll ? 1 : std::max<std::size_t>(1, open_count / wanted);
+      std::max(kLeast, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
+  // Up to kLeast open atoms, and for every k <= kSmall, the sample is all of them: F̂ = F, and the pivots are the
+  // two breakpoints next to the root (what small_pivots finds without sorting).
+  const bool all = open_count <= kLeast || p.size() <= kSmall;
+  std::size_t stride = all ? 1 : std::max<std::size_t>(1, open_count / wanted);
   for (;;) {
     scratch.clear();
     sample.clear();
@@ -432,6 +440,262 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   const std::size_t below = exact ? at_root : gallop(1.0 - spread, true);
   const std::size_t above = exact ? at_root : gallop(1.0 + spread, false);
   pivots = {below > 0 ? scratch[below - 1] : 0.0, above < scratch.size() ? scratch[above] : kInfinity};
+  return true;
+}
+
+// pick_first_pivots' answer when every open atom is in the sample (k <= kSmall), found without sorting and
+// without heap memory: the largest breakpoint b with F̂(b) < 1 and the smallest with F̂(b) >= 1 (0 and ∞ when
+// there is none), where F̂(b) = constant + Σ clip(b·p) summed in index order, exactly as the sorted search
+// evaluates it. F̂ is non-decreasing (rounded additions of non-decreasing terms), so these two are what its
+// binary search over the sorted breakpoints returns, whatever route finds them.
+//
+// Steering: safeguarded Newton steps on F. Each pass also finds the two breakpoints next to s, so that no
+// breakpoint lies strictly between them: per atom with stored breakpoints (AtomBox), and for a uniform box
+// without a division per atom, since hi/p and lo/p fall as p grows: the masses on either side of each
+// regime change at s (by s·p against lo and hi) give the two neighbours by four divisions — the same
+// divisions as the atom's breakpoints, so the same doubles. Once a Newton step lands on the piece around s,
+// that piece holds the root; its ends are decided by F's linear model there when it is clearly away from 1
+// (F̂ is within 3e-14 of F at k <= kSmall) and s is clearly inside the piece, and by F̂ itself otherwise,
+// walking to neighbouring breakpoints while an end is on the wrong side. Returns false when there is no
+// breakpoint (as pick_first_pivots does).
+template <class Bounds>
+bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
+                  double open_mass, std::pair<double, double>& pivots) {
+  constexpr bool kUniform = Bounds::kUniform;
+  constexpr std::size_t kPerAtom = kUniform ? 1 : kSmall;
+  std::array<double, kSmall> mass;          // the open atoms' (rescaled) masses, in index order
+  std::array<double, kPerAtom> lows;        // AtomBox only: bounds and breakpoints per open atom
+  std::array<double, kPerAtom> highs;
+  std::array<double, kPerAtom> leave_floor;
+  std::array<double, kPerAtom> reach_ceiling;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double hi = bounds.hi(i);
+    const bool open = p[i] > 0.0 && hi > 0.0;
+    const double x = rescale(p[i]);
+    mass[n] = x;
+    if constexpr (!kUniform) {
+      if (!open) continue;
+      const auto a = bounds.atom(i, x);
+      lows[n] = a.lo;
+      highs[n] = a.hi;
+      leave_floor[n] = a.leave_floor;
+      reach_ceiling[n] = a.reach_ceiling;
+    }
+    n += open ? 1 : 0;
+  }
+  const double lo_u = bounds.lo(0);  // the uniform box's bounds (unused per atom)
+  const double hi_u = bounds.hi(0);
+  const auto lo_of = [&](std::size_t j) {
+    if constexpr (kUniform) return lo_u; else return lows[j];
+  };
+  const auto hi_of = [&](std::size_t j) {
+    if constexpr (kUniform) return hi_u; else return highs[j];
+  };
+  // The breakpoints of open atom j, as bounds.atom computes them.
+  const auto floor_of = [&](std::size_t j) {
+    if constexpr (kUniform) return floor_breakpoint(lo_u, mass[j]); else return leave_floor[j];
+  };
+  const auto ceiling_of = [&](std::size_t j) {
+    if constexpr (kUniform) return hi_u / mass[j]; else return reach_ceiling[j];
+  };
+  const auto in_set = [](double b) { return b > 0.0 && b < kInfinity; };  // the breakpoints pick_first_pivots sorts
+  bool any_breakpoint = false;
+  if constexpr (kUniform) {
+    // hi/p and lo/p are smallest at the largest mass, and positive: some breakpoint is finite iff one of its are.
+    double largest = 0.0;
+    for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, mass[j]);
+    any_breakpoint = n > 0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest)));
+  } else {
+    for (std::size_t j = 0; j < n; ++j) any_breakpoint |= in_set(leave_floor[j]) || in_set(reach_ceiling[j]);
+  }
+  if (!any_breakpoint) return false;
+  // F̂ exactly as pick_first_pivots evaluates it.
+  const auto reaches = [&](double s) {
+    double value = 0.0;
+    for (std::size_t j = 0; j < n; ++j) value += std::clamp(s * mass[j], lo_of(j), hi_of(j));
+    return constant + value >= 1.0;
+  };
+  // Exact neighbours (divisions): the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
+  const auto at_or_below = [&](double s) {
+    double below = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double f = floor_of(j);
+      const double c = ceiling_of(j);
+      below = std::max(below, in_set(f) && f <= s ? f : 0.0);
+      below = std::max(below, in_set(c) && c <= s ? c : 0.0);
+    }
+    return below;
+  };
+  const auto strictly_above = [&](double s) {
+    double above = kInfinity;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double f = floor_of(j);
+      const double c = ceiling_of(j);
+      above = std::min(above, in_set(f) && f > s ? f : kInfinity);
+      above = std::min(above, in_set(c) && c > s ? c : kInfinity);
+    }
+    return above;
+  };
+  struct Piece {
+    double value;  // F(s), steering precision
+    double slope;  // Σp over the atoms strictly inside their box at s
+    double below;  // neighbouring breakpoints (or 0, ∞), none strictly between; below < above unless s sits
+    double above;  // within an ulp of a breakpoint
+  };
+  const auto evaluate = [&](double s) {
+    double value_even = 0.0, value_odd = 0.0, slope_even = 0.0, slope_odd = 0.0;
+    double below = 0.0;
+    double above = kInfinity;
+    if constexpr (kUniform) {
+      // The smallest mass at or above each bound at s, the largest below it.
+      double ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
+      const auto visit = [&](double m, double& value, double& slope) {
+        const double x = s * m;
+        value += std::clamp(x, lo_u, hi_u);
+        slope += (x > lo_u && x < hi_u) ? m : 0.0;
+        ceiling_down = std::min(ceiling_down, x >= hi_u ? m : kInfinity);
+        ceiling_up = std::max(ceiling_up, x < hi_u ? m : 0.0);
+        floor_down = std::min(floor_down, x >= lo_u ? m : kInfinity);
+        floor_up = std::max(floor_up, x < lo_u ? m : 0.0);
+      };
+      std::size_t j = 0;
+      for (; j + 2 <= n; j += 2) {
+        visit(mass[j], value_even, slope_even);
+        visit(mass[j + 1], value_odd, slope_odd);
+      }
+      if (j < n) visit(mass[j], value_even, slope_even);
+      // hi/p falls as p grows: every ceiling breakpoint is <= hi/ceiling_down or >= hi/ceiling_up.
+      const auto breakpoint = [](double bound, double m, double none) {
+        const double b = m > 0.0 && m < kInfinity ? bound / m : none;
+        return b > 0.0 && b < kInfinity ? b : none;
+      };
+      below = std::max(breakpoint(hi_u, ceiling_down, 0.0), lo_u > 0.0 ? breakpoint(lo_u, floor_down, 0.0) : 0.0);
+      above = std::min(breakpoint(hi_u, ceiling_up, kInfinity),
+                       lo_u > 0.0 ? breakpoint(lo_u, floor_up, kInfinity) : kInfinity);
+    } else {
+      const auto visit = [&](std::size_t j, double& value, double& slope) {
+        const double m = mass[j];
+        const double x = s * m;
+        value += std::clamp(x, lows[j], highs[j]);
+        slope += (x > lows[j] && x < highs[j]) ? m : 0.0;
+        const double f = leave_floor[j];
+        const double c = reach_ceiling[j];
+        below = std::max(below, in_set(f) && f <= s ? f : 0.0);
+        below = std::max(below, in_set(c) && c <= s ? c : 0.0);
+        above = std::min(above, in_set(f) && f > s ? f : kInfinity);
+        above = std::min(above, in_set(c) && c > s ? c : kInfinity);
+      };
+      std::size_t j = 0;
+      for (; j + 2 <= n; j += 2) {
+        visit(j, value_even, slope_even);
+        visit(j + 1, value_odd, slope_odd);
+      }
+      if (j < n) visit(j, value_even, slope_even);
+    }
+    return Piece{constant + (value_even + value_odd), slope_even + slope_odd, below, above};
+  };
+  // s well inside the piece: every atom's regime at s (by s·p) is its regime on the whole piece.
+  const auto inside = [](const Piece& piece, double s) {
+    constexpr double kGap = 1e-9;
+    return piece.below < piece.above && s - piece.below > kGap * s && piece.above - s > kGap * s;
+  };
+  // Steering: Newton on F inside the bracket (low, high), F(low) < 1 <= F(high) (steering values), with an
+  // Illinois-weighted secant where Newton's step leaves it. Stops when a Newton step stays on the piece it
+  // starts from (that piece holds the root), or F(s) is within rounding of 1, or the bracket is two doubles.
+  double low = 0.0;
+  double high = kInfinity;
+  double value_low = constant;
+  if constexpr (kUniform) {
+    value_low += static_cast<double>(n) * lo_u;
+  } else {
+    for (std::size_t j = 0; j < n; ++j) value_low += lows[j];
+  }
+  double value_high = kInfinity;
+  double weight_low = 1.0;  // Illinois: the end kept twice in a row has its residual halved
+  double weight_high = 1.0;
+  int last_side = 0;
+  double s = open_mass > 0.0 ? std::max(0.0, 1.0 - constant) / open_mass : 1.0;
+  if (!(s > 0.0 && s < kInfinity)) s = 1.0;
+  Piece piece{};
+  bool on_piece = false;  // the root is on `piece` (evaluated at s)
+  for (int step = 0; step < 200; ++step) {
+    piece = evaluate(s);
+    const double newton = piece.slope > 0.0 ? s + (1.0 - piece.value) / piece.slope : kInfinity;
+    if (piece.below < piece.above && newton >= piece.below && newton <= piece.above) {
+      on_piece = true;
+      break;
+    }
+    if (std::fabs(piece.value - 1.0) <= 1e-13) break;  // within rounding of a root: s is next to it
+    // On a flat piece F keeps its value up to the piece's end: the bracket moves there.
+    if (piece.value < 1.0) {
+      low = piece.slope == 0.0 && piece.above < high ? std::max(s, piece.above) : s;
+      value_low = piece.value;
+      if (last_side < 0) weight_high *= 0.5;
+      weight_low = 1.0;
+      last_side = -1;
+    } else {
+      high = piece.slope == 0.0 && piece.below > low ? std::min(s, piece.below) : s;
+      value_high = piece.value;
+      if (last_side > 0) weight_low *= 0.5;
+      weight_high = 1.0;
+      last_side = 1;
+    }
+    double next = newton;
+    if (!(next > low && next < high) && high < kInfinity) {
+      const double g_low = weight_low * (value_low - 1.0);
+      const double g_high = weight_high * (value_high - 1.0);
+      next = low + (-g_low) / (g_high - g_low) * (high - low);
+    }
+    if (!(next > low && next < high)) {
+      if (high == kInfinity) {
+        next = std::max(2.0 * s, 2.0 * low);
+      } else if (low > 0.0 && high > 4.0 * low) {
+        next = std::sqrt(low) * std::sqrt(high);
+      } else {
+        next = low + 0.5 * (high - low);
+      }
+    }
+    if (!(next > low && next < high)) break;  // low and high are neighbouring doubles
+    s = next;
+  }
+  double below = 0.0;
+  double above = kInfinity;
+  bool high_reaches = false;
+  bool low_reaches = false;
+  if (on_piece && inside(piece, s)) {
+    below = piece.below;
+    above = piece.above;
+    // F(b) = F(s) + (b − s)·slope on the piece, to within ~1e-15 of its terms' size.
+    const auto decide = [&](double b) {
+      constexpr double kMargin = 1e-12;
+      const double change = (b - s) * piece.slope;
+      const double model = piece.value + change;
+      const double tolerance = kMargin * (1.0 + std::fabs(piece.value) + std::fabs(change));
+      if (model >= 1.0 + tolerance) return true;
+      if (model < 1.0 - tolerance) return false;
+      return reaches(b);
+    };
+    high_reaches = above == kInfinity || decide(above);
+    low_reaches = below > 0.0 && decide(below);
+  } else {
+    below = on_piece ? piece.below : at_or_below(s);
+    above = on_piece ? piece.above : strictly_above(s);
+    high_reaches = above == kInfinity || reaches(above);
+    low_reaches = below > 0.0 && reaches(below);
+  }
+  while (!high_reaches) {  // the root is above: walk up
+    below = above;
+    above = strictly_above(below);
+    high_reaches = above == kInfinity || reaches(above);
+    low_reaches = false;
+  }
+  while (low_reaches) {  // the root is below: walk down
+    above = below;
+    below = at_or_below(std::nextafter(above, 0.0));
+    low_reaches = below > 0.0 && reaches(below);
+  }
+  pivots = {below, above};
   return true;
 }
 
@@ -668,7 +932,8 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
 // `constant` holds the other atoms (always at lo).
 template <class Bounds>
 RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                              std::size_t open_count, double open_mass, const CompensatedSum& constant) {
+                              std::size_t open_count, double open_mass, const CompensatedSum& constant,
+                              bool small_route) {
   std::vector<double> scratch;
   std::vector<typename Bounds::Atom> sample;
   std::pair<double, double> pivots;
@@ -682,7 +947,11 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
       close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
     }
   };
-  if (!pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots)) {
+  const bool have_pivots =
+      small_route && p.size() <= kSmall
+          ? small_pivots(bounds, p, rescale, constant.value(), open_mass, pivots)
+          : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
+  if (!have_pivots) {
     close();
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
   }
@@ -828,7 +1097,7 @@ class ClippedScaled {
 };
 
 template <class Bounds>
-ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
+ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route) {
   constexpr bool kUniform = std::is_same_v<Bounds, UniformBounds>;
   const std::size_t k = p.size();
   if (k != bounds.size()) {
@@ -958,7 +1227,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::ilogb(largest_mass);
   std::vector<typename Bounds::Atom> open;
   std::vector<int> shifts{shift};  // one per level
-  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass), constant);
+  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass), constant,
+                                       small_route);
   for (;;) {
     if (!root.beyond_range) break;
     // Rare (masses spanning more than ~2^1000): whether some open atom's ceiling breakpoint is +∞.
@@ -1028,18 +1298,35 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds) {
   return out;
 }
 
-}  // namespace
-
-ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box) {
-  return solve(p, UniformBounds{box});
-}
-
-ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box) {
+void check_sizes(const AtomBox& box) {
   if (box.lo.size() != box.hi.size()) {
     throw std::invalid_argument("clip_normalise: lo has " + std::to_string(box.lo.size()) + " entries but hi has " +
                                 std::to_string(box.hi.size()));
   }
-  return solve(p, PerAtomBounds{box});
 }
+
+}  // namespace
+
+ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box) {
+  return solve(p, UniformBounds{box}, true);
+}
+
+ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box) {
+  check_sizes(box);
+  return solve(p, PerAtomBounds{box}, true);
+}
+
+namespace detail {
+
+ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box) {
+  return solve(p, UniformBounds{box}, false);
+}
+
+ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const AtomBox& box) {
+  check_sizes(box);
+  return solve(p, PerAtomBounds{box}, false);
+}
+
+}  // namespace detail
 
 }  // namespace privsample

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -564,4 +565,88 @@ TEST_CASE("clip_normalise: sampled first round and threshold pass (uniform) agre
   }
   CHECK(cases >= 200);
   CHECK(identical * 10 >= cases * 9);
+}
+
+namespace {
+
+// Bit for bit: q (as bytes, so that −0 and 0 differ), the scale and the case.
+bool same_bits(const ClipNormalised& a, const ClipNormalised& b) {
+  return a.kind == b.kind && std::memcmp(&a.scale, &b.scale, sizeof a.scale) == 0 && a.q.size() == b.q.size() &&
+         std::memcmp(a.q.data(), b.q.data(), a.q.size() * sizeof(double)) == 0;
+}
+
+std::vector<Histogram> small_route_inputs(std::size_t k, std::mt19937_64& rng) {
+  std::vector<Histogram> inputs = structured_histograms(k, rng);
+  for (int i = 0; i < 14; ++i) inputs.push_back(random_histogram(k, rng, i));
+  std::gamma_distribution<double> gamma(0.5, 1.0);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  for (int i = 0; i < 4; ++i) {
+    std::vector<double> dense(k);
+    for (double& v : dense) v = gamma(rng);
+    inputs.push_back({"Dirichlet(0.5)", dense});
+    std::vector<double> sparse(k, 0.0);
+    for (double& v : sparse) v = u01(rng) < 0.05 ? gamma(rng) : 0.0;
+    sparse[static_cast<std::size_t>(u01(rng) * static_cast<double>(k)) % k] = gamma(rng) + 1e-3;
+    inputs.push_back({"sparse Dirichlet(0.5)", sparse});
+  }
+  // Masses on a few levels that make F flat at 1 or put the root on a breakpoint: 1 top atom, the rest equal.
+  std::vector<double> top(k, 1.0);
+  top[0] = 50.0;
+  inputs.push_back({"one atom 50x the others", top});
+  std::vector<double> halves(k, 0.0);
+  for (std::size_t x = 0; x < k; x += 2) halves[x] = 1.0;
+  inputs.push_back({"every other atom, ties", halves});
+  return inputs;
+}
+
+}  // namespace
+
+TEST_CASE("clip_normalise: the small-k route (k <= 256) gives the general solver's answer bit for bit",
+          "[clip_normalise][property]") {
+  // For k <= 256 the first bracket comes from Newton steps on the stack instead of a sorted sample; both must land
+  // on the same two breakpoints, so everything after (the sums, the closed form, q) is the same to the last bit.
+  // docs/solvers/clip-normalise.md.
+  std::mt19937_64 rng(20261125);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::size_t cases = 0;
+  std::size_t mismatches = 0;
+  for (std::size_t k : {1, 2, 3, 5, 17, 64, 100, 200, 255, 256}) {
+    const double kd = static_cast<double>(k);
+    std::vector<UniformBox> boxes;
+    for (const double epsilon : {0.01, 0.1, 1.0, 5.0, 20.0}) {  // Park's box
+      const double lo = 1.0 / (std::exp(epsilon) + kd - 1.0);
+      boxes.push_back({k, lo, std::exp(epsilon) * lo});
+    }
+    boxes.push_back({k, 0.0, 2.0 / kd});        // no floor
+    boxes.push_back({k, 0.5 / kd, 1.0 / kd});   // Σhi = 1
+    boxes.push_back({k, 1.0 / kd, 1.0 / kd});   // the point box
+    boxes.push_back({k, 0.3 / kd, 1e6 / kd});   // a loose ceiling
+    boxes.push_back({k, u01(rng) / kd, (1.0 + kd * u01(rng)) / kd});
+    for (const UniformBox& box : boxes) {
+      for (const auto& h : small_route_inputs(k, rng)) {
+        INFO("k = " << k << ", lo = " << box.lo << ", hi = " << box.hi << ", p: " << h.label);
+        const ClipNormalised fast = clip_normalise(h.counts, box);
+        const ClipNormalised general = detail::clip_normalise_without_small_route(h.counts, box);
+        const bool same = same_bits(fast, general);
+        CHECK(same);
+        mismatches += same ? 0 : 1;
+        ++cases;
+      }
+    }
+    for (int variant = 0; variant < 16; ++variant) {  // per-atom boxes: ties, hi = 0, lo = hi, nearly a point
+      const Box box = random_atom_box(k, rng, variant);
+      for (const auto& h : inputs_for_box(box, rng, 6)) {
+        INFO("k = " << k << ", AtomBox: " << box.label << ", p: " << h.label);
+        const AtomBox atom_box{box.lo, box.hi};
+        const ClipNormalised fast = clip_normalise(h.counts, atom_box);
+        const ClipNormalised general = detail::clip_normalise_without_small_route(h.counts, atom_box);
+        const bool same = same_bits(fast, general);
+        CHECK(same);
+        mismatches += same ? 0 : 1;
+        ++cases;
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(cases >= 5000);
 }

@@ -59,4 +59,11 @@ struct ClipNormalised {
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box);
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box);
 
+namespace detail {
+// Tests only: the same solver without its small-k route (k <= 256 atoms: pivots found on the stack instead of
+// by sorting a sample). The results are identical to the last bit; the tests check that they are.
+[[nodiscard]] ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box);
+[[nodiscard]] ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const AtomBox& box);
+}  // namespace detail
+
 }  // namespace privsample
