@@ -791,15 +791,23 @@ double first_true(Test&& test, double guess) {
     std::memcpy(&x, &bits, sizeof x);
     return x;
   };
+  const auto bits = [](double x) {
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  // Neighbours of a positive finite double by its bits (std::nextafter is a library call, not inlined).
+  const auto down = [&](double x) { return value(bits(x) - 1); };
+  const auto up = [&](double x) { return value(bits(x) + 1); };
   if (guess > 0.0 && guess <= std::numeric_limits<double>::max()) {
     double x = guess;
     for (int step = 0; step < 8; ++step) {
-      const double below = std::nextafter(x, 0.0);
+      const double below = down(x);
       const bool here = test(x);
       if (here && below > 0.0 && !test(below)) return x;
       if (here && !(below > 0.0)) return x;  // x is the smallest positive double
       if (!here) {
-        const double above = std::nextafter(x, kInfinity);
+        const double above = up(x);
         if (!(above <= std::numeric_limits<double>::max())) break;
         if (test(above)) return above;
         x = above;
@@ -822,7 +830,15 @@ double first_true(Test&& test, double guess) {
   return value(low);
 }
 
-inline double previous_double(double x) { return x == kInfinity ? std::numeric_limits<double>::max() : std::nextafter(x, 0.0); }
+inline double previous_double(double x) {
+  if (x == kInfinity) return std::numeric_limits<double>::max();
+  if (!(x > 0.0)) return std::nextafter(x, 0.0);
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  --bits;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
 
 UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& rescale, double s_low, double s_high) {
   UniformThresholds t{};
@@ -1226,13 +1242,16 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   int shift = 0;
   if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::ilogb(largest_mass);
   std::vector<typename Bounds::Atom> open;
-  std::vector<int> shifts{shift};  // one per level
+  // The shift of the last level and of the one before (more levels need no memory: only these two are read).
+  int last_shift = shift;
+  int shift_before_last = 0;
+  std::size_t levels = 1;
   RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass), constant,
                                        small_route);
   for (;;) {
     if (!root.beyond_range) break;
     // Rare (masses spanning more than ~2^1000): whether some open atom's ceiling breakpoint is +∞.
-    const PowerOfTwo previous(-shifts.back());
+    const PowerOfTwo previous(-last_shift);
     bool has_deep_atoms = false;
     for (std::size_t i = 0; i < k; ++i) {
       has_deep_atoms |= p[i] > 0.0 && bounds.hi(i) > 0.0 && !(bounds.hi(i) / previous(p[i]) < kInfinity);
@@ -1250,8 +1269,10 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
         largest_mass = std::max(largest_mass, p[i]);
       }
     }
-    shifts.push_back(std::ilogb(largest_mass));
-    const PowerOfTwo rescale(-shifts.back());
+    shift_before_last = last_shift;
+    last_shift = std::ilogb(largest_mass);
+    ++levels;
+    const PowerOfTwo rescale(-last_shift);
     open.clear();
     for (std::size_t i = 0; i < k; ++i) {
       if (p[i] > 0.0 && bounds.hi(i) > 0.0 && in_next_level(i)) open.push_back(bounds.atom(i, rescale(p[i])));
@@ -1261,17 +1282,17 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
 
   // q = clip(scale·p) with the scale in p's own units when that is an ordinary double: a mass that the
   // shift pushed into the subnormal range would lose digits.
-  const PowerOfTwo last(-shifts.back());
-  const double s = shifts.size() == 1 ? settle_root(bounds, p, last, root) : root.s;
+  const PowerOfTwo last(-last_shift);
+  const double s = levels == 1 ? settle_root(bounds, p, last, root) : root.s;
   const double scale = last(s);
   const bool scale_is_normal = std::isnormal(scale);
   const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
-  if (kUniform && shifts.size() == 1 && scale_is_normal) {
+  if (kUniform && levels == 1 && scale_is_normal) {
     // Same values as below (clip(scale·0) = lo, and hi > 0 in Case A), without the test: it vectorises.
     const double lo = bounds.lo(0);
     const double hi = bounds.hi(0);
     out.q.assign(ClippedScaled(p.data(), scale, lo, hi), ClippedScaled(p.data() + k, scale, lo, hi));
-  } else if (shifts.size() == 1) {
+  } else if (levels == 1) {
     out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
@@ -1280,7 +1301,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
     }
   } else {
     out.q.resize(k);
-    const PowerOfTwo before_last(-shifts[shifts.size() - 2]);
+    const PowerOfTwo before_last(-shift_before_last);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
