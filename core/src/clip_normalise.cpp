@@ -460,7 +460,7 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
 // breakpoint (as pick_first_pivots does).
 template <class Bounds>
 bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
-                  double open_mass, std::pair<double, double>& pivots) {
+                  std::size_t open_count, double open_mass, std::pair<double, double>& pivots) {
   constexpr bool kUniform = Bounds::kUniform;
   constexpr std::size_t kPerAtom = kUniform ? 1 : kSmall;
   std::array<double, kSmall> mass;          // the open atoms' (rescaled) masses, in index order
@@ -469,21 +469,34 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   std::array<double, kPerAtom> leave_floor;
   std::array<double, kPerAtom> reach_ceiling;
   std::size_t n = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const double hi = bounds.hi(i);
-    const bool open = p[i] > 0.0 && hi > 0.0;
-    const double x = rescale(p[i]);
-    mass[n] = x;
-    if constexpr (!kUniform) {
-      if (!open) continue;
-      const auto a = bounds.atom(i, x);
-      lows[n] = a.lo;
-      highs[n] = a.hi;
-      leave_floor[n] = a.leave_floor;
-      reach_ceiling[n] = a.reach_ceiling;
+  // A uniform box reads p itself when it needs no rescaling (zeros included: at any s they add lo to F, which
+  // `constant` then counts once too many, and nothing to the slope or the neighbours; F̂ skips them).
+  const bool direct = kUniform && rescale.identity();
+  const auto gather = [&](const auto& scale) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double hi = bounds.hi(i);
+      const bool open = p[i] > 0.0 && hi > 0.0;
+      const double x = scale(p[i]);
+      mass[n] = x;
+      if constexpr (!kUniform) {
+        if (!open) continue;
+        const auto a = bounds.atom(i, x);
+        lows[n] = a.lo;
+        highs[n] = a.hi;
+        leave_floor[n] = a.leave_floor;
+        reach_ceiling[n] = a.reach_ceiling;
+      }
+      n += open ? 1 : 0;
     }
-    n += open ? 1 : 0;
+  };
+  if (direct) {
+    n = p.size();
+  } else if (rescale.identity()) {
+    gather([](double x) { return x; });
+  } else {
+    gather(rescale);
   }
+  const double* const masses = direct ? p.data() : mass.data();
   const double lo_u = bounds.lo(0);  // the uniform box's bounds (unused per atom)
   const double hi_u = bounds.hi(0);
   const auto lo_of = [&](std::size_t j) {
@@ -494,18 +507,18 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   };
   // The breakpoints of open atom j, as bounds.atom computes them.
   const auto floor_of = [&](std::size_t j) {
-    if constexpr (kUniform) return floor_breakpoint(lo_u, mass[j]); else return leave_floor[j];
+    if constexpr (kUniform) return floor_breakpoint(lo_u, masses[j]); else return leave_floor[j];
   };
   const auto ceiling_of = [&](std::size_t j) {
-    if constexpr (kUniform) return hi_u / mass[j]; else return reach_ceiling[j];
+    if constexpr (kUniform) return hi_u / masses[j]; else return reach_ceiling[j];
   };
   const auto in_set = [](double b) { return b > 0.0 && b < kInfinity; };  // the breakpoints pick_first_pivots sorts
   bool any_breakpoint = false;
   if constexpr (kUniform) {
     // hi/p and lo/p are smallest at the largest mass, and positive: some breakpoint is finite iff one of its are.
     double largest = 0.0;
-    for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, mass[j]);
-    any_breakpoint = n > 0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest)));
+    for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, masses[j]);
+    any_breakpoint = largest > 0.0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest)));
   } else {
     for (std::size_t j = 0; j < n; ++j) any_breakpoint |= in_set(leave_floor[j]) || in_set(reach_ceiling[j]);
   }
@@ -513,11 +526,44 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   // F̂ exactly as pick_first_pivots evaluates it.
   const auto reaches = [&](double s) {
     double value = 0.0;
-    for (std::size_t j = 0; j < n; ++j) value += std::clamp(s * mass[j], lo_of(j), hi_of(j));
+    for (std::size_t j = 0; j < n; ++j) value += masses[j] > 0.0 ? std::clamp(s * masses[j], lo_of(j), hi_of(j)) : 0.0;
     return constant + value >= 1.0;
   };
   // Exact neighbours (divisions): the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
+  // For a uniform box, bound/m falls as m grows, so the neighbour in a family is bound/m at one mass: the
+  // largest with bound/m > s, the smallest with bound/m <= s. Which masses qualify is plain from m·s against
+  // the bound except within 1e-13 of it, where the division decides: the same doubles, a division or two.
+  const auto family_above = [&](double bound, double s) {
+    double best = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double m = masses[j];
+      const double product = m * s;
+      const bool sure = product < bound * (1.0 - 1e-13);
+      const bool unsure = !sure && product <= bound * (1.0 + 1e-13) && m > 0.0 && bound / m > s;
+      best = std::max(best, sure || unsure ? m : 0.0);
+    }
+    const double b = best > 0.0 ? bound / best : kInfinity;
+    return b > 0.0 && b < kInfinity ? b : kInfinity;
+  };
+  const auto family_at_or_below = [&](double bound, double s) {
+    double best = kInfinity;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double m = masses[j];
+      const double product = m * s;
+      const bool sure = product > bound * (1.0 + 1e-13);
+      const bool unsure = !sure && product >= bound * (1.0 - 1e-13) && m > 0.0 && bound / m <= s;
+      best = std::min(best, sure || unsure ? m : kInfinity);
+    }
+    const double b = best < kInfinity ? bound / best : 0.0;
+    return b > 0.0 && b < kInfinity ? b : 0.0;
+  };
+  // Bounds far from the subnormal range, where m·s against them is as good as the division outside the band.
+  const bool by_mass = kUniform && hi_u >= 1e-290 && (lo_u == 0.0 || lo_u >= 1e-290);
+  // Exact neighbours: the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
   const auto at_or_below = [&](double s) {
+    if (by_mass) {
+      return std::max(family_at_or_below(hi_u, s), lo_u > 0.0 ? family_at_or_below(lo_u, s) : 0.0);
+    }
     double below = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       const double f = floor_of(j);
@@ -528,6 +574,9 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     return below;
   };
   const auto strictly_above = [&](double s) {
+    if (by_mass) {
+      return std::min(family_above(hi_u, s), lo_u > 0.0 ? family_above(lo_u, s) : kInfinity);
+    }
     double above = kInfinity;
     for (std::size_t j = 0; j < n; ++j) {
       const double f = floor_of(j);
@@ -543,28 +592,37 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     double below;  // neighbouring breakpoints (or 0, ∞), none strictly between; below < above unless s sits
     double above;  // within an ulp of a breakpoint
   };
+  const double base = direct ? constant - static_cast<double>(p.size() - open_count) * lo_u : constant;
   const auto evaluate = [&](double s) {
     double value_even = 0.0, value_odd = 0.0, slope_even = 0.0, slope_odd = 0.0;
     double below = 0.0;
     double above = kInfinity;
     if constexpr (kUniform) {
-      // The smallest mass at or above each bound at s, the largest below it.
-      double ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
-      const auto visit = [&](double m, double& value, double& slope) {
+      // The smallest mass at or above each bound at s, the largest below it (two lanes of each, so that
+      // neighbouring atoms do not wait on each other).
+      struct Nearest {
+        double ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
+      };
+      Nearest even, odd;
+      const auto visit = [&](double m, double& value, double& slope, Nearest& near) {
         const double x = s * m;
         value += std::clamp(x, lo_u, hi_u);
         slope += (x > lo_u && x < hi_u) ? m : 0.0;
-        ceiling_down = std::min(ceiling_down, x >= hi_u ? m : kInfinity);
-        ceiling_up = std::max(ceiling_up, x < hi_u ? m : 0.0);
-        floor_down = std::min(floor_down, x >= lo_u ? m : kInfinity);
-        floor_up = std::max(floor_up, x < lo_u ? m : 0.0);
+        near.ceiling_down = std::min(near.ceiling_down, x >= hi_u ? m : kInfinity);
+        near.ceiling_up = std::max(near.ceiling_up, x < hi_u ? m : 0.0);
+        near.floor_down = std::min(near.floor_down, x >= lo_u ? m : kInfinity);
+        near.floor_up = std::max(near.floor_up, x < lo_u ? m : 0.0);
       };
       std::size_t j = 0;
       for (; j + 2 <= n; j += 2) {
-        visit(mass[j], value_even, slope_even);
-        visit(mass[j + 1], value_odd, slope_odd);
+        visit(masses[j], value_even, slope_even, even);
+        visit(masses[j + 1], value_odd, slope_odd, odd);
       }
-      if (j < n) visit(mass[j], value_even, slope_even);
+      if (j < n) visit(masses[j], value_even, slope_even, even);
+      const double ceiling_down = std::min(even.ceiling_down, odd.ceiling_down);
+      const double ceiling_up = std::max(even.ceiling_up, odd.ceiling_up);
+      const double floor_down = std::min(even.floor_down, odd.floor_down);
+      const double floor_up = std::max(even.floor_up, odd.floor_up);
       // hi/p falls as p grows: every ceiling breakpoint is <= hi/ceiling_down or >= hi/ceiling_up.
       const auto breakpoint = [](double bound, double m, double none) {
         const double b = m > 0.0 && m < kInfinity ? bound / m : none;
@@ -593,7 +651,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
       }
       if (j < n) visit(j, value_even, slope_even);
     }
-    return Piece{constant + (value_even + value_odd), slope_even + slope_odd, below, above};
+    return Piece{base + (value_even + value_odd), slope_even + slope_odd, below, above};
   };
   // s well inside the piece: every atom's regime at s (by s·p) is its regime on the whole piece.
   const auto inside = [](const Piece& piece, double s) {
@@ -607,7 +665,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   double high = kInfinity;
   double value_low = constant;
   if constexpr (kUniform) {
-    value_low += static_cast<double>(n) * lo_u;
+    value_low += static_cast<double>(open_count) * lo_u;
   } else {
     for (std::size_t j = 0; j < n; ++j) value_low += lows[j];
   }
@@ -679,8 +737,9 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     high_reaches = above == kInfinity || decide(above);
     low_reaches = below > 0.0 && decide(below);
   } else {
-    below = on_piece ? piece.below : at_or_below(s);
-    above = on_piece ? piece.above : strictly_above(s);
+    const bool neighbours = on_piece || piece.below < piece.above;  // the last evaluation's, when consistent
+    below = neighbours ? piece.below : at_or_below(s);
+    above = neighbours ? piece.above : strictly_above(s);
     high_reaches = above == kInfinity || reaches(above);
     low_reaches = below > 0.0 && reaches(below);
   }
@@ -965,7 +1024,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   };
   const bool have_pivots =
       small_route && p.size() <= kSmall
-          ? small_pivots(bounds, p, rescale, constant.value(), open_mass, pivots)
+          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
           : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
   if (!have_pivots) {
     close();
