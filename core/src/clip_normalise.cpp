@@ -469,9 +469,10 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   std::array<double, kPerAtom> leave_floor;
   std::array<double, kPerAtom> reach_ceiling;
   std::size_t n = 0;
-  // A uniform box reads p itself when it needs no rescaling (zeros included: at any s they add lo to F, which
-  // `constant` then counts once too many, and nothing to the slope or the neighbours; F̂ skips them).
-  const bool direct = kUniform && rescale.identity();
+  // A uniform box reads p itself when it needs no rescaling and most atoms are open (zeros included: at any s
+  // they add lo to F, which `constant` then counts once too many, and nothing to the slope or the neighbours;
+  // F̂ skips them). Sparse inputs are copied: every later pass then reads only the open atoms.
+  const bool direct = kUniform && rescale.identity() && 4 * open_count >= 3 * p.size();
   const auto gather = [&](const auto& scale) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       const double hi = bounds.hi(i);
