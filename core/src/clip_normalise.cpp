@@ -73,8 +73,9 @@ void check_box_totals(double lo_total, double hi_total) {
 // the root lies past every finite breakpoint, and Case A versus Case B. Σq = 1 holds to within kFlat.
 constexpr double kFlat = 1e-13;
 
-// Up to this many atoms (k, zeros included) the first pivots come from small_pivots: no sort, no heap memory
-// but q, scratch on the stack (kSmall atoms of 3 or 5 doubles). Measured in bench/ (issue 8).
+// Up to this many atoms (k, zeros included) a uniform box's first pivots come from small_pivots: no sort, no
+// heap memory but q, at most kSmall doubles of scratch on the stack. Measured in bench/ (issue 8): above it the
+// sampled search is faster.
 constexpr std::size_t kSmall = 256;
 
 // Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms
@@ -331,9 +332,9 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   constexpr std::size_t kLeast = 32;  // the smallest sample
   const auto wanted =
       std::max(kLeast, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
-  // Up to kLeast open atoms, and for every k <= kSmall, the sample is all of them: F̂ = F, and the pivots are the
-  // two breakpoints next to the root (what small_pivots finds without sorting).
-  const bool all = open_count <= kLeast || p.size() <= kSmall;
+  // Up to kLeast open atoms, and for a uniform box with k <= kSmall, the sample is all of them: F̂ = F, and the
+  // pivots are the two breakpoints next to the root (what small_pivots finds without sorting).
+  const bool all = open_count <= kLeast || (Bounds::kUniform && p.size() <= kSmall);
   std::size_t stride = all ? 1 : std::max<std::size_t>(1, open_count / wanted);
   for (;;) {
     scratch.clear();
@@ -444,50 +445,33 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   return true;
 }
 
-// pick_first_pivots' answer when every open atom is in the sample (k <= kSmall), found without sorting and
-// without heap memory: the largest breakpoint b with F̂(b) < 1 and the smallest with F̂(b) >= 1 (0 and ∞ when
-// there is none), where F̂(b) = constant + Σ clip(b·p) summed in index order, exactly as the sorted search
+// pick_first_pivots' answer for a uniform box with k <= kSmall (every open atom in the sample), found without
+// sorting and without heap memory: the largest breakpoint b with F̂(b) < 1 and the smallest with F̂(b) >= 1 (0 and
+// ∞ when there is none), where F̂(b) = constant + Σ clip(b·p) summed in index order, exactly as the sorted search
 // evaluates it. F̂ is non-decreasing (rounded additions of non-decreasing terms), so these two are what its
 // binary search over the sorted breakpoints returns, whatever route finds them.
 //
 // Steering: safeguarded Newton steps on F. Each pass also finds the two breakpoints next to s, so that no
-// breakpoint lies strictly between them: per atom with stored breakpoints (AtomBox), and for a uniform box
-// without a division per atom, since hi/p and lo/p fall as p grows: the masses on either side of each
-// regime change at s (by s·p against lo and hi) give the two neighbours by four divisions — the same
-// divisions as the atom's breakpoints, so the same doubles. Once a Newton step lands on the piece around s,
-// that piece holds the root; its ends are decided by F's linear model there when it is clearly away from 1
-// (F̂ is within 3e-14 of F at k <= kSmall) and s is clearly inside the piece, and by F̂ itself otherwise,
-// walking to neighbouring breakpoints while an end is on the wrong side. Returns false when there is no
-// breakpoint (as pick_first_pivots does).
-template <class Bounds>
-bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
+// breakpoint lies strictly between them, without a division per atom: hi/p and lo/p fall as p grows, so the
+// masses on either side of each regime change at s (by s·p against lo and hi) give the two neighbours by four
+// divisions — the same divisions as the atoms' breakpoints, so the same doubles. Once a Newton step lands on the
+// piece around s, that piece holds the root; its ends are decided by F's linear model there when it is clearly
+// away from 1 (F̂ is within 3e-14 of F at k <= kSmall) and s is clearly inside the piece, and by F̂ itself
+// otherwise, walking to neighbouring breakpoints while an end is on the wrong side. Returns false when there is
+// no breakpoint (as pick_first_pivots does). Per-atom boxes keep the sorted search (code size of the client).
+bool small_pivots(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
                   std::size_t open_count, double open_mass, std::pair<double, double>& pivots) {
-  constexpr bool kUniform = Bounds::kUniform;
-  constexpr std::size_t kPerAtom = kUniform ? 1 : kSmall;
-  std::array<double, kSmall> mass;          // the open atoms' (rescaled) masses, in index order
-  std::array<double, kPerAtom> lows;        // AtomBox only: bounds and breakpoints per open atom
-  std::array<double, kPerAtom> highs;
-  std::array<double, kPerAtom> leave_floor;
-  std::array<double, kPerAtom> reach_ceiling;
+  std::array<double, kSmall> mass;  // the open atoms' (rescaled) masses, in index order
   std::size_t n = 0;
   // A uniform box reads p itself when it needs no rescaling and most atoms are open (zeros included: at any s
   // they add lo to F, which `constant` then counts once too many, and nothing to the slope or the neighbours;
   // F̂ skips them). Sparse inputs are copied: every later pass then reads only the open atoms.
-  const bool direct = kUniform && rescale.identity() && 4 * open_count >= 3 * p.size();
+  const bool direct = rescale.identity() && 4 * open_count >= 3 * p.size();
   const auto gather = [&](const auto& scale) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       const double hi = bounds.hi(i);
       const bool open = p[i] > 0.0 && hi > 0.0;
-      const double x = scale(p[i]);
-      mass[n] = x;
-      if constexpr (!kUniform) {
-        if (!open) continue;
-        const auto a = bounds.atom(i, x);
-        lows[n] = a.lo;
-        highs[n] = a.hi;
-        leave_floor[n] = a.leave_floor;
-        reach_ceiling[n] = a.reach_ceiling;
-      }
+      mass[n] = scale(p[i]);
       n += open ? 1 : 0;
     }
   };
@@ -499,36 +483,20 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     gather(rescale);
   }
   const double* const masses = direct ? p.data() : mass.data();
-  const double lo_u = bounds.lo(0);  // the uniform box's bounds (unused per atom)
-  const double hi_u = bounds.hi(0);
-  const auto lo_of = [&](std::size_t j) {
-    if constexpr (kUniform) return lo_u; else return lows[j];
-  };
-  const auto hi_of = [&](std::size_t j) {
-    if constexpr (kUniform) return hi_u; else return highs[j];
-  };
+  const double lo_u = bounds.box.lo;
+  const double hi_u = bounds.box.hi;
   // The breakpoints of open atom j, as bounds.atom computes them.
-  const auto floor_of = [&](std::size_t j) {
-    if constexpr (kUniform) return floor_breakpoint(lo_u, masses[j]); else return leave_floor[j];
-  };
-  const auto ceiling_of = [&](std::size_t j) {
-    if constexpr (kUniform) return hi_u / masses[j]; else return reach_ceiling[j];
-  };
+  const auto floor_of = [&](std::size_t j) { return floor_breakpoint(lo_u, masses[j]); };
+  const auto ceiling_of = [&](std::size_t j) { return hi_u / masses[j]; };
   const auto in_set = [](double b) { return b > 0.0 && b < kInfinity; };  // the breakpoints pick_first_pivots sorts
-  bool any_breakpoint = false;
-  if constexpr (kUniform) {
-    // hi/p and lo/p are smallest at the largest mass, and positive: some breakpoint is finite iff one of its are.
-    double largest = 0.0;
-    for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, masses[j]);
-    any_breakpoint = largest > 0.0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest)));
-  } else {
-    for (std::size_t j = 0; j < n; ++j) any_breakpoint |= in_set(leave_floor[j]) || in_set(reach_ceiling[j]);
-  }
-  if (!any_breakpoint) return false;
+  // hi/p and lo/p are smallest at the largest mass, and positive: some breakpoint is finite iff one of its are.
+  double largest = 0.0;
+  for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, masses[j]);
+  if (!(largest > 0.0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest))))) return false;
   // F̂ exactly as pick_first_pivots evaluates it.
   const auto reaches = [&](double s) {
     double value = 0.0;
-    for (std::size_t j = 0; j < n; ++j) value += masses[j] > 0.0 ? std::clamp(s * masses[j], lo_of(j), hi_of(j)) : 0.0;
+    for (std::size_t j = 0; j < n; ++j) value += masses[j] > 0.0 ? std::clamp(s * masses[j], lo_u, hi_u) : 0.0;
     return constant + value >= 1.0;
   };
   // Exact neighbours (divisions): the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
@@ -560,7 +528,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     return b > 0.0 && b < kInfinity ? b : 0.0;
   };
   // Bounds far from the subnormal range, where m·s against them is as good as the division outside the band.
-  const bool by_mass = kUniform && hi_u >= 1e-290 && (lo_u == 0.0 || lo_u >= 1e-290);
+  const bool by_mass = hi_u >= 1e-290 && (lo_u == 0.0 || lo_u >= 1e-290);
   // Exact neighbours: the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
   const auto at_or_below = [&](double s) {
     if (by_mass) {
@@ -599,7 +567,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     double value_even = 0.0, value_odd = 0.0, slope_even = 0.0, slope_odd = 0.0;
     double below = 0.0;
     double above = kInfinity;
-    if constexpr (kUniform) {
+    {
       // The smallest mass at or above each bound at s, the largest below it (two lanes of each, so that
       // neighbouring atoms do not wait on each other).
       struct Nearest {
@@ -633,25 +601,6 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
       below = std::max(breakpoint(hi_u, ceiling_down, 0.0), lo_u > 0.0 ? breakpoint(lo_u, floor_down, 0.0) : 0.0);
       above = std::min(breakpoint(hi_u, ceiling_up, kInfinity),
                        lo_u > 0.0 ? breakpoint(lo_u, floor_up, kInfinity) : kInfinity);
-    } else {
-      const auto visit = [&](std::size_t j, double& value, double& slope) {
-        const double m = mass[j];
-        const double x = s * m;
-        value += std::clamp(x, lows[j], highs[j]);
-        slope += (x > lows[j] && x < highs[j]) ? m : 0.0;
-        const double f = leave_floor[j];
-        const double c = reach_ceiling[j];
-        below = std::max(below, in_set(f) && f <= s ? f : 0.0);
-        below = std::max(below, in_set(c) && c <= s ? c : 0.0);
-        above = std::min(above, in_set(f) && f > s ? f : kInfinity);
-        above = std::min(above, in_set(c) && c > s ? c : kInfinity);
-      };
-      std::size_t j = 0;
-      for (; j + 2 <= n; j += 2) {
-        visit(j, value_even, slope_even);
-        visit(j + 1, value_odd, slope_odd);
-      }
-      if (j < n) visit(j, value_even, slope_even);
     }
     return Piece{base + (value_even + value_odd), slope_even + slope_odd, below, above};
   };
@@ -666,11 +615,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   double low = 0.0;
   double high = kInfinity;
   double value_low = constant;
-  if constexpr (kUniform) {
-    value_low += static_cast<double>(open_count) * lo_u;
-  } else {
-    for (std::size_t j = 0; j < n; ++j) value_low += lows[j];
-  }
+  value_low += static_cast<double>(open_count) * lo_u;
   double value_high = kInfinity;
   double weight_low = 1.0;  // Illinois: the end kept twice in a row has its residual halved
   double weight_high = 1.0;
@@ -1038,10 +983,16 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
       close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
     }
   };
-  const bool have_pivots =
-      small_route && p.size() <= kSmall
-          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
-          : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
+  bool have_pivots = false;
+  if constexpr (Bounds::kUniform) {
+    have_pivots = small_route && p.size() <= kSmall
+                      ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
+                      : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch,
+                                          sample, pivots);
+  } else {
+    have_pivots =
+        pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
+  }
   if (!have_pivots) {
     close();
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);

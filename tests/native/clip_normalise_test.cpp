@@ -601,7 +601,7 @@ std::vector<Histogram> small_route_inputs(std::size_t k, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("clip_normalise: the small-k route (k <= 256) gives the general solver's answer bit for bit",
+TEST_CASE("clip_normalise: the small-k route (uniform box, k <= 256) gives the sorted search's answer bit for bit",
           "[clip_normalise][property]") {
   // For k <= 256 the first bracket comes from Newton steps on the stack instead of a sorted sample; both must land
   // on the same two breakpoints, so everything after (the sums, the closed form, q) is the same to the last bit.
@@ -621,7 +621,7 @@ TEST_CASE("clip_normalise: the small-k route (k <= 256) gives the general solver
     boxes.push_back({k, 0.5 / kd, 1.0 / kd});   // Σhi = 1
     boxes.push_back({k, 1.0 / kd, 1.0 / kd});   // the point box
     boxes.push_back({k, 0.3 / kd, 1e6 / kd});   // a loose ceiling
-    boxes.push_back({k, u01(rng) / kd, (1.0 + kd * u01(rng)) / kd});
+    for (int i = 0; i < 6; ++i) boxes.push_back({k, u01(rng) / kd, (1.0 + kd * u01(rng)) / kd});  // Σlo < 1 < Σhi
     for (const UniformBox& box : boxes) {
       for (const auto& h : small_route_inputs(k, rng)) {
         INFO("k = " << k << ", lo = " << box.lo << ", hi = " << box.hi << ", p: " << h.label);
@@ -633,20 +633,7 @@ TEST_CASE("clip_normalise: the small-k route (k <= 256) gives the general solver
         ++cases;
       }
     }
-    for (int variant = 0; variant < 16; ++variant) {  // per-atom boxes: ties, hi = 0, lo = hi, nearly a point
-      const Box box = random_atom_box(k, rng, variant);
-      for (const auto& h : inputs_for_box(box, rng, 6)) {
-        INFO("k = " << k << ", AtomBox: " << box.label << ", p: " << h.label);
-        const AtomBox atom_box{box.lo, box.hi};
-        const ClipNormalised fast = clip_normalise(h.counts, atom_box);
-        const ClipNormalised general = detail::clip_normalise_without_small_route(h.counts, atom_box);
-        const bool same = same_bits(fast, general);
-        CHECK(same);
-        mismatches += same ? 0 : 1;
-        ++cases;
-      }
-    }
   }
   CHECK(mismatches == 0);
-  CHECK(cases >= 5000);
+  CHECK(cases >= 3000);
 }
