@@ -76,7 +76,7 @@ constexpr double kFlat = 1e-13;
 // Up to this many atoms (k, zeros included) a uniform box's first pivots come from small_pivots: no sort, no
 // heap memory but q, at most kSmall doubles of scratch on the stack. Measured in bench/ (issue 8): above it the
 // sampled search is faster.
-constexpr std::size_t kSmall = 256;
+constexpr std::size_t kSmall = 128;
 
 // Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms
 // whatever the order of magnitudes; the collected error is added once at the end.
