@@ -136,7 +136,7 @@ function finiteFigure({ notion }) {
         attainGap, 1e-9));
       if (notion === 'pure') {
         for (const [name, s] of [['Global', global], ['Local', local]]) {
-          const ratios = ratioTracker(k);
+          const ratios = ratioTracker(ps, k);
           for (const p of privacyInputs) ratios.add(s.distribution(p));
           checks.push(check(`ε = ${budget}: ${name} worst log ratio max_x log(max_P q_P(x) / min_P q_P(x)) over ${privacyInputs.length} extreme inputs <= ε`,
             ratios.worstLogRatio(), budget + PRIVACY_SLACK));
@@ -375,7 +375,7 @@ async function runFig11(ps, setup, { progress } = {}) {
     ];
     const bounds = LAPLACE_BOUNDS.find((r) => r[0] === epsilon);
     samplers.forEach(([name, s], si) => {
-      const ratios = ratioTracker(grid.cells);
+      const ratios = ratioTracker(ps, grid.cells);
       const worst = { kl: 0, tv: 0, hellinger: 0 };
       for (const p of clients) {
         const q = s.distribution(p); // 'linear' throws RangeError for a density outside its class: all are inside

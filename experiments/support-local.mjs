@@ -49,8 +49,8 @@ export function dirichletClients(ps, population, count, seed, concentration = po
   return out;
 }
 
-/** Running per-cell max and min of output pmfs over clients (aggregation for the worst-ratio check). */
-export function ratioTracker(cells) {
+/** Running per-cell max and min of output pmfs over clients (bookkeeping for the worst-ratio check, which the core computes). */
+export function ratioTracker(ps, cells) {
   const hi = new Float64Array(cells).fill(-Infinity);
   const lo = new Float64Array(cells).fill(Infinity);
   return {
@@ -60,14 +60,9 @@ export function ratioTracker(cells) {
         if (q[i] < lo[i]) lo[i] = q[i];
       }
     },
-    /** max over cells of log(max_P q_P(x) / min_P q_P(x)); Infinity if some cell is 0 for one client only. */
+    /** max over cells of log(max_P q_P(x) / min_P q_P(x)), by the core (ps.channelLdpOfExtremes). */
     worstLogRatio() {
-      let worst = 0;
-      for (let i = 0; i < cells; i += 1) {
-        if (hi[i] === 0) continue;
-        worst = Math.max(worst, lo[i] > 0 ? Math.log(hi[i] / lo[i]) : Infinity);
-      }
-      return worst;
+      return ps.channelLdpOfExtremes(hi, lo);
     },
   };
 }

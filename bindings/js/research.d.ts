@@ -462,6 +462,13 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
    * Cost O(rows²·outputs) per ε'; rows·outputs <= 10^6.
    */
   channelLdp(rows: readonly Histogram[], epsilons?: Histogram): { readonly pureEpsilon: number; readonly delta: Float64Array };
+  /**
+   * The pure ε of a channel known by each output's largest and smallest probability over its rows (e.g. tracked over
+   * more inputs than channelLdp's 10^6 entries hold): max over y with largest[y] > 0 of ln(largest[y]/smallest[y]),
+   * Infinity when such a smallest[y] is 0. TypeError for different lengths; RangeError when an entry is negative, not
+   * finite, or largest[y] < smallest[y].
+   */
+  channelLdpOfExtremes(largest: Histogram, smallest: Histogram): number;
   /** The LMIDP paper's conversions between notions. */
   readonly lmidp: Lmidp;
   /** Reveal-or-Obscure's obscure probabilities and the paper's accuracy / sample-complexity formulas. */

@@ -288,6 +288,14 @@ function makeApi(wasm) {
     return checked(abi, wasm.boxLogWidth(histogram(q, 'q'), histogram(h, 'h')));
   }
 
+  /** The pure ε of a channel from each output's largest and smallest probability over its rows (research.d.ts). */
+  function channelLdpOfExtremes(largest, smallest) {
+    const top = histogram(largest, 'largest');
+    const bottom = histogram(smallest, 'smallest');
+    if (top.length !== bottom.length) throw new TypeError(`largest has ${top.length} entries but smallest has ${bottom.length}`);
+    return checked(abi, wasm.channelLdpOfExtremes(top, bottom));
+  }
+
   const accuracyBounds = ofNumbers(wasm.rooAccuracyBounds, 'epsilon', 'records', 'k');
   const sampleComplexity = ofNumbers(wasm.rooSampleComplexity, 'k', 'alpha', 'epsilon');
   const roo = Object.freeze({
@@ -439,6 +447,7 @@ function makeApi(wasm) {
     accountant,
     channelLdp,
     boxLogWidth,
+    channelLdpOfExtremes,
     lmidp,
     roo,
     estimate,

@@ -173,6 +173,11 @@ val channel_ldp_of(val rows, val epsilons) {
   });
 }
 
+// The pure ε of a channel from each output's largest and smallest probability (accountant.hpp).
+val channel_ldp_of_extremes(val largest, val smallest) {
+  return guarded([&] { return val(pure_ldp_epsilon_of_extremes(numbers(largest), numbers(smallest))); });
+}
+
 // The log-width of the box around h that holds q (box_log_width, privacy_box.hpp).
 val box_log_width_of(val q, val h) {
   return guarded([&] { return val(box_log_width(numbers(q), numbers(h))); });
@@ -629,6 +634,7 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("gaussianSigma2ForCapacity", &gaussian_sigma2_of);
   emscripten::function("channelLdp", &channel_ldp_of);
   emscripten::function("boxLogWidth", &box_log_width_of);
+  emscripten::function("channelLdpOfExtremes", &channel_ldp_of_extremes);
   emscripten::function("gaussianLdpDelta", &gaussian_ldp_delta_of);
   emscripten::function("gaussianCapacityPeak", &gaussian_capacity_peak_of);
   emscripten::function("gaussianCapacityAveragePower", &gaussian_capacity_average_power_of);

@@ -149,16 +149,26 @@ double mutual_information_of(const Eigen::MatrixXd& rows, std::span<const double
   return std::max(0.0, total.value());  // I >= 0; rounding may give −1e-17 for independent X, Y
 }
 
-double pure_ldp_epsilon_of(const ChannelMatrix& w) {
+// max over outputs y with largest > 0 of ln(largest/smallest) (docs/analysis/accountant.md#ldp-curve): an output no
+// input produces says nothing; one that some input can produce and another cannot leaves no finite ε.
+double log_ratio_of_extremes(std::span<const double> largest, std::span<const double> smallest) {
   double worst = 0.0;
-  for (Index y = 0; y < w.cols(); ++y) {
-    const double hi = w.col(y).maxCoeff();
-    if (hi == 0.0) continue;  // an output no input produces says nothing (docs/analysis/accountant.md#ldp-curve)
-    const double lo = w.col(y).minCoeff();
-    if (lo == 0.0) return kInfinity;  // one input can produce y, another cannot: no finite ε
-    worst = std::max(worst, std::log(hi) - std::log(lo));  // difference of logs: hi/lo may overflow
+  for (std::size_t y = 0; y < largest.size(); ++y) {
+    if (largest[y] == 0.0) continue;
+    if (smallest[y] == 0.0) return kInfinity;
+    worst = std::max(worst, std::log(largest[y]) - std::log(smallest[y]));  // difference of logs: the ratio may overflow
   }
   return worst;
+}
+
+double pure_ldp_epsilon_of(const ChannelMatrix& w) {
+  std::vector<double> largest(static_cast<std::size_t>(w.cols()));
+  std::vector<double> smallest(largest.size());
+  for (Index y = 0; y < w.cols(); ++y) {
+    largest[static_cast<std::size_t>(y)] = w.col(y).maxCoeff();
+    smallest[static_cast<std::size_t>(y)] = w.col(y).minCoeff();
+  }
+  return log_ratio_of_extremes(largest, smallest);
 }
 
 // Upper bounds on H_α(W_i‖W_j) over all partners, per row: U_i = Σ_y max(0, W_i(y) − α·min_j W_j(y)) bounds every
@@ -370,6 +380,21 @@ ChannelMatrix validated_channel(ChannelMatrix w) {
 }
 
 double pure_ldp_epsilon(const ChannelMatrix& w) { return pure_ldp_epsilon_of(validated_channel(w)); }
+
+double pure_ldp_epsilon_of_extremes(std::span<const double> largest, std::span<const double> smallest) {
+  if (largest.size() != smallest.size()) {
+    throw_shape({"largest has ", largest.size(), " entries but smallest has ", smallest.size()});
+  }
+  for (std::size_t y = 0; y < largest.size(); ++y) {
+    if (!(std::isfinite(smallest[y]) && smallest[y] >= 0.0)) {
+      throw_invalid({"smallest[", y, "] = ", smallest[y], ": must be finite and >= 0"});
+    }
+    if (!(std::isfinite(largest[y]) && largest[y] >= smallest[y])) {
+      throw_invalid({"largest[", y, "] = ", largest[y], ": must be finite and >= smallest[", y, "] = ", smallest[y]});
+    }
+  }
+  return log_ratio_of_extremes(largest, smallest);
+}
 
 std::vector<double> ldp_curve(const ChannelMatrix& w, std::span<const double> epsilons) {
   check_epsilons(epsilons);

@@ -160,4 +160,15 @@ describe('ps.roo and ps.channelLdp (bindings used by the entries)', () => {
     for (const p of [[1, 0, 0, 0], [0, 0, 0, 1], [0.25, 0.25, 0.25, 0.25]]) assert.ok(ps.boxLogWidth(local.distribution(p), prior) <= 1 + 1e-12);
     local.dispose();
   });
+
+  test('channelLdpOfExtremes: the pure ε of a channel from its column extremes equals channelLdp on the rows', () => {
+    const rows = [[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25]];
+    const largest = rows[0].map((_, y) => Math.max(...rows.map((r) => r[y])));
+    const smallest = rows[0].map((_, y) => Math.min(...rows.map((r) => r[y])));
+    assert.equal(ps.channelLdpOfExtremes(largest, smallest), ps.channelLdp(rows).pureEpsilon);
+    close(ps.channelLdpOfExtremes(largest, smallest), Math.log(4));
+    assert.equal(ps.channelLdpOfExtremes([0.5, 0.1], [0.25, 0]), Infinity);
+    assert.throws(() => ps.channelLdpOfExtremes([0.1], [0.2]), { name: 'RangeError', message: /largest\[0\]/ });
+    assert.throws(() => ps.channelLdpOfExtremes([0.1, 0.2], [0.1]), TypeError);
+  });
 });

@@ -1,6 +1,7 @@
 // The privacy accountant for finite channels (docs/analysis/accountant.md): k-RR closed forms and
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
 #include "privsample/accountant.hpp"
+#include "privsample/errors.hpp"
 #include "privsample/channel.hpp"
 
 #include <algorithm>
@@ -533,4 +534,30 @@ TEST_CASE("accountant: k = 1000 point masses run (the pruned search)", "[account
   const double ell = 1.0 / (std::exp(1.0) + 999.0);
   CHECK(report.ldp_curve.front() == Approx(std::exp(1.0) * ell - ell).epsilon(1e-12));
   CHECK(report.ldp_curve.back() == 0.0);
+}
+
+TEST_CASE("accountant: pure epsilon from each output's extremes equals the channel's, and refuses bad extremes",
+          "[accountant]") {
+  ChannelMatrix w(3, 4);
+  w << 0.1, 0.2, 0.3, 0.4,  //
+      0.4, 0.3, 0.2, 0.1,   //
+      0.25, 0.25, 0.25, 0.25;
+  std::vector<double> largest(4);
+  std::vector<double> smallest(4);
+  for (Eigen::Index y = 0; y < 4; ++y) {
+    largest[static_cast<std::size_t>(y)] = w.col(y).maxCoeff();
+    smallest[static_cast<std::size_t>(y)] = w.col(y).minCoeff();
+  }
+  CHECK(pure_ldp_epsilon_of_extremes(largest, smallest) == pure_ldp_epsilon(w));
+  CHECK(pure_ldp_epsilon_of_extremes(largest, smallest) == Approx(std::log(4.0)).epsilon(1e-15));
+  // an output nobody produces says nothing; one that only some produce leaves no finite ε
+  CHECK(pure_ldp_epsilon_of_extremes(std::vector<double>{0.5, 0.0}, std::vector<double>{0.25, 0.0}) == Approx(std::log(2.0)));
+  CHECK(pure_ldp_epsilon_of_extremes(std::vector<double>{0.5, 0.1}, std::vector<double>{0.25, 0.0}) ==
+        std::numeric_limits<double>::infinity());
+  // tiny probabilities: a difference of logs, no overflowing ratio
+  CHECK(pure_ldp_epsilon_of_extremes(std::vector<double>{1.0}, std::vector<double>{1e-300}) == Approx(300 * std::log(10.0)));
+  CHECK_THROWS_WITH(pure_ldp_epsilon_of_extremes(std::vector<double>{0.1}, std::vector<double>{0.2}),
+                    Catch::Contains("largest[0]") && Catch::Contains("smallest[0]"));
+  CHECK_THROWS_WITH(pure_ldp_epsilon_of_extremes(std::vector<double>{0.1}, std::vector<double>{-0.2}), Catch::Contains("smallest[0]"));
+  CHECK_THROWS_AS(pure_ldp_epsilon_of_extremes(std::vector<double>{0.1, 0.2}, std::vector<double>{0.1}), ShapeError);
 }

@@ -25,6 +25,12 @@ inline constexpr std::size_t kMaxChannelEntries = 1'000'000;
 // entries; 0 for a single row. (docs/analysis/accountant.md#ldp-curve)
 [[nodiscard]] double pure_ldp_epsilon(const ChannelMatrix& w);
 
+// The same ε from each output's largest and smallest probability over the rows alone (largest[y] >= smallest[y] >= 0,
+// finite, equal lengths): max over y with largest[y] > 0 of ln(largest[y]/smallest[y]), +∞ when such a smallest[y]
+// is 0. For channels with more rows than a matrix should hold (the reproductions track the extremes over many
+// clients' outputs on 160,000 cells). std::invalid_argument naming the entry otherwise.
+[[nodiscard]] double pure_ldp_epsilon_of_extremes(std::span<const double> largest, std::span<const double> smallest);
+
 // The optimal LDP curve δ(ε') = max over ordered pairs i ≠ j of Σ_y max(0, W(i,y) − e^{ε'} W(j,y)), for each
 // ε' >= 0 of `epsilons` (exact for a finite channel; docs/analysis/accountant.md#ldp-curve). 0 for a single row.
 [[nodiscard]] std::vector<double> ldp_curve(const ChannelMatrix& w, std::span<const double> epsilons);
