@@ -87,7 +87,7 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
 class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
  public:
   // g validated as above; gamma finite, > 1 (validated_gamma of clip_samplers.hpp); prior validated_prior
-  // (every entry > 0, sums to 1 within 1e-6; renormalised).
+  // (every entry finite and > 0, counts or probabilities: normalised by its total, the histograms' scale rule).
   LocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma);
 
   // P̂: the f-projection of the normalised hist onto N_γ(P0). hist must have prior().size() entries.
