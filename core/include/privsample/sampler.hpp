@@ -43,10 +43,10 @@ class SamplerBase {
   [[nodiscard]] double worst_case_risk(NamedDivergence f, Size... k) const {
     return self().worst_case_risk(f_divergence(f), k...);
   }
-  // One released index for this input, drawn under the draw policy (S::prepare, draw.hpp).
-  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const
-    requires requires(const S& sampler) { sampler.prepare(hist); }
-  {
+  // One released index for this input, drawn under the draw policy (S::prepare, draw.hpp). Only samplers with a
+  // prepare() call it: a member of a class template is instantiated when used. (No requires-clause: clang 14
+  // checks it while S is still incomplete and then rejects every call.)
+  [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const {
     return self().prepare(hist)(bits);
   }
 
