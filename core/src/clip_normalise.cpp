@@ -78,23 +78,6 @@ constexpr double kFlat = 1e-13;
 // sampled search is faster.
 constexpr std::size_t kSmall = 128;
 
-// Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms
-// whatever the order of magnitudes; the collected error is added once at the end.
-struct ExactSum {
-  double sum = 0.0;
-  double error = 0.0;
-  void add(double x) {
-    const double t = sum + x;
-    const double x_part = t - sum;
-    error += (sum - (t - x_part)) + (x - x_part);
-    sum = t;
-  }
-  void add_to(CompensatedSum& total) const {
-    total.add(sum);
-    total.add(error);
-  }
-};
-
 // Evaluations of F that only steer the search (pivots, the flat-stretch check) sum one block at a time:
 // inside a block of kBlock terms four plain partial sums (independent dependency chains, relative error
 // below kBlock ulp = 6e-14 even when equal terms repeat one rounding), then one compensated add per
@@ -920,23 +903,18 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
       const std::size_t end = std::min(p.size(), block + kBlock);
       pending_count = 0;
       std::size_t i = block;
-      if (disjoint) {
+      // four atoms a step, one lane each (the lanes are separate locals, so they stay in registers)
+      const auto sweep = [&](auto&& one) {
         for (; i + 4 <= end; i += 4) {
-          visit_disjoint(i, l0);
-          visit_disjoint(i + 1, l1);
-          visit_disjoint(i + 2, l2);
-          visit_disjoint(i + 3, l3);
+          one(i, l0);
+          one(i + 1, l1);
+          one(i + 2, l2);
+          one(i + 3, l3);
         }
-        for (; i < end; ++i) visit_disjoint(i, l0);
-      } else {
-        for (; i + 4 <= end; i += 4) {
-          visit(i, l0);
-          visit(i + 1, l1);
-          visit(i + 2, l2);
-          visit(i + 3, l3);
-        }
-        for (; i < end; ++i) visit(i, l0);
-      }
+        for (; i < end; ++i) one(i, l0);
+      };
+      if (disjoint) sweep(visit_disjoint);
+      else sweep(visit);
       for (std::size_t j = 0; j < pending_count; ++j) round.open.push_back(bounds.atom(pending[j], scale(p[pending[j]])));
     }
   };

@@ -30,21 +30,13 @@ struct Scan {
   double total = 0.0;
 };
 
-// Knuth's TwoSum step: sum += x, with the rounding error added to error (no branch).
-inline void add_exactly(double& sum, double& error, double x) noexcept {
-  const double s = sum + x;
-  const double back = s - sum;
-  error += (sum - (s - back)) + (x - back);
-  sum = s;
-}
-
-// Four independent lanes held in locals (an array of lanes ends up in memory, and each step then waits on a
-// store): one compensated chain is what a normalisation would otherwise wait on.
+// Four independent ExactSum lanes held in locals (an array of lanes ends up in memory, and each step then waits
+// on a store): one compensated chain is what a normalisation would otherwise wait on.
 // Scaled: each entry is multiplied by first·scale (powers of two) before it is summed.
 template <bool Scaled = false>
 Scan scanned(std::span<const double> values, bool allow_zeros, double scale = 1.0, double first = 1.0) {
   const double smallest_allowed = allow_zeros ? 0.0 : std::numeric_limits<double>::denorm_min();
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, e0 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0;
+  ExactSum l0, l1, l2, l3;
   double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
   bool valid = true;
   const std::size_t n = values.size();
@@ -59,19 +51,19 @@ Scan scanned(std::span<const double> values, bool allow_zeros, double scale = 1.
     m1 = std::max(m1, v[i + 1]);
     m2 = std::max(m2, v[i + 2]);
     m3 = std::max(m3, v[i + 3]);
-    add_exactly(s0, e0, term(v[i]));
-    add_exactly(s1, e1, term(v[i + 1]));
-    add_exactly(s2, e2, term(v[i + 2]));
-    add_exactly(s3, e3, term(v[i + 3]));
+    l0.add(term(v[i]));
+    l1.add(term(v[i + 1]));
+    l2.add(term(v[i + 2]));
+    l3.add(term(v[i + 3]));
   }
   for (; i < n; ++i) {
     valid &= ok(v[i]);
     m0 = std::max(m0, v[i]);
-    add_exactly(s0, e0, term(v[i]));
+    l0.add(term(v[i]));
   }
   if (!valid) return {false, 0.0, 0.0};
   CompensatedSum total;
-  for (const double part : {s0, s1, s2, s3, e0, e1, e2, e3}) total.add(part);
+  for (const double part : {l0.sum, l1.sum, l2.sum, l3.sum, l0.error, l1.error, l2.error, l3.error}) total.add(part);
   return {true, std::max(std::max(m0, m1), std::max(m2, m3)), total.value()};
 }
 
@@ -135,10 +127,6 @@ Scan checked_histogram(std::span<const double> hist, std::string_view name) {
 }
 
 }  // namespace
-
-double validated_histogram(std::span<const double> hist, std::string_view name) {
-  return checked_histogram(hist, name).largest;
-}
 
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
   return divided_by_total(hist, checked_histogram(hist, name));

@@ -19,9 +19,6 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // normalise without overflow or underflow to zero (they are scaled by a power of two first).
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
 
-// Checks hist exactly as normalized_pmf does (the same errors) without writing the pmf; returns its largest entry.
-double validated_histogram(std::span<const double> hist, std::string_view name = "hist");
-
 // A cumulative table that draws from P = hist/Σhist (hist checked as normalized_pmf checks it), for the samplers
 // that only draw from P: built on the counts themselves (one pass less than normalising first; the law is P's up
 // to one rounding per entry either way), or on the normalised pmf when the counts are so large that their total

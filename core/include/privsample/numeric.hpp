@@ -33,6 +33,24 @@ class CompensatedSum {
 
 [[nodiscard]] double compensated_total(std::span<const double> values) noexcept;
 
+// Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms whatever the
+// order of magnitudes; the collected error is added once at the end. Several of them as separate locals give
+// independent dependency chains (held in registers; an array of them indexed in a loop is not).
+struct ExactSum {
+  double sum = 0.0;
+  double error = 0.0;
+  void add(double x) noexcept {
+    const double t = sum + x;
+    const double x_part = t - sum;
+    error += (sum - (t - x_part)) + (x - x_part);
+    sum = t;
+  }
+  void add_to(CompensatedSum& total) const noexcept {
+    total.add(sum);
+    total.add(error);
+  }
+};
+
 // "0.25", "-2", "NaN", "Infinity": the value as a user of the JS API would write it.
 [[nodiscard]] std::string format_value(double value);
 
