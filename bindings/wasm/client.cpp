@@ -93,20 +93,15 @@ std::vector<std::pair<const char*, double>> guarantee_fields(const Guarantee& g)
 }
 
 void set_option(MechanismOptions& o, std::string_view key, double value) {
-  if (key == "epsilon") o.epsilon = value;
-  else if (key == "delta") o.delta = value;
-  else if (key == "mu") o.mu = value;
-  else if (key == "gamma") o.gamma = value;
-  else if (key == "records") o.records = value;
-  else if (key == "c1") o.c1 = value;
-  else if (key == "c2") o.c2 = value;
-  else throw_invalid({"option '", key, "' is not a numeric option"});
+  const auto field = number_field(key);
+  if (!field) throw_invalid({"option '", key, "' is not a numeric option"});
+  o.*field = value;
 }
 
 void set_option(MechanismOptions& o, std::string_view key, std::vector<double> values) {
-  if (key == "prior") o.prior = std::move(values);
-  else if (key == "reference") o.reference = std::move(values);
-  else throw_invalid({"option '", key, "' is not an array option"});
+  const auto field = array_field(key);
+  if (!field) throw_invalid({"option '", key, "' is not an array option"});
+  o.*field = std::move(values);
 }
 
 namespace {

@@ -60,15 +60,8 @@ constexpr std::array<MechanismSpec, 12> kRegistry{{
 const std::array<MechanismSpec, 12>& registry() { return kRegistry; }
 
 bool given(const MechanismOptions& o, std::string_view key) {
-  if (key == "epsilon") return o.epsilon.has_value();
-  if (key == "delta") return o.delta.has_value();
-  if (key == "mu") return o.mu.has_value();
-  if (key == "gamma") return o.gamma.has_value();
-  if (key == "records") return o.records.has_value();
-  if (key == "c1") return o.c1.has_value();
-  if (key == "c2") return o.c2.has_value();
-  if (key == "prior") return o.prior.has_value();
-  if (key == "reference") return o.reference.has_value();
+  if (const auto field = number_field(key)) return (o.*field).has_value();
+  if (const auto field = array_field(key)) return (o.*field).has_value();
   return false;
 }
 
@@ -255,6 +248,23 @@ std::string registry_json() {
   }
   out += "]}";
   return out;
+}
+
+std::optional<double> MechanismOptions::*number_field(std::string_view key) noexcept {
+  if (key == "epsilon") return &MechanismOptions::epsilon;
+  if (key == "delta") return &MechanismOptions::delta;
+  if (key == "mu") return &MechanismOptions::mu;
+  if (key == "gamma") return &MechanismOptions::gamma;
+  if (key == "records") return &MechanismOptions::records;
+  if (key == "c1") return &MechanismOptions::c1;
+  if (key == "c2") return &MechanismOptions::c2;
+  return nullptr;
+}
+
+std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept {
+  if (key == "prior") return &MechanismOptions::prior;
+  if (key == "reference") return &MechanismOptions::reference;
+  return nullptr;
 }
 
 }  // namespace privsample

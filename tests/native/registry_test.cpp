@@ -261,3 +261,17 @@ TEST_CASE("privacy tester: every finite mechanism of the registry meets its noti
     }
   }
 }
+
+TEST_CASE("registry: every option name maps to the MechanismOptions field of its kind, and nothing else does",
+          "[registry]") {
+  for (const OptionSpec& option : option_specs()) {
+    INFO(option.name);
+    CHECK((number_field(option.name) != nullptr) == (option.kind == OptionKind::number));
+    CHECK((array_field(option.name) != nullptr) == (option.kind == OptionKind::numbers));
+  }
+  CHECK(number_field("epsilon") == &MechanismOptions::epsilon);
+  CHECK(array_field("prior") == &MechanismOptions::prior);
+  CHECK(number_field("seed") == nullptr);
+  CHECK(array_field("epsilon") == nullptr);
+  CHECK(number_field("") == nullptr);
+}

@@ -26,6 +26,11 @@ struct MechanismOptions {
   std::optional<std::vector<double>> reference;
 };
 
+// The field of MechanismOptions an option name stands for, or nullptr when the name is not an option of that kind:
+// the one place where option names meet the struct (the registry's checks and the bindings' setters use it).
+[[nodiscard]] std::optional<double> MechanismOptions::*number_field(std::string_view key) noexcept;
+[[nodiscard]] std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept;
+
 enum class OptionKind { number, numbers };
 
 struct OptionSpec {
