@@ -11,8 +11,10 @@ import { chromium } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BASELINE = { raw: 608_519, gzip: 201_000 };
+// The ledger is not part of the client entry's page load: ps.ledger() fetches it on first use (its own row).
 const ENTRIES = {
-  'privsample (client)': ['build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm'],
+  'privsample (client)': ['build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/wasm/privsample-client.wasm'],
+  '+ ps.ledger() on use': ['build/bundle/ledger.mjs', 'build/wasm/privsample-ledger.wasm'],
   'privsample/research': ['bindings/js/research.mjs', 'bindings/js/common.mjs', 'build/wasm/privsample-research.mjs'],
 };
 

@@ -8,9 +8,9 @@ if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.t
   rm -rf build/wasm/CMakeCache.txt build/wasm/CMakeFiles
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build build/wasm -j2 --target privsample_client_wasm privsample_research_wasm
-# The shipped client files and the bundled 'privsample' entry (scripts/bundle-client.mjs), when anything changed.
-newest=$(ls -t build/wasm/privsample-client-glue.wasm bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/abi.mjs bindings/js/load-wasm.mjs bindings/js/ledger.mjs | head -n 1)
+cmake --build build/wasm -j2 --target privsample_client_wasm privsample_ledger_wasm privsample_research_wasm
+# The shipped client and ledger files and the bundled 'privsample' entry (scripts/bundle-client.mjs), when anything changed.
+newest=$(ls -t build/wasm/privsample-client-glue.wasm build/wasm/privsample-ledger-glue.wasm bindings/js/privsample.mjs bindings/js/common.mjs bindings/js/abi.mjs bindings/js/load-wasm.mjs bindings/js/ledger.mjs bindings/js/ledger-storage.mjs | head -n 1)
 if [[ ! -f build/bundle/privsample.mjs || "$newest" -nt build/bundle/privsample.mjs ]]; then
   node scripts/bundle-client.mjs
 fi

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build-wasm.sh
-for file in build/bundle/privsample.mjs build/wasm/privsample-client.wasm build/wasm/privsample-research.mjs; do
+for file in build/bundle/privsample.mjs build/bundle/common.mjs build/bundle/ledger.mjs build/wasm/privsample-client.wasm \
+    build/wasm/privsample-ledger.wasm build/wasm/privsample-research.mjs; do
   [[ -s "$file" ]] || { echo "privsample: prepack: $file was not built" >&2; exit 1; }
 done

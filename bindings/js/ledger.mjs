@@ -1,93 +1,14 @@
-// privsample — the privacy-budget ledger (docs/analysis/ledger.md): records each release made through it (purpose,
-// mechanism, guarantee, time) in a pluggable storage on the person's device and refuses a release that would exceed
-// a purpose's budget. Glue only: it stores entries and checks JS types; composing guarantees and comparing them with
-// a budget is the core's (core/include/privsample/ledger.hpp, through ledgerTotal / ledgerCheck / ledgerBudget).
+// privsample — the privacy-budget ledger (docs/analysis/ledger.md), imported by ps.ledger on first use
+// (ledger-storage.mjs): records each release made through it (purpose, mechanism, guarantee, time) in a pluggable
+// storage on the person's device and refuses a release that would exceed a purpose's budget. Glue only: it stores
+// entries and checks JS types; composing guarantees and comparing them with a budget is the core's
+// (core/include/privsample/ledger.hpp, through ps_ledger_total / ps_ledger_check / ps_ledger_budget).
 import { writeText } from './abi.mjs';
-import { checkedNumber, describe, plainObject, text } from './common.mjs';
+import { checkedNumber, describe, plainObject } from './common.mjs';
 
 const FORMAT = 'privsample-ledger';
 const VERSION = 1;
 const BUDGET_KEYS = { notion: 'string', epsilon: 'number', delta: 'number', mu: 'number' };
-
-// ---- storage back-ends: get() → the serialised ledger or null; set(text). Both async. -----------------------------
-
-function memory() {
-  let stored = null;
-  return Object.freeze({
-    kind: 'memory',
-    lockName: null,
-    async get() {
-      return stored;
-    },
-    async set(value) {
-      stored = text(value, 'value');
-    },
-  });
-}
-
-function localStorageBackend(options) {
-  const { key = 'privsample-ledger', storage = globalThis.localStorage } = plainObject(options, 'options');
-  text(key, 'options.key');
-  if (!storage || typeof storage.getItem !== 'function' || typeof storage.setItem !== 'function') {
-    throw new TypeError('options.storage must be a Storage (getItem/setItem); this environment has no localStorage');
-  }
-  return Object.freeze({
-    kind: 'localStorage',
-    lockName: `privsample-ledger:localStorage:${key}`,
-    async get() {
-      return storage.getItem(key);
-    },
-    async set(value) {
-      storage.setItem(key, text(value, 'value'));
-    },
-  });
-}
-
-// One object store 'ledger' in database `database`, the serialised ledger under `key`.
-function indexedDbBackend(options) {
-  const { database = 'privsample-ledger', key = 'ledger', indexedDB = globalThis.indexedDB } = plainObject(options, 'options');
-  text(database, 'options.database');
-  text(key, 'options.key');
-  if (!indexedDB || typeof indexedDB.open !== 'function') {
-    throw new TypeError('options.indexedDB must be an IDBFactory; this environment has no indexedDB');
-  }
-  let opening = null;
-  const open = () => {
-    opening ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(database, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore('ledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    }).catch((error) => {
-      opening = null;
-      throw error;
-    });
-    return opening;
-  };
-  const run = async (mode, act) => {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const transaction = db.transaction('ledger', mode);
-      const request = act(transaction.objectStore('ledger'));
-      transaction.oncomplete = () => resolve(request.result);
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-  };
-  return Object.freeze({
-    kind: 'indexedDB',
-    lockName: `privsample-ledger:indexedDB:${database}:${key}`,
-    async get() {
-      return (await run('readonly', (store) => store.get(key))) ?? null;
-    },
-    async set(value) {
-      text(value, 'value');
-      await run('readwrite', (store) => store.put(value, key));
-    },
-  });
-}
-
-export const ledgerStorage = Object.freeze({ memory, localStorage: localStorageBackend, indexedDB: indexedDbBackend });
 
 // ---- the ledger ----------------------------------------------------------------------------------------------------
 
@@ -162,96 +83,95 @@ function ledgerCore(abi) {
   };
 }
 
-/** The ledger API of one loaded module (its client ABI): ps.ledger(options) and ps.ledgerStorage. */
-export function makeLedgerApi(abi, handleOf) {
+/**
+ * A ledger over `abi` (a client ABI with the ps_ledger_* functions): what ps.ledger(options) resolves to.
+ * `memory()` makes the default storage (ledger-storage.mjs passes its own, so this chunk does not import it back).
+ */
+export function openLedger(abi, handleOf, memory, options) {
   const core = ledgerCore(abi);
-  function ledger(options) {
-    const given = plainObject(options, 'options');
-    const unknown = Object.keys(given).filter((key) => key !== 'storage' && key !== 'budgets');
-    if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by ledger (supported: storage, budgets)`);
-    const storage = checkStorage(given.storage ?? memory());
-    const budgets = Object.create(null);
-    for (const [purpose, budget] of Object.entries(plainObject(given.budgets, 'options.budgets'))) {
-      const name = `budgets.${purpose}`;
-      budgets[purpose] = Object.freeze(core.budget(name, budgetFields(budget, name)));
-    }
-    Object.freeze(budgets);
-
-    // One operation at a time in this ledger, and across tabs under a Web Lock where there is one.
-    let queue = Promise.resolve();
-    const locks = storage.lockName ? globalThis.navigator?.locks : undefined;
-    const exclusive = (work) => {
-      const run = locks ? () => locks.request(storage.lockName, work) : work;
-      const result = queue.then(run, run);
-      queue = result.catch(() => {});
-      return result;
-    };
-
-    async function load() {
-      const raw = await storage.get();
-      if (raw === null || raw === undefined) return [];
-      let parsed;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        parsed = null;
-      }
-      if (!parsed || parsed.format !== FORMAT || parsed.version !== VERSION || !Array.isArray(parsed.entries)) {
-        throw new Error('the ledger storage holds something that is not a privsample ledger: refusing to read it as empty (ledger.clear() resets it)');
-      }
-      return parsed.entries;
-    }
-    const save = (entries) => storage.set(JSON.stringify({ format: FORMAT, version: VERSION, entries }));
-    const guaranteesOf = (entries, purpose) => entries.filter((e) => e.purpose === purpose).map((e) => e.guarantee);
-    const totalOf = async (purpose) => {
-      purposeOf(purpose);
-      return exclusive(async () => core.total(purpose, guaranteesOf(await load(), purpose), budgets[purpose] ?? null));
-    };
-
-    return Object.freeze({
-      budgets,
-      storage,
-      async release(sampler, hist, releaseOptions) {
-        const o = plainObject(releaseOptions, 'options');
-        const extra = Object.keys(o).filter((key) => key !== 'purpose');
-        if (extra.length) throw new RangeError(`option '${extra[0]}' is not supported by ledger.release (supported: purpose)`);
-        const purpose = purposeOf(o.purpose, 'options.purpose');
-        if (!handleOf(sampler)) throw new TypeError('sampler must be a sampler made by ps.sampler() of this module');
-        return exclusive(async () => {
-          const entries = await load();
-          const guarantee = { ...sampler.guarantee };
-          core.check(purpose, guaranteesOf(entries, purpose), guarantee, budgets[purpose] ?? null);
-          const category = sampler.sample(hist);
-          entries.push({ purpose, mechanism: sampler.mechanism, guarantee, time: Date.now() });
-          await save(entries); // the sample is returned only once its entry is stored
-          return category;
-        });
-      },
-      async spent(purpose) {
-        return Object.freeze((await totalOf(purpose)).spent);
-      },
-      async remaining(purpose) {
-        const { remaining } = await totalOf(purpose);
-        return remaining && Object.freeze(remaining);
-      },
-      async entries(purpose) {
-        if (purpose !== undefined) purposeOf(purpose);
-        const all = await exclusive(load);
-        return Object.freeze(all.filter((e) => purpose === undefined || e.purpose === purpose).map(frozenEntry));
-      },
-      async purposes() {
-        const all = await exclusive(load);
-        return Object.freeze([...new Set([...Object.keys(budgets), ...all.map((e) => e.purpose)])]);
-      },
-      async clear(purpose) {
-        if (purpose !== undefined) purposeOf(purpose);
-        return exclusive(async () => {
-          const kept = purpose === undefined ? [] : (await load()).filter((e) => e.purpose !== purpose);
-          await save(kept);
-        });
-      },
-    });
+  const given = plainObject(options, 'options');
+  const unknown = Object.keys(given).filter((key) => key !== 'storage' && key !== 'budgets');
+  if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by ledger (supported: storage, budgets)`);
+  const storage = checkStorage(given.storage ?? memory());
+  const budgets = Object.create(null);
+  for (const [purpose, budget] of Object.entries(plainObject(given.budgets, 'options.budgets'))) {
+    const name = `budgets.${purpose}`;
+    budgets[purpose] = Object.freeze(core.budget(name, budgetFields(budget, name)));
   }
+  Object.freeze(budgets);
 
-  return { ledger, ledgerStorage };
+  // One operation at a time in this ledger, and across tabs under a Web Lock where there is one.
+  let queue = Promise.resolve();
+  const locks = storage.lockName ? globalThis.navigator?.locks : undefined;
+  const exclusive = (work) => {
+    const run = locks ? () => locks.request(storage.lockName, work) : work;
+    const result = queue.then(run, run);
+    queue = result.catch(() => {});
+    return result;
+  };
+
+  async function load() {
+    const raw = await storage.get();
+    if (raw === null || raw === undefined) return [];
+    let parsed;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || parsed.format !== FORMAT || parsed.version !== VERSION || !Array.isArray(parsed.entries)) {
+      throw new Error('the ledger storage holds something that is not a privsample ledger: refusing to read it as empty (ledger.clear() resets it)');
+    }
+    return parsed.entries;
+  }
+  const save = (entries) => storage.set(JSON.stringify({ format: FORMAT, version: VERSION, entries }));
+  const guaranteesOf = (entries, purpose) => entries.filter((e) => e.purpose === purpose).map((e) => e.guarantee);
+  const totalOf = async (purpose) => {
+    purposeOf(purpose);
+    return exclusive(async () => core.total(purpose, guaranteesOf(await load(), purpose), budgets[purpose] ?? null));
+  };
+
+  return Object.freeze({
+    budgets,
+    storage,
+    async release(sampler, hist, releaseOptions) {
+      const o = plainObject(releaseOptions, 'options');
+      const extra = Object.keys(o).filter((key) => key !== 'purpose');
+      if (extra.length) throw new RangeError(`option '${extra[0]}' is not supported by ledger.release (supported: purpose)`);
+      const purpose = purposeOf(o.purpose, 'options.purpose');
+      if (!handleOf(sampler)) throw new TypeError('sampler must be a sampler made by ps.sampler() of this module');
+      return exclusive(async () => {
+        const entries = await load();
+        const guarantee = { ...sampler.guarantee };
+        core.check(purpose, guaranteesOf(entries, purpose), guarantee, budgets[purpose] ?? null);
+        const category = sampler.sample(hist);
+        entries.push({ purpose, mechanism: sampler.mechanism, guarantee, time: Date.now() });
+        await save(entries); // the sample is returned only once its entry is stored
+        return category;
+      });
+    },
+    async spent(purpose) {
+      return Object.freeze((await totalOf(purpose)).spent);
+    },
+    async remaining(purpose) {
+      const { remaining } = await totalOf(purpose);
+      return remaining && Object.freeze(remaining);
+    },
+    async entries(purpose) {
+      if (purpose !== undefined) purposeOf(purpose);
+      const all = await exclusive(load);
+      return Object.freeze(all.filter((e) => purpose === undefined || e.purpose === purpose).map(frozenEntry));
+    },
+    async purposes() {
+      const all = await exclusive(load);
+      return Object.freeze([...new Set([...Object.keys(budgets), ...all.map((e) => e.purpose)])]);
+    },
+    async clear(purpose) {
+      if (purpose !== undefined) purposeOf(purpose);
+      return exclusive(async () => {
+        const kept = purpose === undefined ? [] : (await load()).filter((e) => e.purpose !== purpose);
+        await save(kept);
+      });
+    },
+  });
 }

@@ -264,8 +264,12 @@ export interface Privsample {
   sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
-  /** A privacy-budget ledger over a storage (default: memory) with budgets per purpose. */
-  ledger(options?: LedgerOptions): Ledger;
+  /**
+   * A privacy-budget ledger over a storage (default: memory) with budgets per purpose. The first call loads the
+   * ledger (in this entry its own small module, build/wasm/privsample-ledger.wasm, and build/bundle/ledger.mjs), so
+   * a page that keeps no ledger downloads none of it. Rejects with RangeError/TypeError for a bad budget or option.
+   */
+  ledger(options?: LedgerOptions): Promise<Ledger>;
   /** The storage back-ends a ledger can keep its entries in. */
   readonly ledgerStorage: LedgerStorageFactories;
   /**
@@ -282,6 +286,11 @@ export interface InitOptions {
    * build/wasm/privsample-client.wasm next to the module (bundlers copy it as an asset; Node reads the file).
    */
   wasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  /**
+   * The same for the ledger's module, fetched on the first ps.ledger() call. Default: the package's
+   * build/wasm/privsample-ledger.wasm next to the module. Giving anything else makes ps.ledger() reject.
+   */
+  ledgerWasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 }
 
 /**

@@ -3,7 +3,7 @@
 // nothing to configure; larger than the default entry.
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
 import { glueAbi } from './abi.mjs';
-import { makeLedgerApi } from './ledger.mjs';
+import { makeLedgerApi } from './ledger-storage.mjs';
 import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
@@ -443,7 +443,7 @@ function makeApi(wasm) {
     ...finite.api,
     normalise: (hist) => checked(abi, wasm.normalise(histogram(hist, 'hist'))),
     classMembership,
-    ...makeLedgerApi(abi, finite.handleOf),
+    ...makeLedgerApi(async () => abi, finite.handleOf),
     accountant,
     channelLdp,
     boxLogWidth,

@@ -4,8 +4,10 @@
 //   default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'
 // (no data:, no 'unsafe-eval', no inline script). It checks that
 //   - the client entry loads with the .wasm served as a file, init({ wasm: new URL(…) }) and init() alike, and draws
-//     a sample with no console error and no CSP violation (screenshot: test-output/e2e/csp-file.png);
-//   - the privacy-budget ledger keeps its entries in IndexedDB across a reload and refuses past the budget;
+//     a sample with no console error and no CSP violation (screenshot: test-output/e2e/csp-file.png), without
+//     fetching any part of the ledger;
+//   - the privacy-budget ledger loads its module on first use (init's ledgerWasm), keeps its entries in IndexedDB
+//     across a reload and refuses past the budget;
 //   - README's browser-only examples (```js browser) run as written there (the import specifier mapped to the package);
 //   - the policy is really enforced: without 'wasm-unsafe-eval' the module cannot compile (a script-src violation);
 //     the research entry, whose WASM is inlined, loads without connect-src data: but with a connect-src violation
@@ -84,9 +86,12 @@ let browser;
 let context;
 const consoleErrors = [];
 const pageErrors = [];
+const requestsOf = new WeakMap(); // page → the paths it requested
 
 async function open(path) {
   const page = await context.newPage();
+  requestsOf.set(page, []);
+  page.on('request', (request) => requestsOf.get(page).push(new URL(request.url()).pathname));
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(`${path}: ${message.text()}`);
   });
@@ -104,7 +109,7 @@ const violations = (page) => page.evaluate(() => window.__cspViolations);
 
 describe('strict Content-Security-Policy: the .wasm as a file', { timeout: 180_000 }, () => {
   before(async () => {
-    for (const file of ['build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm', 'build/wasm/privsample-research.mjs']) {
+    for (const file of ['build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm', 'build/wasm/privsample-research.mjs']) {
       assert.ok(existsSync(join(ROOT, file)), `${file} is missing: run bash scripts/build-wasm.sh first`);
     }
     served = await startServer();
@@ -130,6 +135,9 @@ describe('strict Content-Security-Policy: the .wasm as a file', { timeout: 180_0
       assert.equal(result.ok, true, `${path}: ${result.error}`);
       assert.ok(Number.isInteger(result.sample) && result.sample >= 0 && result.sample < 4, `${path}: sample ${result.sample}`);
       assert.deepEqual(await violations(page), [], `${path}: CSP violations`);
+      const fetched = requestsOf.get(page);
+      assert.ok(fetched.includes('/pkg/build/wasm/privsample-client.wasm'), `${path} fetched ${fetched}`);
+      assert.deepEqual(fetched.filter((p) => /ledger/.test(p)), [], `${path}: a page without a ledger loads none of it`);
       if (path === '/strict/page.html') {
         await page.evaluate((policy) => {
           document.getElementById('policy').textContent = `Content-Security-Policy: ${policy}`;
@@ -148,6 +156,10 @@ describe('strict Content-Security-Policy: the .wasm as a file', { timeout: 180_0
     assert.equal(first.before, 0);
     assert.match(first.release, /^released \d$/);
     assert.deepEqual(first.spent, { notion: 'ldp', epsilon: 1, delta: 0, releases: 1 });
+    const fetched = requestsOf.get(page);
+    for (const file of ['/pkg/build/wasm/privsample-ledger.wasm', '/pkg/build/bundle/ledger.mjs']) {
+      assert.ok(fetched.includes(file), `ps.ledger() loaded ${file} (fetched: ${fetched})`);
+    }
     await page.reload();
     const second = await resultOf(page);
     assert.equal(second.before, 1, 'the entry survived the reload');

@@ -164,6 +164,29 @@ test('init({ wasm }) accepts bytes, a compiled Module, a Response and a URL', ()
   assert.equal(bad, `TypeError\nRangeError\n${JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')).version}`, 'a failed init can be retried');
 });
 
+test('the ledger module loads on the first ps.ledger(), from init({ ledgerWasm }) when given; a wrong one rejects ps.ledger() only', () => {
+  const ledgerPath = new URL('build/wasm/privsample-ledger.wasm', ROOT).pathname;
+  const clientPath = new URL('build/wasm/privsample-client.wasm', ROOT).pathname;
+  const use = `
+    const s = ps.sampler('minimax', { epsilon: 1 });
+    try {
+      const ledger = await ps.ledger({ budgets: { p: { epsilon: 1.5 } } });
+      await ledger.release(s, [1, 2, 3], { purpose: 'p' });
+      console.log('spent', (await ledger.spent('p')).epsilon);
+    } catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+    console.log(s.distribution([1, 0, 0, 0, 0])[0].toFixed(6));`;
+  const given = runModule(`
+    import { readFileSync } from 'node:fs';
+    import { init } from './bindings/js/privsample.mjs';
+    const ps = await init({ ledgerWasm: readFileSync(${JSON.stringify(ledgerPath)}) });${use}`);
+  assert.equal(given, 'spent 1\n0.404610');
+  const wrong = runModule(`
+    import { readFileSync } from 'node:fs';
+    import { init } from './bindings/js/privsample.mjs';
+    const ps = await init({ ledgerWasm: readFileSync(${JSON.stringify(clientPath)}) });${use}`);
+  assert.equal(wrong, "TypeError: privsample: options.ledgerWasm is not the ledger module (build/wasm/privsample-ledger.wasm): it has no ps_ledger_total\n0.404610");
+});
+
 test('CommonJS: require() of either entry works here (Node >= 20.19) and the shim explains ESM otherwise', async () => {
   const require = createRequire(import.meta.url);
   const client = require('../../bindings/js/require.cjs');

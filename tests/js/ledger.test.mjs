@@ -30,7 +30,7 @@ function xorshift(seed) {
 
 test('golden totals: ε adds, (ε, δ) adds both, μ composes as sqrt(Σμ²), record-level ε adds', async () => {
   const ps = await init();
-  const ledger = ps.ledger({ budgets: { survey: { epsilon: 2 }, approx: { epsilon: 3, delta: 1e-5 }, gauss: { mu: 5 }, records: { notion: 'record-dp', epsilon: 2 } } });
+  const ledger = await ps.ledger({ budgets: { survey: { epsilon: 2 }, approx: { epsilon: 3, delta: 1e-5 }, gauss: { mu: 5 }, records: { notion: 'record-dp', epsilon: 2 } } });
   assert.deepEqual(ledger.budgets.survey, { notion: 'ldp', epsilon: 2, delta: 0 });
   assert.deepEqual(ledger.budgets.gauss, { notion: 'gaussian-ldp', mu: 5 });
   assert.deepEqual(ledger.budgets.records, { notion: 'record-dp', epsilon: 2 });
@@ -75,7 +75,7 @@ test('golden totals: ε adds, (ε, δ) adds both, μ composes as sqrt(Σμ²), r
 
 test('refusal: a RangeError naming purpose, spent, requested and budget, before anything is drawn or recorded', async () => {
   const ps = await init();
-  const ledger = ps.ledger({ budgets: { survey: { epsilon: 2 }, gauss: { mu: 1 } } });
+  const ledger = await ps.ledger({ budgets: { survey: { epsilon: 2 }, gauss: { mu: 1 } } });
   await ledger.release(ps.sampler('minimax', { epsilon: 1 }), HIST, { purpose: 'survey' });
   await ledger.release(ps.sampler('minimax', { epsilon: 0.75 }), HIST, { purpose: 'survey' });
   const big = ps.sampler('minimax', { epsilon: 0.5 });
@@ -96,7 +96,7 @@ test('refusal: a RangeError naming purpose, spent, requested and budget, before 
   await assert.rejects(ledger.release(ps.sampler('linear', { epsilon: 0, delta: 1e-9 }), HIST, { purpose: 'survey' }), /budget delta = 0/);
   await assert.rejects(ledger.release(ps.sampler('linear', { mu: 1.5 }), HIST, { purpose: 'gauss' }), /requested mu = 1\.5.*> budget mu = 1/);
   // Rounding is exact on the doubles: nine releases at ε = 0.1 fit a budget of 1, the tenth does not.
-  const tenth = ps.ledger({ budgets: { p: { epsilon: 1 } } });
+  const tenth = await ps.ledger({ budgets: { p: { epsilon: 1 } } });
   const s = ps.sampler('minimax', { epsilon: 0.1 });
   for (let i = 0; i < 9; i += 1) await tenth.release(s, HIST, { purpose: 'p' });
   await assert.rejects(tenth.release(s, HIST, { purpose: 'p' }), RangeError);
@@ -105,7 +105,7 @@ test('refusal: a RangeError naming purpose, spent, requested and budget, before 
 
 test('notions an account does not count are refused, with the rule in the message', async () => {
   const ps = await init();
-  const ledger = ps.ledger({ budgets: { ldp: { epsilon: 10 }, gauss: { mu: 10 }, records: { notion: 'record-dp', epsilon: 10 } } });
+  const ledger = await ps.ledger({ budgets: { ldp: { epsilon: 10 }, gauss: { mu: 10 }, records: { notion: 'record-dp', epsilon: 10 } } });
   const gaussian = ps.sampler('linear', { mu: 1 });
   const approx = ps.sampler('linear', { epsilon: 1, delta: 1e-6 });
   const roo = ps.sampler('roo', { epsilon: 1, records: 10 });
@@ -125,7 +125,7 @@ test('properties over random sequences: a release is allowed iff the exact total
   for (let trial = 0; trial < 40; trial += 1) {
     // Multiples of 1/64: every sum below is exact in doubles, so the expected decision is exact too.
     const budget = Math.floor(random() * 256) / 64;
-    const ledger = ps.ledger({ budgets: { p: { epsilon: budget } } });
+    const ledger = await ps.ledger({ budgets: { p: { epsilon: budget } } });
     let total = 0;
     let released = 0;
     for (let i = 0; i < 12; i += 1) {
@@ -149,8 +149,8 @@ test('properties over random sequences: a release is allowed iff the exact total
   // μ: the total is sqrt(Σμ²) of what was released, whatever the order.
   for (let trial = 0; trial < 10; trial += 1) {
     const mus = Array.from({ length: 1 + Math.floor(random() * 8) }, () => 0.01 + random() * 4);
-    const forward = ps.ledger();
-    const backward = ps.ledger();
+    const forward = await ps.ledger();
+    const backward = await ps.ledger();
     for (const mu of mus) await forward.release(ps.sampler('linear', { mu }), HIST, { purpose: 'g' });
     for (const mu of [...mus].reverse()) await backward.release(ps.sampler('linear', { mu }), HIST, { purpose: 'g' });
     const expected = Math.sqrt(mus.reduce((a, mu) => a + mu * mu, 0));
@@ -162,7 +162,7 @@ test('properties over random sequences: a release is allowed iff the exact total
 
 test('concurrent releases are serialised: exactly what fits is released', async () => {
   const ps = await init();
-  const ledger = ps.ledger({ budgets: { p: { epsilon: 2 } } });
+  const ledger = await ps.ledger({ budgets: { p: { epsilon: 2 } } });
   const s = ps.sampler('minimax', { epsilon: 0.5 });
   const outcomes = await Promise.allSettled(Array.from({ length: 7 }, () => ledger.release(s, HIST, { purpose: 'p' })));
   assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
@@ -172,8 +172,8 @@ test('concurrent releases are serialised: exactly what fits is released', async 
 test('memory back-end: ledgers over one storage share entries; clear() resets one purpose or all', async () => {
   const ps = await init();
   const storage = ps.ledgerStorage.memory();
-  const a = ps.ledger({ storage, budgets: { p: { epsilon: 1 } } });
-  const b = ps.ledger({ storage, budgets: { p: { epsilon: 1 } } });
+  const a = await ps.ledger({ storage, budgets: { p: { epsilon: 1 } } });
+  const b = await ps.ledger({ storage, budgets: { p: { epsilon: 1 } } });
   const s = ps.sampler('minimax', { epsilon: 0.5 });
   await a.release(s, HIST, { purpose: 'p' });
   await b.release(s, HIST, { purpose: 'p' });
@@ -185,14 +185,14 @@ test('memory back-end: ledgers over one storage share entries; clear() resets on
   await a.clear();
   assert.deepEqual(await b.entries(), []);
   // The default storage is a fresh memory one per ledger.
-  await ps.ledger().release(s, HIST, { purpose: 'p' });
-  assert.deepEqual(await ps.ledger().entries(), []);
+  await (await ps.ledger()).release(s, HIST, { purpose: 'p' });
+  assert.deepEqual(await (await ps.ledger()).entries(), []);
 });
 
 test('localStorage back-end (a fake Storage): entries persist across ledgers, keys are separate, damage is not read as empty', async () => {
   const ps = await init();
   const fake = fakeLocalStorage();
-  const first = ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
+  const first = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
   const s = ps.sampler('minimax', { epsilon: 1 });
   await first.release(s, HIST, { purpose: 'survey' });
   await first.release(s, HIST, { purpose: 'survey' });
@@ -201,11 +201,11 @@ test('localStorage back-end (a fake Storage): entries persist across ledgers, ke
   assert.equal(stored.entries.length, 2);
   assert.deepEqual(stored.entries[0].guarantee, { notion: 'pure-ldp', epsilon: 1 });
   // "Reload": a new module instance is not needed, a new ledger over the same Storage sees the same entries.
-  const again = ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
+  const again = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
   assert.equal((await again.entries('survey')).length, 2);
   await assert.rejects(again.release(s, HIST, { purpose: 'survey' }), /spent epsilon = 2 \(2 releases\)/);
   // Another key is another ledger.
-  const other = ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake, key: 'other' }) });
+  const other = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake, key: 'other' }) });
   assert.deepEqual(await other.entries(), []);
   // Damaged or foreign content: every call throws; clear() resets it deliberately.
   fake.map.set('privsample-ledger', '{"entries": "oops"');
@@ -217,22 +217,22 @@ test('localStorage back-end (a fake Storage): entries persist across ledgers, ke
   assert.equal((await again.spent('survey')).releases, 0);
   // A Storage that refuses to store (quota, private mode): the release throws and its sample is not returned.
   const full = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
-  const failing = ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: full }) });
+  const failing = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: full }) });
   await assert.rejects(failing.release(s, HIST, { purpose: 'p' }), /QuotaExceededError/);
 });
 
 test('bad inputs: types and values are checked, with their names', async () => {
   const ps = await init();
-  assert.throws(() => ps.ledger({ budgets: { survey: { epsilon: -1 } } }), { name: 'RangeError', message: 'budgets.survey.epsilon = -1: must be a finite number >= 0' });
-  assert.throws(() => ps.ledger({ budgets: { survey: { epsilon: 1, mu: 1 } } }), /budgets\.survey: a mu-Gaussian LDP budget is \{ mu \} alone/);
-  assert.throws(() => ps.ledger({ budgets: { survey: { eps: 1 } } }), { name: 'RangeError', message: /budgets\.survey\.eps is unknown/ });
-  assert.throws(() => ps.ledger({ budgets: { survey: { epsilon: '1' } } }), TypeError);
-  assert.throws(() => ps.ledger({ budgets: { survey: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } }), /no delta/);
-  assert.throws(() => ps.ledger({ storage: {} }), TypeError);
-  assert.throws(() => ps.ledger({ store: 1 }), RangeError);
+  await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: -1 } } }), { name: 'RangeError', message: 'budgets.survey.epsilon = -1: must be a finite number >= 0' });
+  await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: 1, mu: 1 } } }), /budgets\.survey: a mu-Gaussian LDP budget is \{ mu \} alone/);
+  await assert.rejects(ps.ledger({ budgets: { survey: { eps: 1 } } }), { name: 'RangeError', message: /budgets\.survey\.eps is unknown/ });
+  await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: '1' } } }), TypeError);
+  await assert.rejects(ps.ledger({ budgets: { survey: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } }), /no delta/);
+  await assert.rejects(ps.ledger({ storage: {} }), TypeError);
+  await assert.rejects(ps.ledger({ store: 1 }), RangeError);
   assert.throws(() => ps.ledgerStorage.localStorage(), /no localStorage/);
   assert.throws(() => ps.ledgerStorage.indexedDB(), /no indexedDB/);
-  const ledger = ps.ledger();
+  const ledger = await ps.ledger();
   const s = ps.sampler('minimax', { epsilon: 1 });
   await assert.rejects(ledger.release(s, HIST), TypeError);
   await assert.rejects(ledger.release(s, HIST, { purpose: '' }), TypeError);
@@ -250,7 +250,7 @@ test('bad inputs: types and values are checked, with their names', async () => {
 test('the research entry has the same ledger', async () => {
   const ps = await initResearch();
   assert.equal(typeof ps.ledgerStorage.localStorage, 'function');
-  const ledger = ps.ledger({ budgets: { p: { mu: 1.25 } } });
+  const ledger = await ps.ledger({ budgets: { p: { mu: 1.25 } } });
   await ledger.release(ps.sampler('local-linear', { mu: 0.75, prior: [1, 1, 1, 1], gamma: 2 }), HIST, { purpose: 'p' });
   await ledger.release(ps.sampler('linear', { mu: 1 }), HIST, { purpose: 'p' });
   assert.equal((await ledger.spent('p')).mu, 1.25); // sqrt(0.75² + 1²), exact in doubles
@@ -259,11 +259,11 @@ test('the research entry has the same ledger', async () => {
 
 test('a name with a line break is refused by name, and nothing is recorded', async () => {
   const ps = await init();
-  const ledger = ps.ledger({ budgets: { survey: { epsilon: 2 } } });
+  const ledger = await ps.ledger({ budgets: { survey: { epsilon: 2 } } });
   const s = ps.sampler('minimax', { epsilon: 0.5 });
   await assert.rejects(ledger.release(s, HIST, { purpose: 'two\nlines' }), (e) => e instanceof RangeError && /contains a line break/.test(e.message));
   await assert.rejects(ledger.spent('a\nb'), /contains a line break/);
-  assert.throws(() => ps.ledger({ budgets: { 'x\ny': { epsilon: 1 } } }), /contains a line break/);
+  await assert.rejects(ps.ledger({ budgets: { 'x\ny': { epsilon: 1 } } }), /contains a line break/);
   assert.deepEqual(await ledger.entries(), []);
   assert.equal(await ledger.release(s, HIST, { purpose: 'survey' }) >= 0, true, 'the ledger still works');
 });

@@ -59,8 +59,9 @@ test('sample() draws a category with the CSPRNG', () => {
 
 test('no Math.random in the package sources', async () => {
   const { readFileSync } = await import('node:fs');
-  const files = ['abi.mjs', 'common.mjs', 'load-wasm.mjs', 'privsample.mjs', 'research.mjs'].map((f) => `../../bindings/js/${f}`)
-    .concat(['../../build/bundle/privsample.mjs', '../../build/wasm/privsample-research.mjs']);
+  const files = ['abi.mjs', 'common.mjs', 'ledger.mjs', 'ledger-storage.mjs', 'load-wasm.mjs', 'privsample.mjs', 'research.mjs']
+    .map((f) => `../../bindings/js/${f}`)
+    .concat(['privsample.mjs', 'common.mjs', 'ledger.mjs'].map((f) => `../../build/bundle/${f}`), ['../../build/wasm/privsample-research.mjs']);
   for (const file of files) {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8');
     assert.ok(!/Math\.random/.test(source), `${file} uses Math.random`);

@@ -41,7 +41,7 @@ async function privatize(hist: Histogram): Promise<number> {
     using scoped = ps.sampler('minimax', { epsilon: 2 });
     void scoped.sample([1, 2]);
   }
-  const options: InitOptions = { wasm: ps.wasmModule };
+  const options: InitOptions = { wasm: ps.wasmModule, ledgerWasm: new URL('https://example.org/privsample-ledger.wasm') };
   const again: Privsample = await init(options);
   const research: PrivsampleResearch = await initResearch();
   const report = research.accountant(local, { prior: [0.5, 0.5] });
@@ -204,7 +204,9 @@ export async function ledgerUsage(hist: number[]): Promise<number> {
     records: { notion: 'record-dp', epsilon: 3 },
   };
   const storage: LedgerStorage = ps.ledgerStorage.localStorage({ key: 'my-page' });
-  const ledger: Ledger = ps.ledger({ storage, budgets });
+  const ledger: Ledger = await ps.ledger({ storage, budgets });
+  // @ts-expect-error ps.ledger() is a promise (it loads the ledger on first use)
+  ps.ledger().spent('survey');
   ps.ledger({ storage: ps.ledgerStorage.indexedDB({ database: 'db' }) });
   ps.ledger();
   // A storage of one's own: sync or async get/set.
@@ -224,7 +226,7 @@ export async function ledgerUsage(hist: number[]): Promise<number> {
   // @ts-expect-error a record-dp budget has no delta
   ps.ledger({ budgets: { bad: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } });
   const research = await initResearch();
-  const theirs: Ledger = research.ledger({ storage: research.ledgerStorage.memory() });
+  const theirs: Ledger = await research.ledger({ storage: research.ledgerStorage.memory() });
   void [left, theirs];
   return category + eps + when + spent.releases;
 }

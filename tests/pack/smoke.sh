@@ -22,8 +22,10 @@ const paths = files.map((f) => f.path).sort();
 const required = [
   'LICENSE', 'README.md', 'package.json',
   'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
-  'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/ledger.mjs', 'bindings/js/load-wasm.mjs', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
-  'build/bundle/privsample.mjs', 'build/wasm/privsample-client.wasm',
+  'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/ledger.mjs', 'bindings/js/ledger-storage.mjs', 'bindings/js/load-wasm.mjs',
+  'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/bundle/ledger.mjs',
+  'build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm',
   'build/wasm/privsample-research.mjs',
 ];
 const missing = required.filter((p) => !paths.includes(p));
@@ -33,7 +35,9 @@ if (missing.length || extra.length) {
   process.exit(1);
 }
 const size = (p) => files.find((f) => f.path === p).size;
-if (size('build/wasm/privsample-client.wasm') < 10000) throw new Error('the packed .wasm is implausibly small');
+for (const wasm of ['build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm']) {
+  if (size(wasm) < 10000) throw new Error(`the packed ${wasm} is implausibly small`);
+}
 console.log(`npm pack --dry-run lists the ${paths.length} expected files`);
 JS
 
@@ -77,8 +81,9 @@ assert.ok(seeded.every((v) => v < 3));
 const secure = sampler.sampleMany([12, 30, 7], 1000);
 assert.notDeepEqual(secure, sampler.sampleMany([12, 30, 7], 1000), 'CSPRNG draws differ between calls');
 assert.throws(() => sampler.distribution([1, -2]), { name: 'RangeError', message: /hist\[1\] = -2/ });
-// The privacy-budget ledger: one release fits a budget of 1.5, the second (1 + 1) is refused.
-const ledger = ps.ledger({ budgets: { smoke: { epsilon: 1.5 } } });
+// The privacy-budget ledger (its module loaded on this first use): one release fits a budget of 1.5, the second
+// (1 + 1) is refused.
+const ledger = await ps.ledger({ budgets: { smoke: { epsilon: 1.5 } } });
 assert.ok(Number.isInteger(await ledger.release(sampler, [12, 30, 7], { purpose: 'smoke' })));
 await assert.rejects(ledger.release(sampler, [12, 30, 7], { purpose: 'smoke' }), { name: 'RangeError', message: /budget epsilon = 1\.5/ });
 sampler.dispose();
@@ -106,8 +111,11 @@ const ps = await init();
 document.title = String(ps.sampler('minimax', { epsilon: 1 }).sample([1, 2, 3]));
 JS
 node "$work/clone/node_modules/vite/bin/vite.js" build web --outDir ../dist --emptyOutDir --logLevel error
-wasm_asset=$(find dist -name '*.wasm' | head -n 1)
-[[ -n "$wasm_asset" ]] || { echo "vite build of a consumer app emitted no .wasm asset" >&2; ls -R dist >&2; exit 1; }
-grep -q "$(basename "$wasm_asset")" dist/assets/*.js || { echo "the bundled app does not refer to $wasm_asset" >&2; exit 1; }
-echo "a Vite app bundles privsample with its .wasm asset ($(basename "$wasm_asset"), $(stat -c %s "$wasm_asset") bytes)"
+# Two assets: the client module and the ledger's, which the page fetches only when it calls ps.ledger().
+for name in privsample-client privsample-ledger; do
+  wasm_asset=$(find dist -name "$name*.wasm" | head -n 1)
+  [[ -n "$wasm_asset" ]] || { echo "vite build of a consumer app emitted no $name .wasm asset" >&2; ls -R dist >&2; exit 1; }
+  grep -q "$(basename "$wasm_asset")" dist/assets/*.js || { echo "the bundled app does not refer to $wasm_asset" >&2; exit 1; }
+  echo "a Vite app bundles privsample with its .wasm asset ($(basename "$wasm_asset"), $(stat -c %s "$wasm_asset") bytes)"
+done
 echo "1 passed, 0 failed"

@@ -103,8 +103,12 @@ export function mountLedgerPanel(store, { worker }) {
     message.dataset.state = state;
   };
 
-  // The ledger for the current purpose and budget (re-made when they change; the entries stay in localStorage).
-  function makeLedger() {
+  // The ledger for the current purpose and budget (re-made when they change; the entries stay in localStorage). The
+  // library loads the ledger on the first ps.ledger() call, so making one is async; a later change supersedes it.
+  let generation = 0;
+  let ledgerMade = Promise.resolve();
+  async function makeLedger() {
+    const mine = ++generation;
     const purpose = purposeInput.value.trim();
     const value = budgetInput.value.trim() === '' ? NaN : Number(budgetInput.value);
     Object.assign(settings, { purpose: purposeInput.value, budget: budgetInput.value, notion: notionSelect.value });
@@ -115,10 +119,12 @@ export function mountLedgerPanel(store, { worker }) {
     if (!Number.isFinite(value) || value < 0) return say('Enter a budget: a number ≥ 0.', 'error');
     const budget = notionSelect.value === 'gaussian-ldp' ? { mu: value } : { notion: notionSelect.value, epsilon: value };
     try {
-      ledger = ps.ledger({ storage: ps.ledgerStorage.localStorage({ key: LEDGER_KEY }), budgets: { [purpose]: budget } });
+      const made = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ key: LEDGER_KEY }), budgets: { [purpose]: budget } });
+      if (mine !== generation) return;
+      ledger = made;
       if (message.dataset.state === 'error') say('', '');
     } catch (error) {
-      say(`The budget is not valid: ${error.message}`, 'error');
+      if (mine === generation) say(`The budget is not valid: ${error.message}`, 'error');
     }
   }
 
@@ -156,6 +162,7 @@ export function mountLedgerPanel(store, { worker }) {
   }
 
   async function release() {
+    await ledgerMade; // a budget typed just before the click applies to this release
     if (!ledger || !state.valid || !state.settings) {
       say('Fix the histogram and the mechanism options first.', 'error');
       return;
@@ -192,8 +199,8 @@ export function mountLedgerPanel(store, { worker }) {
   }
 
   const changed = () => {
-    makeLedger();
-    render().catch((error) => say(error.message, 'error'));
+    ledgerMade = makeLedger();
+    return ledgerMade.then(render).catch((error) => say(error.message, 'error'));
   };
   purposeInput.addEventListener('change', changed);
   budgetInput.addEventListener('input', changed);
@@ -208,10 +215,10 @@ export function mountLedgerPanel(store, { worker }) {
   });
 
   init()
-    .then((loaded) => {
+    .then(async (loaded) => {
       ps = loaded;
+      await changed();
       root.dataset.ready = 'true';
-      changed();
     })
     .catch((error) => say(`The ledger could not start: ${error.message}`, 'error'));
 }

@@ -1,5 +1,5 @@
 // The strict-CSP test page (tests/e2e/csp-file.e2e.mjs): loads privsample the way a site that serves the .wasm as a
-// file would — init({ wasm: new URL(…) }) — draws a sample, and with ?ledger keeps a privacy-budget ledger in
+// file would — init({ wasm: new URL(…), ledgerWasm: new URL(…) }) — draws a sample, and with ?ledger keeps a privacy-budget ledger in
 // IndexedDB. ?entry=research loads the research entry instead (WASM inlined, decoded from a data: URL). The outcome
 // goes to <html data-result> for the test and into the page for the screenshot.
 const params = new URLSearchParams(location.search);
@@ -12,13 +12,14 @@ try {
   } else {
     const { init } = await import('/pkg/build/bundle/privsample.mjs');
     const wasm = new URL('/pkg/build/wasm/privsample-client.wasm', location.href);
-    const ps = await init(params.has('default') ? undefined : { wasm });
+    const ledgerWasm = new URL('/pkg/build/wasm/privsample-ledger.wasm', location.href);
+    const ps = await init(params.has('default') ? undefined : { wasm, ledgerWasm });
     const s = ps.sampler('minimax', { epsilon: 1 });
     out.sample = s.sample([5, 3, 1, 1]);
     out.version = ps.version;
     if (params.has('ledger')) {
       const storage = ps.ledgerStorage.indexedDB({ database: 'privsample-csp-e2e' });
-      const ledger = ps.ledger({ storage, budgets: { survey: { epsilon: 1.5 } } });
+      const ledger = await ps.ledger({ storage, budgets: { survey: { epsilon: 1.5 } } });
       out.before = (await ledger.entries('survey')).length;
       out.release = await ledger.release(s, [5, 3, 1, 1], { purpose: 'survey' }).then(
         (category) => `released ${category}`,

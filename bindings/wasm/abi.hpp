@@ -1,0 +1,30 @@
+#pragma once
+// The plain-C boundary every privsample WebAssembly module shares (client, ledger, research): what the JS wrapper
+// stages between calls (UTF-8 text and two arrays of doubles; bindings/js/abi.mjs writes them) and the module's one
+// error slot (guard.hpp). The exports over them — ps_text, ps_array, ps_error_* — are in abi.cpp.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace privsample::bindings {
+
+struct Staging {
+  std::string text;                          // a mechanism, option, divergence or ledger name, or ledger lines
+  std::array<std::vector<double>, 2> arrays;  // an option's values; divergence's p and q; a ledger's numbers
+};
+
+// The module's staging area (one per WebAssembly instance; JS is single-threaded per instance).
+Staging& staging();
+
+// The first `length` bytes of the staged text.
+[[nodiscard]] std::string_view staged_text(double length);
+
+// A heap address as the number JS holds.
+template <class T>
+double address_of(const T* pointer) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(pointer));
+}
+
+}  // namespace privsample::bindings
