@@ -22,6 +22,28 @@ void check_prior_size(std::size_t k, std::size_t prior_size) {
   }
 }
 
+struct TwoDoubles {
+  double hi;
+  double lo;
+};
+
+TwoDoubles two_sum(double a, double b) {
+  const double s = a + b;
+  const double b_part = s - a;
+  return {s, (a - (s - b_part)) + (b - b_part)};
+}
+
+TwoDoubles two_product(double a, double b) {
+  const double p = a * b;
+  return {p, std::fma(a, b, -p)};
+}
+
+// Whether hi + lo > limit, decided exactly enough: the leading difference is exact, the rest is a correction.
+bool exceeds(TwoDoubles x, double limit) {
+  const TwoDoubles d = two_sum(x.hi, -limit);
+  return d.hi + (d.lo + x.lo) > 0.0;
+}
+
 }  // namespace
 
 // ---- FunctionalLinearSampler (Thm 3.5) -------------------------------------------------------------------
@@ -40,19 +62,29 @@ FunctionalLinearSampler::Mix FunctionalLinearSampler::mix(std::size_t k) const {
 
 // Outward rounding of λ for (ε,δ)-LDP: the worst pair of inputs is two point masses, whose hockey-stick divergence is
 // fl(λ + floor) − e^ε·floor for distribution()'s values and λ + (1 − λ)(1 − e^ε)/k for the released law (a coin of
-// probability λ, else a uniform category). Both are evaluated in extended precision and λ is lowered (by steps that
-// double from one ulp) until neither exceeds δ; λ found numerically can otherwise overshoot by a few ulps
-// (ε = 20, δ = 1e-6: 1.00000000025e-6).
+// probability λ, else a uniform category). Both are evaluated as unevaluated sums of two doubles (error ~2^-104 of
+// their terms; no long double, which WebAssembly emulates in software) with e^ε rounded down — both decrease in e^ε,
+// so the check errs on the safe side — and λ is lowered (by steps that double from one ulp) until neither exceeds
+// δ; λ found numerically can otherwise overshoot by a few ulps (ε = 20, δ = 1e-6: 1.00000000025e-6).
 double FunctionalLinearSampler::rounded_toward_delta(const Mix& m, double categories) const {
-  const long double growth = std::exp(static_cast<long double>(effective_epsilon(guarantee_.epsilon)));
-  const long double delta = guarantee_.delta;
+  // exp is faithful (error < 1 ulp), so one step down is <= e^ε; ε <= 700 keeps every product finite.
+  const double growth = std::nextafter(std::exp(effective_epsilon(guarantee_.epsilon)), 0.0);
+  const TwoDoubles growth_minus_one = two_sum(growth, -1.0);
   const auto excess = [&](double lambda) {
-    const long double l = lambda;
     // distribution() stores λ + floor as a double: its rounding counts (for δ ~ 1e-12 it is 1e-4 of δ)
     const double stored_top = lambda + m.floor;
-    const long double of_distribution = static_cast<long double>(stored_top) - growth * static_cast<long double>(m.floor);
-    const long double of_release = l + (1.0L - l) * (1.0L - growth) / static_cast<long double>(categories);
-    return std::max(of_distribution, of_release) > delta;
+    const TwoDoubles spread = two_product(growth, m.floor);
+    const TwoDoubles top_part = two_sum(stored_top, -spread.hi);
+    const TwoDoubles of_distribution{top_part.hi, top_part.lo - spread.lo};
+    // λ − (1 − λ)(e^ε − 1)/k
+    const TwoDoubles rest = two_sum(1.0, -lambda);
+    TwoDoubles product = two_product(rest.hi, growth_minus_one.hi);
+    product.lo += rest.hi * growth_minus_one.lo + rest.lo * growth_minus_one.hi;
+    const double share = product.hi / categories;
+    const double share_lo = (std::fma(-share, categories, product.hi) + product.lo) / categories;
+    const TwoDoubles release_part = two_sum(lambda, -share);
+    const TwoDoubles of_release{release_part.hi, release_part.lo - share_lo};
+    return exceeds(of_distribution, guarantee_.delta) || exceeds(of_release, guarantee_.delta);
   };
   double lambda = m.lambda;
   double step = std::nextafter(lambda, 2.0) - lambda;
