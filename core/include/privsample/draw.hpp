@@ -17,8 +17,10 @@
 // Not protected: building q itself (clip-normalise's selection search does data-dependent comparisons) and the
 // JS engine around the call; README "What timing reveals" states it.
 #include <cstddef>
-#include <functional>
+#include <memory>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "privsample/randomness.hpp"
@@ -77,8 +79,32 @@ class CumulativeTable {
 };
 
 // What a sampler prepares for one input (its `prepare(hist)`): a function releasing one index per call under
-// the policy above. Preparing costs time depending on k (and the mechanism's parameters) only.
-using IndexDraw = std::function<std::size_t(RandomBits&)>;
+// the policy above. Preparing costs time depending on k (and the mechanism's parameters) only. Move-only: a
+// prepared draw is used where it was made, so unlike std::function it has no copy (and no type query), which each
+// sampler's closure would otherwise carry into the client module.
+class IndexDraw {
+ public:
+  IndexDraw() = default;
+  template <class Draw, std::enable_if_t<!std::is_same_v<std::decay_t<Draw>, IndexDraw>, int> = 0>
+  IndexDraw(Draw draw)  // NOLINT(google-explicit-constructor): samplers return their lambdas as IndexDraw
+      : held_(std::make_unique<Held<Draw>>(std::move(draw))) {}
+
+  std::size_t operator()(RandomBits& bits) const { return (*held_)(bits); }
+  explicit operator bool() const noexcept { return held_ != nullptr; }
+
+ private:
+  struct Callable {
+    virtual ~Callable() = default;
+    virtual std::size_t operator()(RandomBits& bits) const = 0;
+  };
+  template <class Draw>
+  struct Held final : Callable {
+    explicit Held(Draw d) : draw(std::move(d)) {}
+    std::size_t operator()(RandomBits& bits) const override { return draw(bits); }
+    Draw draw;
+  };
+  std::unique_ptr<const Callable> held_;
+};
 
 // The public/data mixture: with probability `data_weight` an index from the data part, else one from the public
 // base (uniform over `categories` when `base` is empty). Both parts are ready before the coin is tossed.
