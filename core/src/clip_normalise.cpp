@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "privsample/numeric.hpp"
@@ -251,18 +252,29 @@ RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, Co
     ExactSum closed_slope;
     std::size_t floors = 0;
     std::size_t ceilings = 0;
-    for (std::size_t j = 0; j < open.size(); ++j) {
-      const auto a = open[j];
-      const bool at_ceiling = a.reach_ceiling <= s_low;
-      const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
-      const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
-      // A uniform box counts its floors and ceilings (n·lo + m·hi); per-atom bounds are added up.
-      floors += at_floor ? 1 : 0;
-      ceilings += at_ceiling ? 1 : 0;
-      closed_constant.add(uniform ? 0.0 : (at_ceiling ? Bounds::hi(a) : (at_floor ? Bounds::lo(a) : 0.0)));
-      closed_slope.add(scaled ? a.p : 0.0);
-      open[kept] = a;
-      kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
+    // A uniform box counts its floors and ceilings (n·lo + m·hi); per-atom bounds are added up. Two copies of
+    // the loop, so that the uniform one carries no second compensated sum.
+    const auto close_pass = [&](auto per_atom) {
+      for (std::size_t j = 0; j < open.size(); ++j) {
+        const auto a = open[j];
+        const bool at_ceiling = a.reach_ceiling <= s_low;
+        const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
+        const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
+        if constexpr (decltype(per_atom)::value) {
+          closed_constant.add(at_ceiling ? Bounds::hi(a) : (at_floor ? Bounds::lo(a) : 0.0));
+        } else {
+          floors += at_floor ? 1 : 0;
+          ceilings += at_ceiling ? 1 : 0;
+        }
+        closed_slope.add(scaled ? a.p : 0.0);
+        open[kept] = a;
+        kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
+      }
+    };
+    if (uniform) {
+      close_pass(std::false_type{});
+    } else {
+      close_pass(std::true_type{});
     }
     if (uniform) {
       constant.add(static_cast<double>(floors) * bounds.lo(0));
