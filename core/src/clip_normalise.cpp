@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "privsample/numeric.hpp"
@@ -104,52 +105,47 @@ void add_in_blocks(CompensatedSum& total, std::size_t n, Term&& term) {
 // lo/p, except 0 when lo = 0 (a mass that a rescaling rounded to 0 must not give 0/0 = NaN).
 inline double floor_breakpoint(double lo, double p) { return lo > 0.0 ? lo / p : 0.0; }
 
-// The search keeps, for each atom whose regime is still open, what it needs in one compact array, so the
-// rounds read memory sequentially. Same bounds everywhere: the mass alone.
-struct UniformBounds {
-  static constexpr bool kUniform = true;
+// The box as the solver reads it: bounds per atom, or one pair for every atom (step 0: Park's box and the other
+// boxes with constant bounds). One type for both, so that the search exists once in the client's WebAssembly
+// (code size); the passes that dominate a uniform box's time have loops of their own (validation, the threshold
+// pass, small_pivots, writing q). The search keeps, for each atom whose regime is still open, what it needs in
+// one compact array, so the rounds read memory sequentially.
+struct Bounds {
   struct Atom {
     double p;
     double leave_floor;    // lo/p: below this scale the atom sits at lo
     double reach_ceiling;  // hi/p: above it, at hi
-  };
-  const UniformBox& box;
-  [[nodiscard]] std::size_t size() const { return box.size; }
-  [[nodiscard]] double lo(std::size_t) const { return box.lo; }
-  [[nodiscard]] double hi(std::size_t) const { return box.hi; }
-  [[nodiscard]] Atom atom(std::size_t, double p) const { return {p, floor_breakpoint(box.lo, p), box.hi / p}; }
-  [[nodiscard]] double lo(const Atom&) const { return box.lo; }
-  [[nodiscard]] double hi(const Atom&) const { return box.hi; }
-};
-
-struct PerAtomBounds {
-  static constexpr bool kUniform = false;
-  struct Atom {
-    double p;
-    double leave_floor;
-    double reach_ceiling;
     double lo;
     double hi;
   };
-  const AtomBox& box;
-  [[nodiscard]] std::size_t size() const { return box.lo.size(); }
-  [[nodiscard]] double lo(std::size_t i) const { return box.lo[i]; }
-  [[nodiscard]] double hi(std::size_t i) const { return box.hi[i]; }
+  const double* lo_at;
+  const double* hi_at;
+  std::size_t step;  // 1: per atom; 0: the same bounds everywhere
+  std::size_t count;
+  [[nodiscard]] bool uniform() const { return step == 0; }
+  [[nodiscard]] std::size_t size() const { return count; }
+  [[nodiscard]] double lo(std::size_t i) const { return lo_at[i * step]; }
+  [[nodiscard]] double hi(std::size_t i) const { return hi_at[i * step]; }
   [[nodiscard]] Atom atom(std::size_t i, double p) const {
-    return {p, floor_breakpoint(box.lo[i], p), box.hi[i] / p, box.lo[i], box.hi[i]};
+    const double lo_i = lo(i);
+    const double hi_i = hi(i);
+    return {p, floor_breakpoint(lo_i, p), hi_i / p, lo_i, hi_i};
   }
-  [[nodiscard]] double lo(const Atom& a) const { return a.lo; }
-  [[nodiscard]] double hi(const Atom& a) const { return a.hi; }
+  [[nodiscard]] static double lo(const Atom& a) { return a.lo; }
+  [[nodiscard]] static double hi(const Atom& a) { return a.hi; }
 };
 
 // Multiplies by 2^exponent: exact unless the result leaves the double range, like std::ldexp, but one
-// multiplication in the common case (the factor itself must be a finite double).
+// multiplication when 2^exponent is a double (|exponent| <= 1023; 2^-1023 is subnormal but exact, and a product
+// is rounded once, as std::ldexp rounds).
 class PowerOfTwo {
  public:
   explicit PowerOfTwo(int exponent)
-      : exponent_(exponent), factor_(std::abs(exponent) <= 1000 ? std::ldexp(1.0, exponent) : 0.0) {}
+      : exponent_(exponent), factor_(std::abs(exponent) <= 1023 ? std::ldexp(1.0, exponent) : 0.0) {}
   [[nodiscard]] double operator()(double x) const { return factor_ != 0.0 ? x * factor_ : std::ldexp(x, exponent_); }
   [[nodiscard]] bool identity() const { return exponent_ == 0; }
+  // 2^exponent, or 0 when that is not a double.
+  [[nodiscard]] double factor() const { return factor_; }
 
  private:
   int exponent_;
@@ -165,8 +161,7 @@ class PowerOfTwo {
 // guess misses, the round still closes every atom on the far side. With all atoms sampled (small sets)
 // F̂ = F and the ranks bracket the root exactly. Returns false when no open atom has a breakpoint inside
 // (s_low, s_high): then the closing pass closes them all.
-template <class Bounds>
-bool pick_pivots(const Bounds& bounds, const std::vector<typename Bounds::Atom>& open, double s_low, double s_high,
+bool pick_pivots(const Bounds& bounds, const std::vector<Bounds::Atom>& open, double s_low, double s_high,
                  double constant, double slope, std::vector<double>& scratch, std::pair<double, double>& pivots) {
   constexpr std::size_t kSample = 64;
   std::size_t stride = open.size() / kSample + 1;
@@ -218,9 +213,9 @@ struct RootSearch {
   bool beyond_range = false;  // F < 1 at every finite s: the root lies past the largest double
 };
 
-template <class Bounds>
-RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>& open, CompensatedSum constant,
+RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, CompensatedSum constant,
                        CompensatedSum slope = {}, double s_low = 0.0, double s_high = kInfinity) {
+  const bool uniform = bounds.uniform();
   std::vector<double> scratch;
   std::pair<double, double> pivots;
   while (!open.empty()) {
@@ -257,24 +252,33 @@ RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>&
     ExactSum closed_slope;
     std::size_t floors = 0;
     std::size_t ceilings = 0;
-    for (std::size_t j = 0; j < open.size(); ++j) {
-      const auto a = open[j];
-      const bool at_ceiling = a.reach_ceiling <= s_low;
-      const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
-      const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
-      if constexpr (Bounds::kUniform) {
-        floors += at_floor ? 1 : 0;
-        ceilings += at_ceiling ? 1 : 0;
-      } else {
-        closed_constant.add(at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0));
+    // A uniform box counts its floors and ceilings (n·lo + m·hi); per-atom bounds are added up. Two copies of
+    // the loop, so that the uniform one carries no second compensated sum.
+    const auto close_pass = [&](auto per_atom) {
+      for (std::size_t j = 0; j < open.size(); ++j) {
+        const auto a = open[j];
+        const bool at_ceiling = a.reach_ceiling <= s_low;
+        const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
+        const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
+        if constexpr (decltype(per_atom)::value) {
+          closed_constant.add(at_ceiling ? Bounds::hi(a) : (at_floor ? Bounds::lo(a) : 0.0));
+        } else {
+          floors += at_floor ? 1 : 0;
+          ceilings += at_ceiling ? 1 : 0;
+        }
+        closed_slope.add(scaled ? a.p : 0.0);
+        open[kept] = a;
+        kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
       }
-      closed_slope.add(scaled ? a.p : 0.0);
-      open[kept] = a;
-      kept += (at_ceiling || at_floor || scaled) ? 0 : 1;
+    };
+    if (uniform) {
+      close_pass(std::false_type{});
+    } else {
+      close_pass(std::true_type{});
     }
-    if constexpr (Bounds::kUniform) {
-      constant.add(static_cast<double>(floors) * bounds.box.lo);
-      constant.add(static_cast<double>(ceilings) * bounds.box.hi);
+    if (uniform) {
+      constant.add(static_cast<double>(floors) * bounds.lo(0));
+      constant.add(static_cast<double>(ceilings) * bounds.hi(0));
     } else {
       closed_constant.add_to(constant);
     }
@@ -308,16 +312,15 @@ RootSearch search_root(const Bounds& bounds, std::vector<typename Bounds::Atom>&
 // and F(t2) and, speculatively, closes every atom whose regime is fixed on [t1, t2], keeping only the few
 // open ones. When the root is not in [t1, t2] (a few percent of calls), a second pass closes the atoms for
 // the side that holds it. Memory: the open atoms of the final bracket, O(√n) of them in expectation.
-template <class Bounds>
 bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                        std::size_t open_count, double open_mass, double constant, std::vector<double>& scratch,
-                       std::vector<typename Bounds::Atom>& sample, std::pair<double, double>& pivots) {
+                       std::vector<Bounds::Atom>& sample, std::pair<double, double>& pivots) {
   constexpr std::size_t kLeast = 32;  // the smallest sample
   const auto wanted =
       std::max(kLeast, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
   // Up to kLeast open atoms, and for a uniform box with k <= kSmall, the sample is all of them: F̂ = F, and the
   // pivots are the two breakpoints next to the root (what small_pivots finds without sorting).
-  const bool all = open_count <= kLeast || (Bounds::kUniform && p.size() <= kSmall);
+  const bool all = open_count <= kLeast || (bounds.uniform() && p.size() <= kSmall);
   std::size_t stride = all ? 1 : std::max<std::size_t>(1, open_count / wanted);
   for (;;) {
     scratch.clear();
@@ -442,7 +445,7 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
 // away from 1 (F̂ is within 3e-14 of F at k <= kSmall) and s is clearly inside the piece, and by F̂ itself
 // otherwise, walking to neighbouring breakpoints while an end is on the wrong side. Returns false when there is
 // no breakpoint (as pick_first_pivots does). Per-atom boxes keep the sorted search (code size of the client).
-bool small_pivots(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
+bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
                   std::size_t open_count, double open_mass, std::pair<double, double>& pivots) {
   std::array<double, kSmall> mass;  // the open atoms' (rescaled) masses, in index order
   std::size_t n = 0;
@@ -450,24 +453,21 @@ bool small_pivots(const UniformBounds& bounds, std::span<const double> p, const 
   // they add lo to F, which `constant` then counts once too many, and nothing to the slope or the neighbours;
   // F̂ skips them). Sparse inputs are copied: every later pass then reads only the open atoms.
   const bool direct = rescale.identity() && 4 * open_count >= 3 * p.size();
-  const auto gather = [&](const auto& scale) {
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const double hi = bounds.hi(i);
-      const bool open = p[i] > 0.0 && hi > 0.0;
-      mass[n] = scale(p[i]);
-      n += open ? 1 : 0;
-    }
-  };
   if (direct) {
     n = p.size();
-  } else if (rescale.identity()) {
-    gather([](double x) { return x; });
   } else {
-    gather(rescale);
+    // p·2^-shift by one multiplication (the first level's 2^-shift is a double; by 1.0 when unshifted: exact).
+    const double factor = rescale.factor();
+    const double hi = bounds.hi(0);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const bool open = p[i] > 0.0 && hi > 0.0;
+      mass[n] = p[i] * factor;
+      n += open ? 1 : 0;
+    }
   }
   const double* const masses = direct ? p.data() : mass.data();
-  const double lo_u = bounds.box.lo;
-  const double hi_u = bounds.box.hi;
+  const double lo_u = bounds.lo(0);
+  const double hi_u = bounds.hi(0);
   // The breakpoints of open atom j, as bounds.atom computes them.
   const auto floor_of = [&](std::size_t j) { return floor_breakpoint(lo_u, masses[j]); };
   const auto ceiling_of = [&](std::size_t j) { return hi_u / masses[j]; };
@@ -689,70 +689,33 @@ bool small_pivots(const UniformBounds& bounds, std::span<const double> p, const 
 }
 
 // The state of the search after the first round: the bracket, the closed atoms' contribution, the open atoms.
-template <class Bounds>
 struct FirstRound {
   double s_low = 0.0;
   double s_high = kInfinity;
   CompensatedSum constant;
   CompensatedSum slope;
-  std::vector<typename Bounds::Atom> open;
+  std::vector<Bounds::Atom> open;
 };
 
-// One pass over p: closes every atom whose regime is fixed on [s_low, s_high] (the same classification and
-// exact sums as search_root) and keeps the others; with `pivots`, also evaluates F at both (steering sums,
-// as in search_root) into `at_pivots`.
-template <class Bounds>
-void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                  FirstRound<Bounds>& round, const std::pair<double, double>* pivots, double pivot_constant,
-                  std::pair<double, double>& at_pivots) {
+// One pass over p for per-atom bounds: closes every atom whose regime is fixed on [s_low, s_high] (the same
+// classification and exact sums as search_root) and keeps the others. (Uniform boxes: close_over_p_uniform.)
+void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, FirstRound& round) {
   const double s_low = round.s_low;
   const double s_high = round.s_high;
-  const double t1 = pivots ? pivots->first : 0.0;
-  const double t2 = pivots ? pivots->second : 0.0;
   ExactSum closed_constant;
   ExactSum closed_slope;
-  std::size_t floors = 0;
-  std::size_t ceilings = 0;
-  CompensatedSum value_first;
-  CompensatedSum value_second;
-  for (std::size_t block = 0; block < p.size(); block += kBlock) {
-    const std::size_t end = std::min(p.size(), block + kBlock);
-    double first_sum = 0.0;
-    double second_sum = 0.0;
-    for (std::size_t i = block; i < end; ++i) {
-      const double hi_i = bounds.hi(i);
-      if (!(p[i] > 0.0 && hi_i > 0.0)) continue;
-      const auto a = bounds.atom(i, rescale(p[i]));
-      if (pivots) {
-        first_sum += std::clamp(t1 * a.p, bounds.lo(a), bounds.hi(a));
-        second_sum += std::clamp(t2 * a.p, bounds.lo(a), bounds.hi(a));
-      }
-      const bool at_ceiling = a.reach_ceiling <= s_low;
-      const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
-      const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
-      if constexpr (Bounds::kUniform) {
-        floors += at_floor ? 1 : 0;
-        ceilings += at_ceiling ? 1 : 0;
-      } else {
-        closed_constant.add(at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0));
-      }
-      closed_slope.add(scaled ? a.p : 0.0);
-      if (!(at_ceiling || at_floor || scaled)) round.open.push_back(a);
-    }
-    value_first.add(first_sum);
-    value_second.add(second_sum);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double hi_i = bounds.hi(i);
+    if (!(p[i] > 0.0 && hi_i > 0.0)) continue;
+    const auto a = bounds.atom(i, rescale(p[i]));
+    const bool at_ceiling = a.reach_ceiling <= s_low;
+    const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
+    const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
+    closed_constant.add(at_ceiling ? a.hi : (at_floor ? a.lo : 0.0));
+    closed_slope.add(scaled ? a.p : 0.0);
+    if (!(at_ceiling || at_floor || scaled)) round.open.push_back(a);
   }
-  if (pivots) {
-    value_first.add(pivot_constant);
-    value_second.add(pivot_constant);
-    at_pivots = {value_first.value(), value_second.value()};
-  }
-  if constexpr (Bounds::kUniform) {
-    round.constant.add(static_cast<double>(floors) * bounds.box.lo);
-    round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
-  } else {
-    closed_constant.add_to(round.constant);
-  }
+  closed_constant.add_to(round.constant);
   closed_slope.add_to(round.slope);
 }
 
@@ -829,7 +792,8 @@ inline double previous_double(double x) {
   return x;
 }
 
-UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& rescale, double s_low, double s_high) {
+UniformThresholds uniform_thresholds(const Bounds& bounds, const PowerOfTwo& rescale, double s_low, double s_high) {
+  const UniformBox box{bounds.size(), bounds.lo(0), bounds.hi(0)};
   UniformThresholds t{};
   // The guesses hi/s and lo/s in p's own units (rescale multiplies by 2^-shift).
   const double unit = rescale(1.0);
@@ -843,89 +807,98 @@ UniformThresholds uniform_thresholds(const UniformBox& box, const PowerOfTwo& re
   return t;
 }
 
-// close_over_p for a uniform box, by thresholds (the open atoms are materialised with their breakpoints).
-void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                          std::size_t zeros, FirstRound<UniformBounds>& round) {
-  const UniformThresholds t = uniform_thresholds(bounds.box, rescale, round.s_low, round.s_high);
-  // Four independent lanes, so consecutive atoms do not wait on each other. The scaled masses are summed
-  // exactly by Fast2Sum (three additions instead of TwoSum's six): each lane starts at a power of two B above
-  // every scaled mass (p <= hi/s_high), so |sum| >= |term| always holds and each rounding error is caught
-  // exactly; the B's are taken off at the end by an exact sum. With s_low < s_high the regimes are disjoint
-  // intervals of p: floor (0, floor_to], scaled [scaled_from, scaled_to], ceiling [ceiling_from, ∞).
-  const double largest_scaled = bounds.box.hi / round.s_high;
-  const int top = largest_scaled > 0.0 ? std::ilogb(largest_scaled) + 2 : 0;
-  const bool disjoint = round.s_low < round.s_high && top < 1000 && top > -1000;
-  const double offset = disjoint ? std::ldexp(1.0, top) : 0.0;
-  // Four lanes as four structs, never an array indexed by lane (g++ -O2 would keep that in memory).
-  struct Lane {
-    explicit Lane(double start) : sum(start) {}
-    double sum;
-    double error = 0.0;
-    ExactSum slope;
-    std::size_t floors = 0;
-    std::size_t ceilings = 0;
-  };
-  Lane l0(offset), l1(offset), l2(offset), l3(offset);
-  std::array<std::uint32_t, kBlock> pending;  // the open atoms of the current block
-  std::size_t pending_count = 0;
-  const auto classify = [&](const auto& scale) {
-    const auto visit = [&](std::size_t i, Lane& lane) {
+// One of close_over_p_uniform's four accumulators: a Fast2Sum pair (sum, error) for the disjoint pass, an
+// ExactSum for the other, and the counts of floors and ceilings.
+struct ClosingLane {
+  explicit ClosingLane(double start) : sum(start) {}
+  double sum;
+  double error = 0.0;
+  ExactSum slope;
+  std::size_t floors = 0;
+  std::size_t ceilings = 0;
+};
+
+// close_over_p_uniform's pass when the regimes' intervals of p may overlap (s_low = s_high) or the bracket is
+// too far out for its Fast2Sum offset: regimes by precedence (ceiling, floor, scaled), the scaled masses summed
+// by TwoSum, each atom in the lane the disjoint pass gives it (so the sums are the same). Rare: one plain loop.
+[[gnu::noinline]] void close_overlapping(const Bounds& bounds, std::span<const double> p, const UniformThresholds& t,
+                                         double factor, std::array<ClosingLane*, 4> lanes, FirstRound& round) {
+  for (std::size_t block = 0; block < p.size(); block += kBlock) {
+    const std::size_t end = std::min(p.size(), block + kBlock);
+    const std::size_t in_fours = block + (end - block) / 4 * 4;  // the atoms of the four-lane steps
+    for (std::size_t i = block; i < end; ++i) {
+      ClosingLane& lane = *lanes[i < in_fours ? (i - block) % 4 : 0];
       const double x = p[i];
       const bool at_ceiling = x >= t.ceiling_from;
       const bool at_floor = !at_ceiling && x > 0.0 && x <= t.floor_to;
       const bool scaled = !at_ceiling && !at_floor && x >= t.scaled_from && x <= t.scaled_to;
       lane.floors += at_floor ? 1 : 0;
       lane.ceilings += at_ceiling ? 1 : 0;
-      lane.slope.add(scaled ? scale(x) : 0.0);
-      if (x > 0.0 && !(at_ceiling || at_floor || scaled)) [[unlikely]] {
-        pending[pending_count++] = static_cast<std::uint32_t>(i);
-      }
-    };
-    // Counts x <= floor_to including the zeros (taken off after): one comparison less per atom.
-    const auto visit_disjoint = [&](std::size_t i, Lane& lane) {
-      const double x = p[i];
-      const bool at_ceiling = x >= t.ceiling_from;
-      const bool low = x <= t.floor_to;
-      const bool scaled = x >= t.scaled_from && x <= t.scaled_to;
-      lane.floors += low ? 1 : 0;
-      lane.ceilings += at_ceiling ? 1 : 0;
-      const double term = scaled ? scale(x) : 0.0;
-      const double total = lane.sum + term;
-      lane.error += term - (total - lane.sum);
-      lane.sum = total;
-      if (!(low || scaled || at_ceiling)) [[unlikely]] {
-        pending[pending_count++] = static_cast<std::uint32_t>(i);
-      }
-    };
+      lane.slope.add(scaled ? x * factor : 0.0);
+      if (x > 0.0 && !(at_ceiling || at_floor || scaled)) round.open.push_back(bounds.atom(i, x * factor));
+    }
+  }
+}
+
+// close_over_p for a uniform box, by thresholds (the open atoms are materialised with their breakpoints).
+void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                          std::size_t zeros, FirstRound& round) {
+  const UniformThresholds t = uniform_thresholds(bounds, rescale, round.s_low, round.s_high);
+  // Four independent lanes, so consecutive atoms do not wait on each other. The scaled masses are summed
+  // exactly by Fast2Sum (three additions instead of TwoSum's six): each lane starts at a power of two B above
+  // every scaled mass (p <= hi/s_high), so |sum| >= |term| always holds and each rounding error is caught
+  // exactly; the B's are taken off at the end by an exact sum. With s_low < s_high the regimes are disjoint
+  // intervals of p: floor (0, floor_to], scaled [scaled_from, scaled_to], ceiling [ceiling_from, ∞).
+  const double largest_scaled = bounds.hi(0) / round.s_high;
+  const int top = largest_scaled > 0.0 ? std::ilogb(largest_scaled) + 2 : 0;
+  const bool disjoint = round.s_low < round.s_high && top < 1000 && top > -1000;
+  const double offset = disjoint ? std::ldexp(1.0, top) : 0.0;
+  // p·2^-shift by one multiplication (solve keeps the shift of the first level within ±1023, so 2^-shift is a
+  // double; multiplying by 1.0 when there is no shift is exact): one loop serves both.
+  const double factor = rescale.factor();
+  // Four lanes as four structs, never an array indexed by lane (g++ -O2 would keep that in memory).
+  ClosingLane l0(offset), l1(offset), l2(offset), l3(offset);
+  std::array<std::uint32_t, kBlock> pending;  // the open atoms of the current block
+  std::size_t pending_count = 0;
+  // Counts x <= floor_to including the zeros (taken off after): one comparison less per atom.
+  const auto visit = [&](std::size_t i, ClosingLane& lane) {
+    const double x = p[i];
+    const bool at_ceiling = x >= t.ceiling_from;
+    const bool low = x <= t.floor_to;
+    const bool scaled = x >= t.scaled_from && x <= t.scaled_to;
+    lane.floors += low ? 1 : 0;
+    lane.ceilings += at_ceiling ? 1 : 0;
+    const double term = scaled ? x * factor : 0.0;
+    const double total = lane.sum + term;
+    lane.error += term - (total - lane.sum);
+    lane.sum = total;
+    if (!(low || scaled || at_ceiling)) [[unlikely]] {
+      pending[pending_count++] = static_cast<std::uint32_t>(i);
+    }
+  };
+  if (disjoint) {
     // Blocks of kBlock atoms; a block's open atoms are noted on the stack and appended after it, so that the
     // inner loop calls nothing and its lanes stay in registers.
     for (std::size_t block = 0; block < p.size(); block += kBlock) {
       const std::size_t end = std::min(p.size(), block + kBlock);
       pending_count = 0;
       std::size_t i = block;
-      // four atoms a step, one lane each (the lanes are separate locals, so they stay in registers)
-      const auto sweep = [&](auto&& one) {
-        for (; i + 4 <= end; i += 4) {
-          one(i, l0);
-          one(i + 1, l1);
-          one(i + 2, l2);
-          one(i + 3, l3);
-        }
-        for (; i < end; ++i) one(i, l0);
-      };
-      if (disjoint) sweep(visit_disjoint);
-      else sweep(visit);
-      for (std::size_t j = 0; j < pending_count; ++j) round.open.push_back(bounds.atom(pending[j], scale(p[pending[j]])));
+      for (; i + 4 <= end; i += 4) {  // four atoms a step, one lane each
+        visit(i, l0);
+        visit(i + 1, l1);
+        visit(i + 2, l2);
+        visit(i + 3, l3);
+      }
+      for (; i < end; ++i) visit(i, l0);
+      for (std::size_t j = 0; j < pending_count; ++j) {
+        round.open.push_back(bounds.atom(pending[j], p[pending[j]] * factor));
+      }
     }
-  };
-  // p itself when no rescaling is needed (the common case): one multiplication and test less per atom.
-  if (rescale.identity()) {
-    classify([](double x) { return x; });
   } else {
-    classify(rescale);
+    close_overlapping(bounds, p, t, factor, {&l0, &l1, &l2, &l3}, round);
   }
   ExactSum closed_slope;
-  for (const Lane* lane : {&l0, &l1, &l2, &l3}) {
+  for (const ClosingLane* lane : {&l0, &l1, &l2, &l3}) {
     closed_slope.add(lane->slope.sum);
     closed_slope.add(lane->slope.error);
     closed_slope.add(lane->sum);
@@ -937,40 +910,32 @@ void close_over_p_uniform(const UniformBounds& bounds, std::span<const double> p
     floors -= zeros;  // p = 0 passed the x <= floor_to test
   }
   const std::size_t ceilings = l0.ceilings + l1.ceilings + l2.ceilings + l3.ceilings;
-  round.constant.add(static_cast<double>(floors) * bounds.box.lo);
-  round.constant.add(static_cast<double>(ceilings) * bounds.box.hi);
+  round.constant.add(static_cast<double>(floors) * bounds.lo(0));
+  round.constant.add(static_cast<double>(ceilings) * bounds.hi(0));
   closed_slope.add_to(round.slope);
 }
 
 // search_root over the atoms of p with positive mass and room, without materialising them all.
 // `constant` holds the other atoms (always at lo).
-template <class Bounds>
 RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                               std::size_t open_count, double open_mass, const CompensatedSum& constant,
                               bool small_route) {
   std::vector<double> scratch;
-  std::vector<typename Bounds::Atom> sample;
+  std::vector<Bounds::Atom> sample;
   std::pair<double, double> pivots;
-  std::pair<double, double> unused;
-  FirstRound<Bounds> round;
+  FirstRound round;
   round.constant = constant;
   const auto close = [&] {
-    if constexpr (Bounds::kUniform) {
+    if (bounds.uniform()) {
       close_over_p_uniform(bounds, p, rescale, p.size() - open_count, round);
     } else {
-      close_over_p(bounds, p, rescale, round, nullptr, 0.0, unused);
+      close_over_p(bounds, p, rescale, round);
     }
   };
-  bool have_pivots = false;
-  if constexpr (Bounds::kUniform) {
-    have_pivots = small_route && p.size() <= kSmall
-                      ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
-                      : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch,
-                                          sample, pivots);
-  } else {
-    have_pivots =
-        pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
-  }
+  const bool have_pivots =
+      bounds.uniform() && small_route && p.size() <= kSmall
+          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
+          : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
   if (!have_pivots) {
     close();
     return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
@@ -1016,7 +981,6 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
 // P = (0.9, 0.1), ε = 2 gives r_P = 1.021802). Such a stretch begins where its last atom reaches the
 // ceiling, so the candidate is the largest ceiling breakpoint c <= s; it is the smallest root when
 // F(c) >= 1 − kFlat, and s is otherwise.
-template <class Bounds>
 double smallest_root(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, double s) {
   double candidate = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -1037,7 +1001,6 @@ double smallest_root(const Bounds& bounds, std::span<const double> p, const Powe
 
 // Whether some atom is strictly inside its box at s (then F rises at s and a root there is the only one).
 // s·p for an atom whose breakpoint is s lands within an ulp or two of its bound: that is not inside.
-template <class Bounds>
 bool some_atom_inside(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, double s) {
   constexpr double kUlps = 8 * std::numeric_limits<double>::epsilon();
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -1052,7 +1015,6 @@ bool some_atom_inside(const Bounds& bounds, std::span<const double> p, const Pow
 // strictly inside its box is that end: a point mass then maps to k-RR exactly (q = hi rather than
 // 1 − (k−1)·lo, which differs from hi by the rounding of the box, 1e-11 relative at k = 10^5). Where atoms
 // are strictly inside, their q = s·p fixes s and the computed root stands.
-template <class Bounds>
 double settle_root(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& shift, const RootSearch& root) {
   if (root.s_low > 0.0 && (root.s == root.s_low || root.at_low >= 1.0 - kFlat) &&
       !some_atom_inside(bounds, p, shift, root.s_low)) {
@@ -1116,9 +1078,8 @@ class ClippedScaled {
   double hi_;
 };
 
-template <class Bounds>
 ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route) {
-  constexpr bool kUniform = std::is_same_v<Bounds, UniformBounds>;
+  const bool uniform = bounds.uniform();
   const std::size_t k = p.size();
   if (k != bounds.size()) {
     throw std::invalid_argument("clip_normalise: p has " + std::to_string(k) + " entries but the box has " +
@@ -1128,7 +1089,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   if (k > std::numeric_limits<std::uint32_t>::max()) {
     throw std::invalid_argument("clip_normalise: p has " + std::to_string(k) + " entries: too many");
   }
-  if constexpr (kUniform) check_bounds(bounds.box.lo, bounds.box.hi, 0);
+  if (uniform) check_bounds(bounds.lo(0), bounds.hi(0), 0);
 
   // One pass: validate and total what the case analysis needs. Open atoms (positive mass and room, regime
   // depends on s) are only counted here; the search reads them from p.
@@ -1140,7 +1101,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   CompensatedSum constant;           // the atoms that are not open
   double largest_mass = 0.0;
   double open_mass = 0.0;  // Σ p over the open atoms, for the search's estimates only
-  if constexpr (kUniform) {
+  if (uniform) {
     // Branch-free and in four lanes: this pass is a good part of the whole cost. A NaN or ±∞ makes the
     // total non-finite and a negative mass the smallest one negative; then the slow check names the index
     // (a total that overflows with valid masses passes it).
@@ -1172,7 +1133,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
       for (std::size_t j = 0; j < k; ++j) check_mass(p[j], j);
     }
     largest_mass = std::max(std::max(l0.largest, l1.largest), std::max(l2.largest, l3.largest));
-    open_count = bounds.box.hi > 0.0 ? l0.positives + l1.positives + l2.positives + l3.positives : 0;
+    open_count = bounds.hi(0) > 0.0 ? l0.positives + l1.positives + l2.positives + l3.positives : 0;
   } else {
     for (std::size_t i = 0; i < k; ++i) {
       check_mass(p[i], i);
@@ -1193,15 +1154,15 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
       }
     }
   }
-  if constexpr (kUniform) {
+  if (uniform) {
     const auto n = static_cast<double>(k);
     const auto rest = static_cast<double>(k - open_count);
-    lo_total.add(n * bounds.box.lo);
-    hi_total.add(n * bounds.box.hi);
-    room_total.add(n * (bounds.box.hi - bounds.box.lo));
-    value_at_infinity.add(static_cast<double>(open_count) * bounds.box.hi);
-    value_at_infinity.add(rest * bounds.box.lo);
-    constant.add(rest * bounds.box.lo);
+    lo_total.add(n * bounds.lo(0));
+    hi_total.add(n * bounds.hi(0));
+    room_total.add(n * (bounds.hi(0) - bounds.lo(0)));
+    value_at_infinity.add(static_cast<double>(open_count) * bounds.hi(0));
+    value_at_infinity.add(rest * bounds.lo(0));
+    constant.add(rest * bounds.lo(0));
   }
   check_box_totals(lo_total.value(), hi_total.value());
 
@@ -1246,8 +1207,9 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   // breakpoint are then exactly at their ceiling, and the search repeats on the others (one more level),
   // rescaled by their own largest mass. Each level is exact and removes at least its largest atom.
   int shift = 0;
-  if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::ilogb(largest_mass);
-  std::vector<typename Bounds::Atom> open;
+  // (At least −1023: a subnormal largest mass is brought near 2^-51 rather than 1, so that 2^-shift is a double.)
+  if (largest_mass < 0x1p-500 || largest_mass > 0x1p500) shift = std::max(std::ilogb(largest_mass), -1023);
+  std::vector<Bounds::Atom> open;
   // The shift of the last level and of the one before (more levels need no memory: only these two are read).
   int last_shift = shift;
   int shift_before_last = 0;
@@ -1293,7 +1255,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   const double scale = last(s);
   const bool scale_is_normal = std::isnormal(scale);
   const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
-  if (kUniform && levels == 1 && scale_is_normal) {
+  if (uniform && levels == 1 && scale_is_normal) {
     // Same values as below (clip(scale·0) = lo, and hi > 0 in Case A), without the test: it vectorises.
     const double lo = bounds.lo(0);
     const double hi = bounds.hi(0);
@@ -1325,33 +1287,34 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   return out;
 }
 
-void check_sizes(const AtomBox& box) {
+Bounds uniform_bounds(const UniformBox& box) { return {&box.lo, &box.hi, 0, box.size}; }
+
+Bounds atom_bounds(const AtomBox& box) {
   if (box.lo.size() != box.hi.size()) {
     throw std::invalid_argument("clip_normalise: lo has " + std::to_string(box.lo.size()) + " entries but hi has " +
                                 std::to_string(box.hi.size()));
   }
+  return {box.lo.data(), box.hi.data(), 1, box.lo.size()};
 }
 
 }  // namespace
 
 ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box) {
-  return solve(p, UniformBounds{box}, true);
+  return solve(p, uniform_bounds(box), true);
 }
 
 ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box) {
-  check_sizes(box);
-  return solve(p, PerAtomBounds{box}, true);
+  return solve(p, atom_bounds(box), true);
 }
 
 namespace detail {
 
 ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box) {
-  return solve(p, UniformBounds{box}, false);
+  return solve(p, uniform_bounds(box), false);
 }
 
 ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const AtomBox& box) {
-  check_sizes(box);
-  return solve(p, PerAtomBounds{box}, false);
+  return solve(p, atom_bounds(box), false);
 }
 
 }  // namespace detail
