@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "privsample/errors.hpp"
 #include "privsample/numeric.hpp"
 
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
@@ -37,8 +38,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kBoxSumTolerance = 1e-9;
 
 [[noreturn, gnu::noinline]] void reject_mass(double value, std::size_t i) {
-  throw std::invalid_argument("p[" + std::to_string(i) + "] = " + format_value(value) +
-                              ": masses must be finite and >= 0");
+  throw_invalid({"p[", i, "] = ", value, ": masses must be finite and >= 0"});
 }
 
 inline void check_mass(double value, std::size_t i) {
@@ -48,24 +48,20 @@ inline void check_mass(double value, std::size_t i) {
 void check_bounds(double lo, double hi, std::size_t i) {
   for (const auto& [value, name] : {std::pair{lo, "lo"}, std::pair{hi, "hi"}}) {
     if (!std::isfinite(value) || value < 0.0) {
-      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(value) +
-                                  ": box bounds must be finite and >= 0");
+      throw_invalid({name, "[", i, "] = ", value, ": box bounds must be finite and >= 0"});
     }
   }
   if (lo > hi) {
-    throw std::invalid_argument("lo[" + std::to_string(i) + "] = " + format_value(lo) + " exceeds hi[" +
-                                std::to_string(i) + "] = " + format_value(hi));
+    throw_invalid({"lo[", i, "] = ", lo, " exceeds hi[", i, "] = ", hi});
   }
 }
 
 void check_box_totals(double lo_total, double hi_total) {
   if (lo_total > 1.0 + kBoxSumTolerance) {
-    throw std::invalid_argument("clip_normalise: sum of lo = " + format_value(lo_total) +
-                                " exceeds 1, so no distribution fits the box");
+    throw_invalid({"clip_normalise: sum of lo = ", lo_total, " exceeds 1, so no distribution fits the box"});
   }
   if (hi_total < 1.0 - kBoxSumTolerance) {
-    throw std::invalid_argument("clip_normalise: sum of hi = " + format_value(hi_total) +
-                                " is below 1, so no distribution fits the box");
+    throw_invalid({"clip_normalise: sum of hi = ", hi_total, " is below 1, so no distribution fits the box"});
   }
 }
 
@@ -1082,12 +1078,11 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   const bool uniform = bounds.uniform();
   const std::size_t k = p.size();
   if (k != bounds.size()) {
-    throw std::invalid_argument("clip_normalise: p has " + std::to_string(k) + " entries but the box has " +
-                                std::to_string(bounds.size()));
+    throw_invalid({"clip_normalise: p has ", k, " entries but the box has ", bounds.size()});
   }
   if (k == 0) throw std::invalid_argument("clip_normalise: p is empty");
   if (k > std::numeric_limits<std::uint32_t>::max()) {
-    throw std::invalid_argument("clip_normalise: p has " + std::to_string(k) + " entries: too many");
+    throw_invalid({"clip_normalise: p has ", k, " entries: too many"});
   }
   if (uniform) check_bounds(bounds.lo(0), bounds.hi(0), 0);
 
@@ -1291,8 +1286,7 @@ Bounds uniform_bounds(const UniformBox& box) { return {&box.lo, &box.hi, 0, box.
 
 Bounds atom_bounds(const AtomBox& box) {
   if (box.lo.size() != box.hi.size()) {
-    throw std::invalid_argument("clip_normalise: lo has " + std::to_string(box.lo.size()) + " entries but hi has " +
-                                std::to_string(box.hi.size()));
+    throw_invalid({"clip_normalise: lo has ", box.lo.size(), " entries but hi has ", box.hi.size()});
   }
   return {box.lo.data(), box.hi.data(), 1, box.lo.size()};
 }
