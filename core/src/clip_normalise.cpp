@@ -107,12 +107,12 @@ inline double floor_breakpoint(double lo, double p) { return lo > 0.0 ? lo / p :
 // pass, small_pivots, writing q). The search keeps, for each atom whose regime is still open, what it needs in
 // one compact array, so the rounds read memory sequentially.
 struct Bounds {
+  // 32 bytes: the bounds are read through the index (for a uniform box always the one pair), not copied.
   struct Atom {
     double p;
     double leave_floor;    // lo/p: below this scale the atom sits at lo
     double reach_ceiling;  // hi/p: above it, at hi
-    double lo;
-    double hi;
+    std::size_t index;
   };
   const double* lo_at;
   const double* hi_at;
@@ -123,12 +123,10 @@ struct Bounds {
   [[nodiscard]] double lo(std::size_t i) const { return lo_at[i * step]; }
   [[nodiscard]] double hi(std::size_t i) const { return hi_at[i * step]; }
   [[nodiscard]] Atom atom(std::size_t i, double p) const {
-    const double lo_i = lo(i);
-    const double hi_i = hi(i);
-    return {p, floor_breakpoint(lo_i, p), hi_i / p, lo_i, hi_i};
+    return {p, floor_breakpoint(lo(i), p), hi(i) / p, i};
   }
-  [[nodiscard]] static double lo(const Atom& a) { return a.lo; }
-  [[nodiscard]] static double hi(const Atom& a) { return a.hi; }
+  [[nodiscard]] double lo(const Atom& a) const { return lo(a.index); }
+  [[nodiscard]] double hi(const Atom& a) const { return hi(a.index); }
 };
 
 // Multiplies by 2^exponent: exact unless the result leaves the double range, like std::ldexp, but one
@@ -257,7 +255,7 @@ RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, Co
         const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
         const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
         if constexpr (decltype(per_atom)::value) {
-          closed_constant.add(at_ceiling ? Bounds::hi(a) : (at_floor ? Bounds::lo(a) : 0.0));
+          closed_constant.add(at_ceiling ? bounds.hi(a) : (at_floor ? bounds.lo(a) : 0.0));
         } else {
           floors += at_floor ? 1 : 0;
           ceilings += at_ceiling ? 1 : 0;
@@ -707,7 +705,7 @@ void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOf
     const bool at_ceiling = a.reach_ceiling <= s_low;
     const bool at_floor = !at_ceiling && a.leave_floor >= s_high;
     const bool scaled = !at_ceiling && !at_floor && a.leave_floor <= s_low && a.reach_ceiling >= s_high;
-    closed_constant.add(at_ceiling ? a.hi : (at_floor ? a.lo : 0.0));
+    closed_constant.add(at_ceiling ? hi_i : (at_floor ? bounds.lo(i) : 0.0));
     closed_slope.add(scaled ? a.p : 0.0);
     if (!(at_ceiling || at_floor || scaled)) round.open.push_back(a);
   }
