@@ -3,6 +3,8 @@
 // plain JS: k-ary randomized response and water-filling for the minimax sampler (sort, then the closed-form
 // normaliser). Medians of repeated timed batches in one run; ratios > 1 mean privsample is slower.
 // Run: npm run bench -- client-latency
+import { readFileSync } from 'node:fs';
+import { instantiateClient, writeText } from '../bindings/js/abi.mjs';
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();
@@ -128,5 +130,26 @@ for (const k of [6, 100, 10_000]) {
     fresh.dispose();
   }, 200);
   console.log(`local-linear k = 100 sample: built once ${us(once)}, rebuilt per call ${us(rebuilt)} (${(rebuilt / once).toFixed(0)}x faster built once)`);
+}
+
+// Where one k-RR distribution() at k = 100 spends its time: the pieces of the call, timed on their own through the
+// module's plain C functions (bindings/wasm/client.cpp), and the allocation every copy-out (and the hand-written
+// code's own array) pays for.
+{
+  const k = 100;
+  const hist = histogramOf(k);
+  const wasm = await WebAssembly.compile(readFileSync(new URL('../build/wasm/privsample-client.wasm', import.meta.url)));
+  const abi = await instantiateClient(wasm, (words) => crypto.getRandomValues(words));
+  const { fn } = abi;
+  const handle = fn.ps_sampler_new();
+  fn.ps_option_number(writeText(abi, 'epsilon'), EPSILON);
+  fn.ps_configure(handle, writeText(abi, 'linear'));
+  const copyIn = median(() => abi.doubles().set(hist, fn.ps_input(handle, k) / 8), 20000);
+  const call = median(() => fn.ps_distribution(handle), 20000);
+  const at = fn.ps_distribution(handle) / 8;
+  const copyOut = median(() => abi.doubles().slice(at, at + k), 20000);
+  const allocation = median(() => new Float64Array(k), 20000);
+  console.log(`\nk-RR distribution() at k = 100, by part: copy in ${us(copyIn)}, WebAssembly call ${us(call)}, copy out ${us(copyOut)} (of which allocating a Float64Array(100): ${us(allocation)})`);
+  fn.ps_sampler_delete(handle);
 }
 console.log(`\nworst ratio to the hand-written JS at k >= 100: ${Math.max(...ratiosAt100Plus).toFixed(2)}x (target <= 1)`);
