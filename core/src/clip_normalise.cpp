@@ -1159,9 +1159,12 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   }
   check_box_totals(lo_total.value(), hi_total.value());
 
+  // q is allocated where it is written, after the search has freed its scratch: the heap then peaks at q or the
+  // scratch, not both (at k = 10^4, q is 80 KB and both together crossed glibc's 128 KB trim threshold, so every
+  // call gave the heap back and faulted it in again).
   ClipNormalised out;
-  out.q = reserved_output(k);
   if (room_total.value() <= 0.0 || lo_total.value() >= 1.0) {
+    out.q = reserved_output(k);
     out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) out.q[i] = bounds.lo(i);
     out.scale = 0.0;
@@ -1181,6 +1184,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
     }
     const double shortfall = 1.0 - value_at_infinity.value();
     const double theta = zero_room.value() > 0.0 ? std::clamp(shortfall / zero_room.value(), 0.0, 1.0) : 0.0;
+    out.q = reserved_output(k);
     out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
       const double lo = bounds.lo(i);
@@ -1248,6 +1252,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   const double scale = last(s);
   const bool scale_is_normal = std::isnormal(scale);
   const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
+  open = {};
+  out.q = reserved_output(k);
   if (uniform && levels == 1 && scale_is_normal) {
     // Same values as below (clip(scale·0) = lo, and hi > 0 in Case A), without the test: it vectorises.
     const double lo = bounds.lo(0);
