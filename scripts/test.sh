@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 
-step() { printf '\n==== %s\n' "$1"; }
+# Each step says when it started (seconds since npm test began), so a slow CI run shows which layer grew.
+step() { printf '\n==== %s (at %d s)\n' "$1" "$SECONDS"; }
 
 step "native core: build and ctest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -33,3 +34,4 @@ bash tests/pack/smoke.sh
 step "demo build and browser end-to-end test"
 bash scripts/build.sh --skip-setup
 node --test tests/e2e/
+printf '\n==== all test layers passed in %d s\n' "$SECONDS"
