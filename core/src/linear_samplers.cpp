@@ -10,6 +10,7 @@
 #include "privsample/clip_normalise.hpp"
 #include "privsample/clip_samplers.hpp"
 #include "privsample/histogram.hpp"
+#include "privsample/numeric.hpp"
 
 namespace privsample {
 namespace {
@@ -20,22 +21,6 @@ void check_prior_size(std::size_t k, std::size_t prior_size) {
   if (k != prior_size) {
     throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
   }
-}
-
-struct TwoDoubles {
-  double hi;
-  double lo;
-};
-
-TwoDoubles two_sum(double a, double b) {
-  const double s = a + b;
-  const double b_part = s - a;
-  return {s, (a - (s - b_part)) + (b - b_part)};
-}
-
-TwoDoubles two_product(double a, double b) {
-  const double p = a * b;
-  return {p, std::fma(a, b, -p)};
 }
 
 // Whether hi + lo > limit, decided exactly enough: the leading difference is exact, the rest is a correction.

@@ -1,5 +1,6 @@
 #pragma once
-// Small numeric helpers shared by the core: compensated summation and value formatting for messages.
+// Small numeric helpers shared by the core: error-free transformations, compensated summation and value formatting
+// for messages.
 #include <cmath>
 #include <cstddef>
 #include <span>
@@ -33,6 +34,25 @@ class CompensatedSum {
 
 [[nodiscard]] double compensated_total(std::span<const double> values) noexcept;
 
+// An unevaluated sum hi + lo, as the error-free transformations below return it.
+struct TwoDoubles {
+  double hi;
+  double lo;
+};
+
+// Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
+[[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {
+  const double s = a + b;
+  const double b_part = s - a;
+  return {s, (a - (s - b_part)) + (b - b_part)};
+}
+
+// a·b = hi + lo exactly (unless the product under- or overflows), hi the rounded product.
+[[nodiscard]] inline TwoDoubles two_product(double a, double b) noexcept {
+  const double p = a * b;
+  return {p, std::fma(a, b, -p)};
+}
+
 // Knuth's TwoSum per term: branch-free (so it vectorises and never mispredicts), exact error terms whatever the
 // order of magnitudes; the collected error is added once at the end. Several of them as separate locals give
 // independent dependency chains (held in registers; an array of them indexed in a loop is not).
@@ -40,10 +60,9 @@ struct ExactSum {
   double sum = 0.0;
   double error = 0.0;
   void add(double x) noexcept {
-    const double t = sum + x;
-    const double x_part = t - sum;
-    error += (sum - (t - x_part)) + (x - x_part);
-    sum = t;
+    const TwoDoubles t = two_sum(sum, x);
+    error += t.lo;
+    sum = t.hi;
   }
   void add_to(CompensatedSum& total) const noexcept {
     total.add(sum);
