@@ -8,7 +8,8 @@
 //               relative error of a q_x against the exact answer, and how far q/Σq (what a sampler must draw
 //               from) leaves the box [ℓ, u] that the ε guarantee rests on (max of q̃/u − 1 and ℓ/q̃ − 1).
 // Inputs per k: Park's finite box ℓ = 1/(e^ε+k−1), u = e^ε·ℓ at ε ∈ {0.1, 1, 5}; dense = Dirichlet(0.5) over all k
-// atoms, sparse = Dirichlet(0.5) over a random 1% of them (at least one). Median wall time per call.
+// atoms, sparse = Dirichlet(0.5) over a random 1% of them (at least one). Median wall time per call, the four methods
+// timed in turns (bench/timing.hpp) so that ratios hold when the host's speed drifts during the run.
 // Peak memory at the largest k: the growth of the process's peak RSS (native) or of the WASM heap during the
 // first clip_normalise call at that k (the input is already allocated; q itself is 8·k bytes).
 // Build natively (build/native/clip_normalise_bench) and with em++ (…/clip_normalise_bench.cjs, run by node).
@@ -34,13 +35,6 @@
 namespace {
 
 using privsample_bench::sink;
-
-// At least 5 runs within about 0.2 s, after one untimed call (the first call at a new size pays for the
-// allocator's first mapping of its output).
-template <class Body>
-double median_seconds(Body&& body) {
-  return privsample_bench::median_seconds(body, {5, 0.2, 2000, true});
-}
 
 double one_pass(const std::vector<double>& p) {
   double total = 0.0;
@@ -171,11 +165,13 @@ int main(int argc, char** argv) {
           const double normalised = static_cast<double>(approx[i] / approx_total);
           box_excess = std::max({box_excess, normalised / box.ceiling - 1.0, box.floor / normalised - 1.0});
         }
-        const double t_pass = median_seconds([&] { sink = sink + one_pass(p); });
-        const double t_exact = median_seconds([&] { sink = sink + privsample::clip_normalise(p, uniform).q[0]; });
-        const double t_authors =
-            median_seconds([&] { sink = sink + authors_bisection(p, box.floor, box.ceiling, r_max)[0]; });
-        const double t_bisect = median_seconds([&] { sink = sink + bisection(p, box.floor, box.ceiling, r_max)[0]; });
+        // The four timed in turns (timing.hpp), each after one untimed call (the first call at a new size pays for
+        // the allocator's first mapping of its output): at least 5 rounds, up to about 0.8 s per row.
+        const auto [t_exact, t_pass, t_authors, t_bisect] = privsample_bench::interleaved_median_seconds(
+            {5, 0.8, 2000}, 20e-6, [&] { sink = sink + privsample::clip_normalise(p, uniform).q[0]; },
+            [&] { sink = sink + one_pass(p); },
+            [&] { sink = sink + authors_bisection(p, box.floor, box.ceiling, r_max)[0]; },
+            [&] { sink = sink + bisection(p, box.floor, box.ceiling, r_max)[0]; });
         std::printf("%9zu %6s %4g %8.4f ms %7.4f ms %7.3f ms %7.4f ms %7.2fx %7.2fx %6d %9.1e %9.1e %9.1e\n", k,
                     sparse ? "sparse" : "dense", epsilon, t_exact * 1e3, t_pass * 1e3, t_bisect * 1e3,
                     t_authors * 1e3, t_exact / t_pass, t_exact / t_authors, steps,

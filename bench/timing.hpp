@@ -2,7 +2,9 @@
 // What every native benchmark times with: the median wall time of a piece of work, and a sink that keeps results
 // alive so the compiler cannot drop the timed work.
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -32,6 +34,47 @@ double median_seconds(Body&& body, Repetitions r = {}) {
   }
   std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
   return times[times.size() / 2];
+}
+
+// Median wall time per call of each body, the bodies timed in turns (A, B, C, A, B, C, …) rather than one after
+// the other. This kind of host drifts between a fast state and a ~1.7× slower one over seconds; timed in turns,
+// every body sees the same states, so the ratios of the medians compare like with like (timed one after the other,
+// a ratio could be off by the drift). A turn is a batch of calls lasting at least `batch_seconds`, so that calls
+// of a microsecond are not lost in the clock's own cost; every body is called once untimed first.
+// `r` applies to the rounds: at least min_runs, then more until all turns together took budget_seconds.
+template <class... Bodies>
+std::array<double, sizeof...(Bodies)> interleaved_median_seconds(Repetitions r, double batch_seconds,
+                                                                 Bodies&&... bodies) {
+  constexpr std::size_t count = sizeof...(Bodies);
+  std::array<std::size_t, count> batch{};
+  std::array<std::vector<double>, count> times;
+  const auto timed = [](auto& body, std::size_t calls) {
+    const auto t0 = Clock::now();
+    for (std::size_t i = 0; i < calls; ++i) body();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  {
+    std::size_t i = 0;
+    ((bodies(), batch[i] = std::max<std::size_t>(
+                    1, static_cast<std::size_t>(std::ceil(batch_seconds / std::max(timed(bodies, 1), 1e-9)))),
+      ++i),
+     ...);
+  }
+  const auto start = Clock::now();
+  for (std::size_t round = 0;
+       round < r.min_runs ||
+       (std::chrono::duration<double>(Clock::now() - start).count() < r.budget_seconds && round < r.max_runs);
+       ++round) {
+    std::size_t i = 0;
+    ((times[i].push_back(timed(bodies, batch[i]) / static_cast<double>(batch[i])), ++i), ...);
+  }
+  std::array<double, count> medians{};
+  for (std::size_t i = 0; i < count; ++i) {
+    auto& t = times[i];
+    std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+    medians[i] = t[t.size() / 2];
+  }
+  return medians;
 }
 
 inline volatile double sink = 0.0;
