@@ -77,6 +77,21 @@ std::array<double, sizeof...(Bodies)> interleaved_median_seconds(Repetitions r, 
   return medians;
 }
 
+// Σ term(i) for i < n in eight independent accumulators: what numpy's sum does (pairwise, eight accumulators per
+// block) and what a compiler makes of a reduction it may reorder; the benches' "one pass" floor. One accumulator
+// waits for each add to finish (~4 cycles): 1.8–6× slower than this at k = 10^7 … 10^4 on this machine kind, a floor
+// that flattered every ratio against it (the clip-normalise and ring tables up to 2026-11-25 used it).
+template <class Term>
+double sum_in_lanes(std::size_t n, Term&& term) {
+  double lane[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t j = 0; j < 8; ++j) lane[j] += term(i + j);
+  }
+  for (; i < n; ++i) lane[0] += term(i);
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
 inline volatile double sink = 0.0;
 
 }  // namespace privsample_bench
