@@ -8,8 +8,7 @@
 //   clip          its distribution(p): the exact clip-normalise over the 250,000 cells
 //   draw          one released point (a cell from q with exact ratios, then a uniform point inside it)
 // Baselines: one pass (Σp over the cells in eight accumulators, timing.hpp: the floor of anything that reads every
-// cell once) and a 60-step bisection
-// on r over [r1, r2] with the same box, each step evaluating Σ clip(p/r; b·h, b·e^ε·h), then q — what the papers'
+// cell once) and a 60-step bisection on r over [r1, r2] with the same box, each step evaluating Σ clip(p/r; b·h, b·e^ε·h), then q — what the papers'
 // code does (there with 2-D adaptive quadrature inside every step: 664 s for this privatization, docs/experiments.md#park-fig-1-gaussian-ring).
 // Build natively (build/native/ring_bench) and with em++ (build/wasm/ring_bench.cjs, run by node).
 #include <algorithm>

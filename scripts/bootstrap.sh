@@ -2,7 +2,7 @@
 # Installs what privsample's build and tests need, only if missing. Idempotent; fast when all is present.
 #   Debian: emscripten (em++, Embind), libeigen3-dev, catch2, nlohmann-json3-dev (golden files in the native
 #           tests), chromium (browser tests), cmake, g++,
-#           clang-14 + libclang-rt-14-dev (sanitizers and libFuzzer), ccache (a warm run rebuilds nothing)
+#           clang-14 + libclang-rt-14-dev (sanitizers and libFuzzer), ccache (a warm run recompiles only what changed)
 #   npm:    the packages pinned in package-lock.json (npm ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."

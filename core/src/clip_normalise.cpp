@@ -150,7 +150,8 @@ class PowerOfTwo {
 // stored row by row, and a stride that divides the row length samples the same few columns of every row: at
 // 500 × 500 cells a stride of 250 read only columns 0 and 250, the estimate that steers the bracket was off, and
 // the bracket left far more atoms open (the ring bench's distribution took 3× longer). A prime stride walks
-// through every column of any row length it does not divide. Steering only: the answer does not depend on it.
+// through every column of any row length it does not divide. Steering only: the answer is exact whatever the sample,
+// though its last bits follow the search's path (docs/solvers/clip-normalise.md).
 std::size_t sampling_stride(std::size_t spacing) {
   if (spacing <= 2) return spacing == 0 ? 1 : spacing;
   const auto is_prime = [](std::size_t n) {
