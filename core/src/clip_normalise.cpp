@@ -1149,7 +1149,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
       check_mass(p[i], i);
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
-      check_bounds(lo, hi, i);
+      // The whole rule in one test (0 <= lo <= hi < ∞ also excludes NaN); the call that names the fault only on failure.
+      if (!(lo >= 0.0 && hi >= lo && hi < kInfinity)) [[unlikely]] check_bounds(lo, hi, i);
       lo_total.add(lo);
       hi_total.add(hi);
       room_total.add(hi - lo);
