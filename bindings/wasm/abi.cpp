@@ -62,7 +62,8 @@ EMSCRIPTEN_KEEPALIVE double ps_text(double length) {
 EMSCRIPTEN_KEEPALIVE double ps_array(double slot, double length) {
   return guarded_number([&] {
     std::vector<double>& array = staging().arrays.at(static_cast<std::size_t>(slot));
-    array.resize(static_cast<std::size_t>(length));
+    const auto size = static_cast<std::size_t>(length);
+    if (array.size() != size) array = std::vector<double>(size);  // not resize(): see resized() in client.cpp
     return address_of(array.data());
   });
 }
