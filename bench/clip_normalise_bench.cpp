@@ -4,13 +4,14 @@
 //   bisect-60   60 halvings of the papers' bracket [1, (e^ε+k−1)/e^ε] on r, each evaluating Σ clip(p/r; ℓ, u),
 //               then q: as exact as privsample's answer up to the summation error, and the cost of that route;
 //   authors     a C++ port of the papers' numpy code: the same bisection, but q = clip(p/r; ℓ, u) is materialised
-//               each step (in one fused pass, summed as numpy sums: faster than the numpy original) and the loop stops as soon as np.isclose(Σq, 1) (|Σq − 1| <= 1e-8 + 1e-5, numpy's
-//               default atol and rtol). Its answer is approximate; the bench prints how far: |Σq − 1|, the largest
-//               relative error of a q_x against the exact answer, and how far q/Σq (what a sampler must draw
-//               from) leaves the box [ℓ, u] that the ε guarantee rests on (max of q̃/u − 1 and ℓ/q̃ − 1).
+//               each step (in one fused pass, summed as numpy sums: faster than the numpy original) and the loop
+//               stops as soon as np.isclose(Σq, 1) (|Σq − 1| <= 1e-8 + 1e-5, numpy's default atol and rtol).
+//               Its answer is approximate; the bench prints how far: |Σq − 1|, the largest relative error of a q_x
+//               against the exact answer, and how far q/Σq (what a sampler must draw from) leaves the box [ℓ, u]
+//               that the ε guarantee rests on (max of q̃/u − 1 and ℓ/q̃ − 1).
 // Inputs per k: Park's finite box ℓ = 1/(e^ε+k−1), u = e^ε·ℓ at ε ∈ {0.1, 1, 5}; dense = Dirichlet(0.5) over all k
-// atoms, sparse = Dirichlet(0.5) over a random 1% of them (at least one). Median wall time per call, the four methods
-// timed in turns (bench/timing.hpp) so that ratios hold when the host's speed drifts during the run.
+// atoms, sparse = Dirichlet(0.5) over a random 1% of them (at least one). Median wall time per call, the four
+// methods timed in turns (bench/timing.hpp) so that ratios hold when the host's speed drifts during the run.
 // Peak memory at the largest k: the growth of the process's peak RSS (native) or of the WASM heap during the
 // first clip_normalise call at that k (the input is already allocated; q itself is 8·k bytes).
 // Build natively (build/native/clip_normalise_bench) and with em++ (…/clip_normalise_bench.cjs, run by node).
@@ -35,12 +36,9 @@
 
 namespace {
 
+using privsample_bench::one_pass;
 using privsample_bench::sink;
 using privsample_bench::sum_in_lanes;
-
-double one_pass(const std::vector<double>& p) {
-  return sum_in_lanes(p.size(), [&](std::size_t i) { return p[i]; });
-}
 
 std::vector<double> bisection(const std::vector<double>& p, double lo, double hi, double r_max) {
   double r_low = 1.0;
@@ -76,7 +74,8 @@ Approximate authors_bisection(const std::vector<double>& p, double lo, double hi
   out.q.resize(p.size());
   for (out.steps = 1; out.steps <= 200; ++out.steps) {
     const double r = 0.5 * (r_low + r_high);
-    const double total = sum_in_lanes(p.size(), [&](std::size_t i) { return out.q[i] = std::clamp(p[i] / r, lo, hi); });
+    const double total =
+        sum_in_lanes(p.size(), [&](std::size_t i) { return out.q[i] = std::clamp(p[i] / r, lo, hi); });
     if (std::fabs(total - 1.0) <= 1e-8 + 1e-5 * 1.0) break;
     (total > 1.0 ? r_low : r_high) = r;
   }

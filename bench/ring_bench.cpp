@@ -8,8 +8,9 @@
 //   clip          its distribution(p): the exact clip-normalise over the 250,000 cells
 //   draw          one released point (a cell from q with exact ratios, then a uniform point inside it)
 // Baselines: one pass (Σp over the cells in eight accumulators, timing.hpp: the floor of anything that reads every
-// cell once) and a 60-step bisection on r over [r1, r2] with the same box, each step evaluating Σ clip(p/r; b·h, b·e^ε·h), then q — what the papers'
-// code does (there with 2-D adaptive quadrature inside every step: 664 s for this privatization, docs/experiments.md#park-fig-1-gaussian-ring).
+// cell once) and a 60-step bisection on r over [r1, r2] with the same box, each step evaluating
+// Σ clip(p/r; b·h, b·e^ε·h), then q — what the papers' code does (there with 2-D adaptive quadrature inside every
+// step: 664 s for this privatization, docs/experiments.md#park-fig-1-gaussian-ring).
 // Build natively (build/native/ring_bench) and with em++ (build/wasm/ring_bench.cjs, run by node).
 #include <algorithm>
 #include <chrono>
@@ -42,7 +43,8 @@ double normal_mass(double a, double b, double m, double sigma) {
 std::vector<double> bisection(const std::vector<double>& p, const std::vector<double>& lo, const std::vector<double>& hi,
                               double r_low, double r_high) {
   const auto mass = [&](double r) {
-    return privsample_bench::sum_in_lanes(p.size(), [&](std::size_t i) { return std::clamp(p[i] / r, lo[i], hi[i]); });
+    return privsample_bench::sum_in_lanes(p.size(),
+                                          [&](std::size_t i) { return std::clamp(p[i] / r, lo[i], hi[i]); });
   };
   for (int step = 0; step < 60; ++step) {
     const double r = 0.5 * (r_low + r_high);
@@ -113,8 +115,7 @@ int main() {
   const double t_user = median_seconds([&] {  // the mechanism (envelope, box) is data-independent: built once
     sink = sink + draw_point(grid, sampler.distribution(gaussian_ring(grid)), bits)[0];
   });
-  const double t_pass = median_seconds(
-      [&] { sink = sink + privsample_bench::sum_in_lanes(p.size(), [&](std::size_t i) { return p[i]; }); });
+  const double t_pass = median_seconds([&] { sink = sink + privsample_bench::one_pass(p); });
   const double t_bisect = median_seconds([&] { sink = sink + bisection(p, lo, hi, r_low, r_high)[0]; });
 
   std::printf("Gaussian ring privatization, %zu x %zu cells on [-3, 3]^2, epsilon = %g (median wall time)\n", grid.nx,

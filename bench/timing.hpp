@@ -1,11 +1,12 @@
 #pragma once
-// What every native benchmark times with: the median wall time of a piece of work, and a sink that keeps results
-// alive so the compiler cannot drop the timed work.
+// What every native benchmark times with: the median wall time of a piece of work (alone, or several in turns), the
+// one-pass floor they compare against, and a sink that keeps results alive so the compiler cannot drop the work.
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace privsample_bench {
@@ -90,6 +91,11 @@ double sum_in_lanes(std::size_t n, Term&& term) {
   }
   for (; i < n; ++i) lane[0] += term(i);
   return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+// One pass: Σp, the floor of anything that reads every entry once.
+inline double one_pass(std::span<const double> p) {
+  return sum_in_lanes(p.size(), [&](std::size_t i) { return p[i]; });
 }
 
 inline volatile double sink = 0.0;

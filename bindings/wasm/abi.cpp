@@ -61,10 +61,7 @@ EMSCRIPTEN_KEEPALIVE double ps_text(double length) {
 // The address of array slot 0 or 1, resized to `length` doubles (their values are checked by the core).
 EMSCRIPTEN_KEEPALIVE double ps_array(double slot, double length) {
   return guarded_number([&] {
-    std::vector<double>& array = staging().arrays.at(static_cast<std::size_t>(slot));
-    const auto size = static_cast<std::size_t>(length);
-    if (array.size() != size) array = std::vector<double>(size);  // not resize(): see resized() in client.cpp
-    return address_of(array.data());
+    return address_of(sized(staging().arrays.at(static_cast<std::size_t>(slot)), static_cast<std::size_t>(length)));
   });
 }
 

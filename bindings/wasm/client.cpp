@@ -97,10 +97,7 @@ Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_
 double* resized(std::vector<double>& buffer, double n, const char* name) {
   const auto length = static_cast<std::size_t>(n);
   if (length > 0) check_category_count(length, name);
-  // Not resize(): this -Oz file's copy of vector<double>::resize would be the one the whole module links, and it
-  // value-initialises one double per call; every hot resize in the core would pay for it (bench/client-latency.mjs).
-  if (buffer.size() != length) buffer = std::vector<double>(length);
-  return buffer.data();
+  return sized(buffer, length);
 }
 
 }  // namespace
