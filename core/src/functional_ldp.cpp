@@ -160,7 +160,7 @@ Guarantee effective_ldp_guarantee(const Guarantee& g) {
 namespace {
 // erfc(t/√2) with the rounding of t/√2 corrected: in the tails erfc amplifies a relative argument error by
 // ~2z², so the plain erfc(t·(1/√2)) would be off by ~1e-13 at t = 30. With z = fl(t/√2) and dz the exact
-// remainder (1/√2 split into a double and its low part, the product's error by fma),
+// remainder (1/√2 split into a double and its low part, the product's error by two_product),
 // erfc(z + dz) = erfc(z) − (2/√π)e^{−z²}dz to second order.
 double erfc_of_scaled(double t) noexcept {
   constexpr double kInvSqrt2 = 0.7071067811865476;         // 1/√2 rounded
@@ -168,7 +168,7 @@ double erfc_of_scaled(double t) noexcept {
   constexpr double kTwoOverSqrtPi = 1.1283791670955126;
   const double z = t * kInvSqrt2;
   if (!std::isfinite(z)) return std::erfc(z);
-  const double dz = std::fma(t, kInvSqrt2, -z) + t * kInvSqrt2Low;
+  const double dz = two_product(t, kInvSqrt2).lo + t * kInvSqrt2Low;
   return std::erfc(z) - kTwoOverSqrtPi * std::exp(-z * z) * dz;
 }
 }  // namespace
@@ -189,7 +189,7 @@ double log_normal_cdf(double x) noexcept {
     series += term;
   }
   const double square = x * x;
-  const double square_error = std::fma(x, x, -square);  // x² = square + square_error exactly
+  const double square_error = two_product(x, x).lo;  // x² = square + square_error exactly
   return -0.5 * square - 0.5 * square_error - std::log(-x) - 0.5 * std::log(2.0 * std::numbers::pi) +
          std::log(series);
 }

@@ -19,8 +19,10 @@ double exp_toward_zero(double epsilon) {
 double private_floor(double lo, double top, double epsilon) {
   const double factor = exp_toward_zero(epsilon);
   double quotient = top / factor;
-  // fma gives factor·quotient − top exactly: negative means the quotient is below the real top/factor.
-  if (std::fma(factor, quotient, -top) < 0.0) quotient = std::nextafter(quotient, std::numeric_limits<double>::infinity());
+  // factor·quotient − top exactly (hi − top is exact: hi is within a factor of two of top), whose sign says whether
+  // the quotient is below the real top/factor.
+  const TwoDoubles product = two_product(factor, quotient);
+  if ((product.hi - top) + product.lo < 0.0) quotient = std::nextafter(quotient, std::numeric_limits<double>::infinity());
   return std::max(lo, quotient);
 }
 

@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <numbers>
+#include <random>
 #include <stdexcept>
 
+#include "privsample/numeric.hpp"
 #include "privsample/optimise.hpp"
 #include "privsample/quadrature.hpp"
 #include "privsample/special_functions.hpp"
@@ -74,4 +77,49 @@ TEST_CASE("special functions: M_d and the noncentral chi density", "[numeric]") 
     total += rule.weights[i] * std::exp(log_noncentral_chi_density(4, 1.5, rule.nodes[i]));
   }
   CHECK(total == Approx(1.0).margin(1e-10).epsilon(0));
+}
+
+// two_product replaced std::fma (WebAssembly has none; musl's software fma was 780 gzip bytes of the client): its
+// error term must be fma's, bit for bit, wherever fma's is exact — random factors over the whole exponent range the
+// callers use (privacy parameters up to e^700, probabilities, counts), the scaled split beyond 2^995, full mantissas,
+// powers of two and the products that the privacy box's floor test and the linear sampler's share form.
+TEST_CASE("numeric: two_product's error term is fma's, bit for bit", "[numeric]") {
+  std::mt19937_64 rng(20261126);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-480, 1015);
+  const auto same_as_fma = [](double a, double b) {
+    const TwoDoubles t = two_product(a, b);
+    const double expected = std::fma(a, b, -(a * b));
+    if (t.hi != a * b || std::memcmp(&t.lo, &expected, sizeof expected) != 0) {
+      FAIL_CHECK("a = " << a << ", b = " << b << ": lo " << t.lo << ", fma " << expected);
+      return false;
+    }
+    return true;
+  };
+  std::size_t checked = 0;
+  for (int i = 0; i < 1'000'000; ++i) {
+    const double a = std::ldexp(mantissa(rng), exponent(rng)) * (rng() % 2 ? 1.0 : -1.0);
+    // b keeps the product and its error term normal: |a·b| in [2^-900, 2^1020]
+    const int ea = std::ilogb(a);
+    const int eb = std::uniform_int_distribution<int>(std::max(-900 - ea, -1000), std::min(1020 - ea, 1015))(rng);
+    const double b = std::ldexp(mantissa(rng), eb);
+    if (!std::isfinite(a * b)) continue;
+    if (!same_as_fma(a, b)) break;
+    ++checked;
+  }
+  CHECK(checked > 900'000);
+  const double full = std::nextafter(2.0, 0.0);  // 53 significant bits
+  for (const double a : {1.0, full, 0x1p995, 0x1.fffffffffffffp995, std::exp(700.0), std::exp(690.0), 1e-300, 3.0}) {
+    for (const double b : {1.0, full, 0.7071067811865476, 1.0 / 3.0, 1e-7, std::exp(-700.0), 1e5, 0x1p-60}) {
+      if (std::isfinite(a * b) && std::fabs(a * b) > 0x1p-900) CHECK(same_as_fma(a, b));
+    }
+  }
+  // The privacy box's floor: factor·quotient − top for quotient = top/factor, its sign as fma gives it.
+  for (int i = 0; i < 100'000; ++i) {
+    const double factor = std::exp(std::uniform_real_distribution<double>(0.0, 700.0)(rng));
+    const double top = mantissa(rng) * 0.5 * std::pow(10.0, -static_cast<double>(rng() % 8));
+    const double quotient = top / factor;
+    const TwoDoubles product = two_product(factor, quotient);
+    CHECK(((product.hi - top) + product.lo < 0.0) == (std::fma(factor, quotient, -top) < 0.0));
+  }
 }
