@@ -55,16 +55,16 @@ const Sampler& sampler_at(double address) {
   return *reinterpret_cast<const Sampler*>(static_cast<std::uintptr_t>(address));
 }
 
-std::vector<std::pair<const char*, double>> guarantee_fields(const Guarantee& g) {
+GuaranteeFields guarantee_fields(const Guarantee& g) {
   switch (g.notion) {
     case PrivacyNotion::pure_ldp:
-      return {{"epsilon", g.epsilon}};
+      return {{{{"epsilon", g.epsilon}}}, 1};
     case PrivacyNotion::approximate_ldp:
-      return {{"epsilon", g.epsilon}, {"delta", g.delta}};
+      return {{{{"epsilon", g.epsilon}, {"delta", g.delta}}}, 2};
     case PrivacyNotion::gaussian_ldp:
-      return {{"mu", g.mu}};
+      return {{{{"mu", g.mu}}}, 1};
     case PrivacyNotion::record_dp:
-      return {{"epsilon", g.epsilon}, {"records", g.records}};
+      return {{{{"epsilon", g.epsilon}, {"records", g.records}}}, 2};
   }
   return {};
 }
@@ -155,7 +155,10 @@ EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
 
 EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
   return guarded_number([&] {
-    return guarantee_fields(guarantee(sampler_of(sampler).mechanism())).at(static_cast<std::size_t>(index)).second;
+    const GuaranteeFields fields = guarantee_fields(guarantee(sampler_of(sampler).mechanism()));
+    const auto at = static_cast<std::size_t>(index);
+    if (!(index >= 0.0) || at >= fields.count) throw std::out_of_range("guarantee field index out of range");
+    return fields.items[at].second;
   });
 }
 

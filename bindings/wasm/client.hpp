@@ -1,6 +1,7 @@
 #pragma once
 // Shared by both WebAssembly modules (client and research): the sampler handle, the CSPRNG and the guarantee's
 // fields. No Embind here: the client module is plain C functions (client.cpp), so it ships without Embind's runtime.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -46,7 +47,13 @@ auto with_bits(std::optional<double> seed, Run&& run) {
 
 // The fields a guarantee states for its notion, in order ({"epsilon", ε}, {"delta", δ}, …): the one place that
 // says which numbers each notion has, for both modules' conversions to a JS object.
-[[nodiscard]] std::vector<std::pair<const char*, double>> guarantee_fields(const Guarantee& g);
+struct GuaranteeFields {
+  std::array<std::pair<const char*, double>, 2> items{};
+  std::size_t count = 0;
+  [[nodiscard]] const std::pair<const char*, double>* begin() const { return items.data(); }
+  [[nodiscard]] const std::pair<const char*, double>* end() const { return items.data() + count; }
+};
+[[nodiscard]] GuaranteeFields guarantee_fields(const Guarantee& g);
 
 // Sets the option named `key` (a registry option: epsilon, delta, mu, gamma, records, c1, c2, prior, reference);
 // throws std::invalid_argument for any other name.

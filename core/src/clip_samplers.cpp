@@ -51,15 +51,15 @@ LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, do
   box_ = local_clip_box(prior_, epsilon_, gamma_);
 }
 
-ClipNormalised LocalClipSampler::solve(std::span<const double> hist) const {
+ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
   check_prior_size(p.size(), prior_.size());
-  return clip_normalise(p, AtomBox{box_.lo, box_.hi});
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi}, schedule);
 }
 
 // Envelope draw under the box top hi = b·e^ε·p0 (public): Geometric(1/Σhi) proposals for every input.
 IndexDraw LocalClipSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> q = distribution(hist);
+  std::vector<double> q = solve(hist, RootSchedule::fixed).q;
   Envelope envelope(capped_at_one(box_.hi));
   return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
@@ -87,7 +87,7 @@ MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<dou
   }
 }
 
-ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
+ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
   const double half = effective_epsilon(epsilon_) / 2.0;
   const double shrink = std::exp(-half);
@@ -96,18 +96,18 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist) const {
     const double uniform = 1.0 / static_cast<double>(p.size());
     const double top = std::min(1.0, grow * uniform);
     const double floor = private_floor(shrink * uniform, top, 2.0 * half);
-    if (floor * static_cast<double>(p.size()) > 1.0) return clip_normalise(p, UniformBox{p.size(), uniform, uniform});
-    return clip_normalise(p, UniformBox{p.size(), floor, top});
+    if (floor * static_cast<double>(p.size()) > 1.0) return clip_normalise(p, UniformBox{p.size(), uniform, uniform}, schedule);
+    return clip_normalise(p, UniformBox{p.size(), floor, top}, schedule);
   }
   check_prior_size(p.size(), reference_->size(), "reference");
   PrivacyBox box = privacy_box(*reference_, shrink, grow, 2.0 * half, "reference");
   for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
-  return clip_normalise(p, AtomBox{box.lo, box.hi});
+  return clip_normalise(p, AtomBox{box.lo, box.hi}, schedule);
 }
 
 // Envelope draw under the box top min(1, e^{ε/2}·Q0) (public).
 IndexDraw MollifierSampler::prepare(std::span<const double> hist) const {
-  ClipNormalised solved = solve(hist);
+  ClipNormalised solved = solve(hist, RootSchedule::fixed);
   const std::size_t k = solved.q.size();
   const double grow = std::exp(effective_epsilon(epsilon_) / 2.0);
   Envelope envelope = [&] {

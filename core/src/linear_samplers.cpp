@@ -66,7 +66,9 @@ double FunctionalLinearSampler::rounded_toward_delta(const Mix& m, double catego
     TwoDoubles product = two_product(rest.hi, growth_minus_one.hi);
     product.lo += rest.hi * growth_minus_one.lo + rest.lo * growth_minus_one.hi;
     const double share = product.hi / categories;
-    const double share_lo = (std::fma(-share, categories, product.hi) + product.lo) / categories;
+    // product.hi − share·k, rounded once (product.hi − hi is exact: share·k is within an ulp of product.hi)
+    const TwoDoubles shared = two_product(share, categories);
+    const double share_lo = (((product.hi - shared.hi) - shared.lo) + product.lo) / categories;
     const TwoDoubles release_part = two_sum(lambda, -share);
     const TwoDoubles of_release{release_part.hi, release_part.lo - share_lo};
     return exceeds(of_distribution, guarantee_.delta) || exceeds(of_release, guarantee_.delta);
@@ -142,10 +144,10 @@ LocalLinearSampler::LocalLinearSampler(Guarantee g, std::vector<double> prior, d
   out_hi_ = std::move(box.hi);
 }
 
-std::vector<double> LocalLinearSampler::projection(std::span<const double> hist) const {
+std::vector<double> LocalLinearSampler::projection(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
   check_prior_size(p.size(), prior_.size());
-  return clip_normalise(p, AtomBox{neighbourhood_.lo, neighbourhood_.hi}).q;
+  return clip_normalise(p, AtomBox{neighbourhood_.lo, neighbourhood_.hi}, schedule).q;
 }
 
 std::vector<double> LocalLinearSampler::distribution(std::span<const double> hist) const {
@@ -158,7 +160,7 @@ std::vector<double> LocalLinearSampler::distribution(std::span<const double> his
 // With probability λ a draw from the projection P̂ (envelope draw under its public top γ·p0, so its rounding
 // keeps P̂'s ratios), else a draw from the prior (public).
 IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> projected = projection(hist);
+  std::vector<double> projected = projection(hist, RootSchedule::fixed);
   Envelope top(capped_at_one(neighbourhood_.hi));
   auto data = [projected = std::move(projected), top = std::move(top)](RandomBits& bits) {
     return top.draw(projected, bits).cell;

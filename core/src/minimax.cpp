@@ -49,10 +49,10 @@ double finite_minimax_risk(NamedDivergence f, std::size_t k, double epsilon) {
   return finite_minimax_risk(f_divergence(f), k, epsilon);
 }
 
-ClipNormalised MinimaxSampler::solve(std::span<const double> hist) const {
+ClipNormalised MinimaxSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
   const FiniteBox box = finite_minimax_box(p.size(), epsilon_);
-  return clip_normalise(p, UniformBox{p.size(), box.floor, box.ceiling});
+  return clip_normalise(p, UniformBox{p.size(), box.floor, box.ceiling}, schedule);
 }
 
 double MinimaxSampler::normaliser(std::span<const double> hist) const {
@@ -64,9 +64,9 @@ double MinimaxSampler::normaliser(std::span<const double> hist) const {
 
 // Envelope draw under the box top u = e^ε·ℓ, the same for every input: Geometric(1/(k·u)) proposals.
 IndexDraw MinimaxSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> q = distribution(hist);
-  const Envelope envelope(q.size(), finite_minimax_box(q.size(), epsilon_).ceiling);
-  return [q = std::move(q), envelope](RandomBits& bits) { return envelope.draw(q, bits).cell; };
+  std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  Envelope envelope(q.size(), finite_minimax_box(q.size(), epsilon_).ceiling);
+  return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
 }
 
 std::vector<double> LinearSampler::distribution(std::span<const double> hist) const {

@@ -48,7 +48,8 @@ struct ClipNormalised {
   // The scale s with q = clip(s·p; lo, hi) (s = 1/r_P); +∞ in Case B, 0 when the box is a point.
   // When F is flat at 1 the root is not unique; q is, and `scale` is the smallest root
   // (the largest r_P). +∞ also in Case A when the root exceeds the largest double, which happens only
-  // for masses spanning more than ~2^1000 (say 5e-324 next to 1): q is still exact.
+  // for masses spanning more than ~2^1000 (say 5e-324 next to 1): q is still exact. RootSchedule::fixed also
+  // reports +∞ where F is flat at 1 past its last breakpoint (F(∞) = 1 up to rounding), with q that limit.
   double scale = 0.0;
   ClipCase kind = ClipCase::root;
 };
@@ -56,8 +57,24 @@ struct ClipNormalised {
 // p must be finite and >= 0 (not necessarily normalised: q does not depend on the scale of p, s does).
 // Throws std::invalid_argument when sizes differ, a bound is negative/non-finite, lo > hi,
 // or Σlo > 1 or Σhi < 1 (beyond rounding).
-[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box);
-[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box);
+// How the root is found. Both give lo_x <= q_x <= hi_x exactly, Σq = 1 within 1e-13 and the same case; their q
+// differ only by the rounding of F near the root (each q_x within 1e-11 relative, typically 1e-14; tested).
+enum class RootSchedule {
+  // A selection search over the breakpoints: expected linear time, a few passes, fastest. Which comparisons and
+  // passes it makes depends on p (distribution(), normaliser(), estimates and simulations).
+  adaptive,
+  // 63 evaluations of F at the steps of a binary search over the doubles, then one closing pass: the same operations
+  // for every p of a given length, without a data-dependent branch (the release path of the finite clip samplers, so
+  // that the time of sample() does not depend on the private input; docs/draw-policy.md). About 10x the adaptive
+  // search's time at k = 10^4. Roots past the largest double (masses spanning more than ~2^1000) and invalid
+  // arguments are handed to the adaptive search.
+  fixed,
+};
+
+[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box,
+                                            RootSchedule schedule = RootSchedule::adaptive);
+[[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box,
+                                            RootSchedule schedule = RootSchedule::adaptive);
 
 namespace detail {
 // Tests only: the same solver without its small-k route (a UniformBox with k <= 128: the first bracket found by

@@ -14,8 +14,9 @@
 //    The data part D(P) is made ready in time depending on k only (a cumulative table, or a constant-work record
 //    draw) before the coin is tossed, and both branches cost O(1) words.
 //
-// Not protected: building q itself (clip-normalise's selection search does data-dependent comparisons) and the
-// JS engine around the call; README "What timing reveals" states it.
+// The clip samplers build q for a release by clip-normalise's fixed schedule (RootSchedule::fixed: the same
+// operations for every input). Not protected: the continuous samplers' q (the adaptive search), subnormal arithmetic,
+// and the JS engine around the call; docs/draw-policy.md and README "What timing reveals" state it.
 #include <cstddef>
 #include <memory>
 #include <span>

@@ -91,7 +91,8 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
   LocalLinearSampler(Guarantee g, std::vector<double> prior, double gamma);
 
   // P̂: the f-projection of the normalised hist onto N_γ(P0). hist must have prior().size() entries.
-  [[nodiscard]] std::vector<double> projection(std::span<const double> hist) const;
+  [[nodiscard]] std::vector<double> projection(std::span<const double> hist,
+                                               RootSchedule schedule = RootSchedule::adaptive) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
