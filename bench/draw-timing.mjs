@@ -1,8 +1,9 @@
 // What an observer who times sample() sees: the median time of one release for very different private inputs —
 // a point mass, the uniform histogram, a sparse one and a random one — for every finite mechanism, k in {2, 10, 10^4},
 // ε in {0.1, 1, 5, 20}. The draw policy (core/include/privsample/draw.hpp) makes the number of random proposals
-// independent of the input; the ratio slowest/fastest input should stay within timing noise (target <= 1.1).
-// Run: npm run bench -- draw-timing   (about two minutes)
+// independent of the input, and the clip samplers solve q by clip-normalise's fixed schedule (the same operations for
+// every input); the ratio slowest/fastest input should stay within timing noise (target <= 1.1).
+// Run: npm run bench -- draw-timing   (about five minutes)
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();
@@ -48,38 +49,60 @@ function mechanisms(epsilon, k) {
   ];
 }
 
-function medianMicros(s, hist, perBatch) {
-  const batches = [];
-  for (let b = 0; b < 15; b += 1) {
-    const t0 = performance.now();
-    for (let i = 0; i < perBatch; i += 1) s.sample(hist);
-    batches.push(((performance.now() - t0) / perBatch) * 1000);
+// Median µs per sample() for each input, the inputs' batches taken in turns (A, B, C, D, A, …) so that a change in
+// the machine's speed during a setting (this shared host has a fast and a slow state) falls on all of them alike.
+function medianMicros(s, hists, perBatch) {
+  const batches = hists.map(() => []);
+  for (let round = 0; round < 15; round += 1) {
+    hists.forEach((hist, j) => {
+      const t0 = performance.now();
+      for (let i = 0; i < perBatch; i += 1) s.sample(hist);
+      batches[j].push(((performance.now() - t0) / perBatch) * 1000);
+    });
   }
-  return batches.sort((a, b) => a - b)[7];
+  return batches.map((b) => b.sort((x, y) => x - y)[7]);
 }
 
-let worst = { ratio: 0 };
-const ratios = [];
-console.log('median µs per sample() by input (point / uniform / sparse / random) and slowest/fastest');
+// The noise floor: the uniform histogram timed a second time as a fifth input, in the same turns. Its ratio to the
+// first uniform column is what timing noise alone produces on this machine; a mechanism whose spread across the four
+// real inputs is no larger than that shows no data dependence that this bench can see.
+const CLIP = ['minimax', 'mollifier', 'local', 'local-linear'];
+const percentile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))];
+const rows = [];
+console.log('median µs per sample() by input (point / uniform / sparse / random / uniform again), the spread');
+console.log('slowest/fastest of the four inputs, and the noise floor (uniform again / uniform, as max/min)');
 for (const k of K) {
   for (const epsilon of EPSILONS) {
     for (const [mechanism, options] of mechanisms(epsilon, k)) {
       if (options.delta && epsilon > 5) continue;
       const s = ps.sampler(mechanism, options);
-      const hists = inputs(k, options.records);
-      const perBatch = k >= 10_000 ? (epsilon >= 5 && (mechanism === 'minimax' || mechanism === 'mollifier' || mechanism === 'local') ? 5 : 20) : 400;
-      for (const h of Object.values(hists)) for (let i = 0; i < 20; i += 1) s.sample(h); // warm up
-      const times = Object.fromEntries(Object.entries(hists).map(([name, h]) => [name, medianMicros(s, h, perBatch)]));
-      const values = Object.values(times);
-      const ratio = Math.max(...values) / Math.min(...values);
-      ratios.push(ratio);
-      if (ratio > worst.ratio) worst = { ratio, mechanism: `${mechanism}${options.delta ? ' (ε,δ)' : ''}`, k, epsilon };
-      const label = `${mechanism}${options.delta ? ' (ε,δ)' : ''}`.padEnd(20);
-      console.log(`k=${String(k).padEnd(6)} ε=${String(epsilon).padEnd(4)} ${label}${values.map((v) => v.toFixed(2).padStart(9)).join('')}   ${ratio.toFixed(2)}x`);
+      const hists = Object.values(inputs(k, options.records));
+      hists.push(Float64Array.from(hists[1]));
+      const clip = CLIP.includes(mechanism);
+      const perBatch = k >= 10_000 ? (clip ? 4 : 20) : 400;
+      for (const h of hists) for (let i = 0; i < 20; i += 1) s.sample(h); // warm up
+      const values = medianMicros(s, hists, perBatch);
+      const four = values.slice(0, 4);
+      const spread = Math.max(...four) / Math.min(...four);
+      const noise = Math.max(values[1], values[4]) / Math.min(values[1], values[4]);
+      const label = `${mechanism}${options.delta ? ' (ε,δ)' : ''}`;
+      rows.push({ label, clip, k, epsilon, spread, noise });
+      console.log(`k=${String(k).padEnd(6)} ε=${String(epsilon).padEnd(4)} ${label.padEnd(20)}${values.map((v) => v.toFixed(2).padStart(9)).join('')}` +
+        `   ${spread.toFixed(2)}x  (noise ${noise.toFixed(2)}x)`);
       s.dispose();
     }
   }
 }
-ratios.sort((a, b) => a - b);
-console.log(`\nslowest/fastest input: median over ${ratios.length} settings ${ratios[Math.floor(ratios.length / 2)].toFixed(2)}x, ` +
-  `90th percentile ${ratios[Math.floor(0.9 * ratios.length)].toFixed(2)}x, worst ${worst.ratio.toFixed(2)}x (${worst.mechanism}, k = ${worst.k}, ε = ${worst.epsilon})`);
+const summary = (name, selected) => {
+  const spreads = selected.map((r) => r.spread);
+  const worst = selected.reduce((a, b) => (b.spread > a.spread ? b : a));
+  console.log(`${name.padEnd(34)} spread median ${percentile(spreads, 0.5).toFixed(2)}x, 90th percentile ${percentile(spreads, 0.9).toFixed(2)}x, ` +
+    `worst ${worst.spread.toFixed(2)}x (${worst.label}, k = ${worst.k}, ε = ${worst.epsilon})`);
+};
+console.log('');
+summary(`all ${rows.length} settings`, rows);
+summary('clip samplers (fixed schedule)', rows.filter((r) => r.clip));
+summary('mixtures and record-level', rows.filter((r) => !r.clip));
+const noises = rows.map((r) => r.noise);
+console.log(`${'noise floor (the same input twice)'.padEnd(34)} median ${percentile(noises, 0.5).toFixed(2)}x, 90th percentile ` +
+  `${percentile(noises, 0.9).toFixed(2)}x, worst ${Math.max(...noises).toFixed(2)}x`);

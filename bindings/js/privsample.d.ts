@@ -109,7 +109,11 @@ export interface Sampler {
    * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one (linear samplers, ROO).
    */
   normaliser(hist: Histogram): number | null;
-  /** One private category index in [0, k), drawn with the CSPRNG. Spends ε. */
+  /**
+   * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
+   * k (the draw policy; clip samplers solve by a fixed schedule, ~10x distribution()'s time at k = 10^4): README,
+   * "What timing reveals".
+   */
   sample(hist: Histogram): number;
   /**
    * n independent private draws. Each draw spends ε again: together they are (n·ε)-LDP, not ε-LDP.
