@@ -96,7 +96,9 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedul
     const double uniform = 1.0 / static_cast<double>(p.size());
     const double top = std::min(1.0, grow * uniform);
     const double floor = private_floor(shrink * uniform, top, 2.0 * half);
-    if (floor * static_cast<double>(p.size()) > 1.0) return clip_normalise(p, UniformBox{p.size(), uniform, uniform}, schedule);
+    if (floor * static_cast<double>(p.size()) > 1.0) {
+      return clip_normalise(p, UniformBox{p.size(), uniform, uniform}, schedule);
+    }
     return clip_normalise(p, UniformBox{p.size(), floor, top}, schedule);
   }
   check_prior_size(p.size(), reference_->size(), "reference");

@@ -22,7 +22,9 @@ double private_floor(double lo, double top, double epsilon) {
   // factor·quotient − top exactly (hi − top is exact: hi is within a factor of two of top), whose sign says whether
   // the quotient is below the real top/factor.
   const TwoDoubles product = two_product(factor, quotient);
-  if ((product.hi - top) + product.lo < 0.0) quotient = std::nextafter(quotient, std::numeric_limits<double>::infinity());
+  if ((product.hi - top) + product.lo < 0.0) {
+    quotient = std::nextafter(quotient, std::numeric_limits<double>::infinity());
+  }
   return std::max(lo, quotient);
 }
 

@@ -224,7 +224,9 @@ std::size_t atom_box_sweep(bool representable, RootSchedule schedule = RootSched
         INFO("k = " << k << ", box: " << box.label << ", p: " << h.label);
         const ClipNormalised solution = clip_normalise(h.counts, AtomBox{box.lo, box.hi}, schedule);
         check_solution(h.counts, box.lo, box.hi, solution);
-        if (schedule == RootSchedule::fixed) check_schedules_agree(solution, clip_normalise(h.counts, AtomBox{box.lo, box.hi}));
+        if (schedule == RootSchedule::fixed) {
+          check_schedules_agree(solution, clip_normalise(h.counts, AtomBox{box.lo, box.hi}));
+        }
         ++cases;
       }
     }
@@ -310,7 +312,9 @@ TEST_CASE("clip_normalise: the fixed schedule rejects what the adaptive search r
     INFO("p of size " << p.size() << ": " << adaptive_message);
     REQUIRE_FALSE(adaptive_message.empty());
     CHECK_THROWS_WITH(clip_normalise(p, AtomBox{lo, hi}, RootSchedule::fixed), adaptive_message);
-    if (p.size() == 3) CHECK_THROWS_WITH(clip_normalise(p, UniformBox{3, 0.1, 0.5}, RootSchedule::fixed), adaptive_message);
+    if (p.size() == 3) {
+      CHECK_THROWS_WITH(clip_normalise(p, UniformBox{3, 0.1, 0.5}, RootSchedule::fixed), adaptive_message);
+    }
   }
   const std::vector<double> p{1.0, 2.0, 3.0};
   CHECK_THROWS_WITH(clip_normalise(p, UniformBox{3, 0.5, 0.9}, RootSchedule::fixed), Catch::Contains("sum of lo"));

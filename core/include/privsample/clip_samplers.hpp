@@ -45,7 +45,8 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
  public:
   LocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
 
-  [[nodiscard]] ClipNormalised solve(std::span<const double> hist, RootSchedule schedule = RootSchedule::adaptive) const;
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
+                                     RootSchedule schedule = RootSchedule::adaptive) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   // k must equal the prior's length.
@@ -77,7 +78,8 @@ class MollifierSampler : public ClipSampler<MollifierSampler> {
   // nothing for the uniform reference of any k.
   explicit MollifierSampler(double epsilon, std::optional<std::vector<double>> reference = std::nullopt);
 
-  [[nodiscard]] ClipNormalised solve(std::span<const double> hist, RootSchedule schedule = RootSchedule::adaptive) const;
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
+                                     RootSchedule schedule = RootSchedule::adaptive) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
   [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
   using SamplerBase::worst_case_risk;

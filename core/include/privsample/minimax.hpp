@@ -38,7 +38,8 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   using ClipSampler::ClipSampler;  // explicit MinimaxSampler(double epsilon), validated; see privacy.hpp for ε > 700
 
   // The exact output pmf (one clip_normalise into the uniform box [ℓ, u]).
-  [[nodiscard]] ClipNormalised solve(std::span<const double> hist, RootSchedule schedule = RootSchedule::adaptive) const;
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
+                                     RootSchedule schedule = RootSchedule::adaptive) const;
   // r_P ∈ [1, (e^ε+k−1)/e^ε] (r_P = 1/scale); the right end of that bracket when every r gives the same Q*.
   [[nodiscard]] double normaliser(std::span<const double> hist) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.

@@ -19,7 +19,8 @@ class CompensatedSum {
       correction_ = 0.0;
       return;
     }
-    // Both error terms are computed and one selected, so there is no data-dependent branch.
+    // Both error terms are computed and one selected: natively no data-dependent branch. (V8 compiles a select on
+    // doubles in WebAssembly to a branch; where that matters, see clip_normalise.cpp's select_bits.)
     const double if_sum_larger = (sum_ - t) + x;
     const double if_x_larger = (x - t) + sum_;
     correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;
@@ -50,7 +51,7 @@ struct TwoDoubles {
 // a·b = hi + lo exactly (unless the product under- or overflows), hi the rounded product: Dekker's product with
 // Veltkamp's split (each factor as two halves of 26 and 27 bits, whose products are exact). The same lo as
 // std::fma(a, b, −hi) wherever that is exact (tested bit for bit), without fma: WebAssembly has no fused multiply-add,
-// and musl's software fma was 945 bytes of the client module (780 of its gzip bytes). A factor beyond 2^995, whose
+// and musl's software fma was 945 bytes of the client module (~345 of its gzip bytes). A factor beyond 2^995, whose
 // split would overflow, is split after scaling by 2^-64 (exact), and lo scaled back.
 [[nodiscard]] inline TwoDoubles two_product(double a, double b) noexcept {
   const double p = a * b;
