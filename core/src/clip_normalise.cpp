@@ -1411,14 +1411,16 @@ inline double total_of(const ExactSum& sum) { return sum.sum + sum.error; }
 
 ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds) {
   const std::size_t k = p.size();
+  // Which names the fault: errors need no fixed schedule.
+  if (k != bounds.size() || k == 0) return solve(p, bounds, true);
   // 1. Σlo (the floors on [0, 0]), and F(∞) with the checks (the regimes on [∞, ∞]).
   const Regimes at_zero = regimes_on(p, bounds, 0.0, 0.0);
   const Regimes at_infinity = regimes_on(p, bounds, kInfinity, kInfinity);
   const double lo_total = total_of(at_zero.constant);
   const double value_at_infinity = total_of(at_infinity.constant);
-  if (k != bounds.size() || k == 0 || at_zero.faulty || lo_total > 1.0 + kBoxSumTolerance ||
-      total_of(at_zero.hi_total) < 1.0 - kBoxSumTolerance) [[unlikely]] {
-    return solve(p, bounds, true);  // which names the fault (errors need no fixed schedule)
+  if (at_zero.faulty || lo_total > 1.0 + kBoxSumTolerance || total_of(at_zero.hi_total) < 1.0 - kBoxSumTolerance)
+      [[unlikely]] {
+    return solve(p, bounds, true);
   }
 
   // 2. The largest double a with F̃(a) < 1 (0 when F̃ reaches 1 at once: a point box).

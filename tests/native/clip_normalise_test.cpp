@@ -301,7 +301,8 @@ TEST_CASE("clip_normalise: the fixed schedule rejects what the adaptive search r
           "[clip_normalise][validation]") {
   const std::vector<double> lo{0.1, 0.1, 0.1};
   const std::vector<double> hi{0.5, 0.5, 0.5};
-  const std::vector<std::vector<double>> bad_p{{0.2, -1.0, 0.3}, {0.2, kNaN, 0.3}, {kInf, 0.0, 0.0}, {0.5, 0.5}, {}};
+  const std::vector<std::vector<double>> bad_p{{0.2, -1.0, 0.3}, {0.2, kNaN, 0.3}, {kInf, 0.0, 0.0}, {0.5, 0.5},
+                                               {0.2, 0.3, 0.1, 0.4}, {}};
   for (const auto& p : bad_p) {
     std::string adaptive_message;
     try {
