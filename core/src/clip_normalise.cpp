@@ -1350,7 +1350,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
 //     rounded additions of non-decreasing terms are non-decreasing, so the search ends at the largest double a
 //     with F̃(a) < 1; b, the next double, has F̃(b) >= 1. No double lies between them.
 //  3. One pass classifies every atom on [a, b] (floor where b·p <= lo, ceiling where a·p >= hi, else scaled) and
-//     totals C and S with TwoSum, so s = (1 − C)/S; one pass writes q = clip(s·p; lo, hi) (clipped_output).
+//     totals C and S with TwoSum, so s = (1 − C)/S; one pass checks F̃(s); one writes q = clip(s·p; lo, hi).
 // F̃ is within 6e-14 of F, so a breakpoint that close to the root can land on the other side of it: q then differs
 // from the adaptive search's by about that much, and Σq = 1 holds within kFlat. Case B and the point box run the
 // same passes and select their formula per atom. Invalid input and roots past the largest double (masses spanning
@@ -1433,10 +1433,16 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
   const double b = double_of(below + 1);  // +∞ after the largest double
 
   // 3. The piece C + s·S on [a, b], and q.
+  // The piece's root can fall outside [a, b] where F̃'s rounding put the bracket off the exact crossing of 1: by a
+  // few thousand ulps where the slope is small (the piece's line is then still the better root), or far off where F
+  // stays within ~1e-13 of 1 over a long stretch (masses near 1e-322 next to 1e303: the piece's C exceeds 1 and
+  // (1 − C)/S is negative). One more pass (every call) checks F̃ at the piece's root; if it misses 1 by more than
+  // kFlat, s is clamped into [a, b], where Σq = F(s) is within ~1.2e-13 of 1.
   const Regimes piece = regimes_on(p, bounds, a, b);
   const double slope = total_of(piece.slope);
   double s = slope > 0.0 ? ((1.0 - piece.constant.sum) - piece.constant.error) / slope : (b < kInfinity ? b : a);
-  s = std::max(s, 0.0);
+  // (s = +∞ from an overflowing quotient gives NaN terms, a miss, and the clamp.)
+  if (!(std::fabs(value_in_fixed_order(p, bounds, std::max(s, 0.0)) - 1.0) <= kFlat)) s = std::clamp(s, a, b);
   ClipNormalised out;
   double theta = 0.0;  // the zero atoms' share of their room (Case B)
   if (!at_zero.any_room || lo_total >= 1.0) {
@@ -1451,10 +1457,9 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
     // F̃ stays below 1: either F is flat at F(∞), within kFlat of 1, beyond its last breakpoint (a point mass at ε =
     // 20, k = 2: hi + lo = 1 − 1e-16), whose q is the limit there, the support at its ceiling (the adaptive search's
     // q), or the root lies past the largest double (masses spanning more than ~2^1000: the adaptive search).
+    // The limit's scale is +∞ (the adaptive search reports the last ceiling breakpoint, where F is flat).
     if (value_at_infinity > 1.0 + kFlat) [[unlikely]] return solve(p, bounds, true);
-    out.q = clipped_output(p, bounds, kInfinity, 0.0);
-    out.scale = kInfinity;  // the limit (the adaptive search reports the last ceiling breakpoint, where F is flat)
-    return out;
+    s = kInfinity;
   }
   out.q = clipped_output(p, bounds, s, theta);
   out.scale = s;

@@ -38,9 +38,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (std::fabs(total - 1.0) > 1e-9) std::abort();
   }
   if (rejected[0] != rejected[1]) std::abort();
-  if (!rejected[0]) {  // (the case may differ where F(∞) or Σlo sits on a case boundary to the last bit: q does not)
+  // Relative agreement, or absolute to the tolerance of Σq (kFlat): where F stays within rounding of 1 over a stretch
+  // the adaptive search snaps to the smallest root and the fixed schedule keeps the exact one (corpus
+  // fixed-schedule-flat-stretch: an atom with lo = 0 and p = 1.6e-322 gets 0 from one and 6.8e-204 from the other).
+  // The case may differ where F(∞) or Σlo sits on a case boundary to the last bit; q does not.
+  if (!rejected[0]) {
     for (std::size_t x = 0; x < k; ++x) {
-      if (std::fabs(results[0].q[x] - results[1].q[x]) > 1e-9 * results[0].q[x] + 1e-300) std::abort();
+      if (std::fabs(results[0].q[x] - results[1].q[x]) > 1e-9 * results[0].q[x] + 1e-13) std::abort();
     }
   }
   return 0;

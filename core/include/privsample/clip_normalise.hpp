@@ -58,7 +58,9 @@ struct ClipNormalised {
 // Throws std::invalid_argument when sizes differ, a bound is negative/non-finite, lo > hi,
 // or Σlo > 1 or Σhi < 1 (beyond rounding).
 // How the root is found. Both give lo_x <= q_x <= hi_x exactly, Σq = 1 within 1e-13 and the same case; their q
-// differ only by the rounding of F near the root (each q_x within 1e-11 relative, typically 1e-14; tested).
+// differ only by the rounding of F near the root (each q_x within 1e-11 relative, typically 1e-14; tested), or by up
+// to 1e-13 absolute where F stays within rounding of 1 over a stretch: there the adaptive search snaps to the
+// smallest root (docs/solvers/clip-normalise.md) and the fixed schedule keeps the exact one.
 enum class RootSchedule {
   // A selection search over the breakpoints: expected linear time, a few passes, fastest. Which comparisons and
   // passes it makes depends on p (distribution(), normaliser(), estimates and simulations).
