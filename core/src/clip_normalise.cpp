@@ -89,8 +89,12 @@ inline double clip_bits(double x, double lo, double hi) {
 #endif
 }
 
+// The input rules in one place: a mass is finite and >= 0; bounds satisfy 0 <= lo <= hi < ∞ (which excludes NaN).
+inline bool valid_mass(double value) { return value >= 0.0 && value < kInfinity; }
+inline bool valid_bounds(double lo, double hi) { return lo >= 0.0 && hi >= lo && hi < kInfinity; }
+
 inline void check_mass(double value, std::size_t i) {
-  if (!(value >= 0.0 && value < kInfinity)) [[unlikely]] reject_mass(value, i);
+  if (!valid_mass(value)) [[unlikely]] reject_mass(value, i);
 }
 
 void check_bounds(double lo, double hi, std::size_t i) {
@@ -542,9 +546,6 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
     return constant + value >= 1.0;
   };
   // Exact neighbours (divisions): the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
-  // For a uniform box, bound/m falls as m grows, so the neighbour in a family is bound/m at one mass: the
-  // largest with bound/m > s, the smallest with bound/m <= s. Which masses qualify is plain from m·s against
-  // the bound except within 1e-13 of it, where the division decides: the same doubles, a division or two.
   // The neighbour in one family (bound/m for every open mass m) strictly above s when `up` (∞ if none), else the one
   // at or below s (0 if none): for a uniform box bound/m falls as m grows, so it is bound/m at one mass, the largest
   // with bound/m > s (up) or the smallest with bound/m <= s. Which masses qualify is plain from m·s against the bound
@@ -821,11 +822,7 @@ double first_true(double bound, const PowerOfTwo& rescale, double s, bool strict
 inline double previous_double(double x) {
   if (x == kInfinity) return std::numeric_limits<double>::max();
   if (!(x > 0.0)) return std::nextafter(x, 0.0);
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  --bits;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
+  return double_of(bits_of(x) - 1);
 }
 
 UniformThresholds uniform_thresholds(const Bounds& bounds, const PowerOfTwo& rescale, double s_low, double s_high) {
@@ -1187,8 +1184,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
       check_mass(p[i], i);
       const double lo = bounds.lo(i);
       const double hi = bounds.hi(i);
-      // The whole rule in one test (0 <= lo <= hi < ∞ also excludes NaN); the call that names the fault only on failure.
-      if (!(lo >= 0.0 && hi >= lo && hi < kInfinity)) [[unlikely]] check_bounds(lo, hi, i);
+      // The whole rule in one test; the call that names the fault only on failure.
+      if (!valid_bounds(lo, hi)) [[unlikely]] check_bounds(lo, hi, i);
       lo_total.add(lo);
       hi_total.add(hi);
       room_total.add(hi - lo);
@@ -1371,7 +1368,7 @@ double value_in_fixed_order(std::span<const double> p, const Bounds& bounds, dou
     for (std::size_t i = block; i < end; ++i) part += term(i);
     total.add(part);
   }
-  return total.sum + total.error;
+  return total.value();
 }
 
 // What one pass of the fixed schedule totals, for the regimes the atoms take on a bracket [a, b] (floor where
@@ -1394,7 +1391,7 @@ Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, do
     const double mass = p[i];
     const double lo = bounds.lo(i);
     const double hi = bounds.hi(i);
-    r.faulty |= !(mass >= 0.0 && mass < kInfinity) | !(lo >= 0.0 && hi >= lo && hi < kInfinity);
+    r.faulty |= !valid_mass(mass) | !valid_bounds(lo, hi);
     r.any_room |= hi > lo;
     r.open_count += mass > 0.0 && hi > 0.0;
     const bool at_floor = !(b * mass > lo);
@@ -1407,8 +1404,6 @@ Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, do
   return r;
 }
 
-inline double total_of(const ExactSum& sum) { return sum.sum + sum.error; }
-
 ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds) {
   const std::size_t k = p.size();
   // Which names the fault: errors need no fixed schedule.
@@ -1416,9 +1411,9 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
   // 1. Σlo (the floors on [0, 0]), and F(∞) with the checks (the regimes on [∞, ∞]).
   const Regimes at_zero = regimes_on(p, bounds, 0.0, 0.0);
   const Regimes at_infinity = regimes_on(p, bounds, kInfinity, kInfinity);
-  const double lo_total = total_of(at_zero.constant);
-  const double value_at_infinity = total_of(at_infinity.constant);
-  if (at_zero.faulty || lo_total > 1.0 + kBoxSumTolerance || total_of(at_zero.hi_total) < 1.0 - kBoxSumTolerance)
+  const double lo_total = at_zero.constant.value();
+  const double value_at_infinity = at_infinity.constant.value();
+  if (at_zero.faulty || lo_total > 1.0 + kBoxSumTolerance || at_zero.hi_total.value() < 1.0 - kBoxSumTolerance)
       [[unlikely]] {
     return solve(p, bounds, true);
   }
@@ -1439,7 +1434,7 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
   // (1 − C)/S is negative). One more pass (every call) checks F̃ at the piece's root; if it misses 1 by more than
   // kFlat, s is clamped into [a, b], where Σq = F(s) is within ~1.2e-13 of 1.
   const Regimes piece = regimes_on(p, bounds, a, b);
-  const double slope = total_of(piece.slope);
+  const double slope = piece.slope.value();
   double s = slope > 0.0 ? ((1.0 - piece.constant.sum) - piece.constant.error) / slope : (b < kInfinity ? b : a);
   // (s = +∞ from an overflowing quotient gives NaN terms, a miss, and the clamp.)
   if (!(std::fabs(value_in_fixed_order(p, bounds, std::max(s, 0.0)) - 1.0) <= kFlat)) s = std::clamp(s, a, b);
@@ -1449,7 +1444,7 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
     s = 0.0;
     out.kind = ClipCase::box_is_point;
   } else if (value_at_infinity < 1.0 - kFlat || at_zero.open_count == 0) {
-    const double room = total_of(at_zero.zero_room);
+    const double room = at_zero.zero_room.value();
     theta = room > 0.0 ? std::clamp((1.0 - value_at_infinity) / room, 0.0, 1.0) : 0.0;
     s = kInfinity;
     out.kind = ClipCase::sparse_support;

@@ -87,6 +87,7 @@ struct ExactSum {
     total.add(sum);
     total.add(error);
   }
+  [[nodiscard]] double value() const noexcept { return sum + error; }
 };
 
 // "0.25", "-2", "NaN", "Infinity": the value as a user of the JS API would write it.
