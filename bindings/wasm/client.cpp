@@ -9,7 +9,11 @@
 #include "client.hpp"
 
 #include <emscripten/emscripten.h>
+#if defined(PRIVSAMPLE_EMMALLOC)
+#include <emscripten/emmalloc.h>
+#else
 #include <malloc.h>
+#endif
 
 #include <cstdint>
 #include <memory>
@@ -230,8 +234,15 @@ EMSCRIPTEN_KEEPALIVE const char* ps_version() { return PRIVSAMPLE_VERSION; }
 EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMaxCategories); }
 EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
-// For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position.
-EMSCRIPTEN_KEEPALIVE double ps_heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+// For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position. (With emmalloc,
+// the client module's allocator, its heap less its free memory: mallinfo() computes much more, 200 gzip bytes.)
+EMSCRIPTEN_KEEPALIVE double ps_heap_in_use() {
+#if defined(PRIVSAMPLE_EMMALLOC)
+  return static_cast<double>(emmalloc_dynamic_heap_size() - emmalloc_free_dynamic_memory());
+#else
+  return static_cast<double>(mallinfo().uordblks);
+#endif
+}
 EMSCRIPTEN_KEEPALIVE double ps_stack_position() {
   volatile char probe = 0;
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(&probe));

@@ -32,9 +32,7 @@ struct Scan {
 
 // Four independent ExactSum lanes held in locals (an array of lanes ends up in memory, and each step then waits
 // on a store): one compensated chain is what a normalisation would otherwise wait on.
-// Scaled: each entry is multiplied by first·scale (powers of two) before it is summed.
-template <bool Scaled = false>
-Scan scanned(std::span<const double> values, bool allow_zeros, double scale = 1.0, double first = 1.0) {
+Scan scanned(std::span<const double> values, bool allow_zeros) {
   const double smallest_allowed = allow_zeros ? 0.0 : std::numeric_limits<double>::denorm_min();
   ExactSum l0, l1, l2, l3;
   double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
@@ -44,22 +42,21 @@ Scan scanned(std::span<const double> values, bool allow_zeros, double scale = 1.
   std::size_t i = 0;
   // no branch per entry: a bad entry is looked up by the caller only when there is one
   const auto ok = [smallest_allowed](double x) { return std::isfinite(x) & (x >= smallest_allowed); };
-  const auto term = [first, scale](double x) { return Scaled ? x * first * scale : x; };
   for (; i + 4 <= n; i += 4) {
     valid &= ok(v[i]) & ok(v[i + 1]) & ok(v[i + 2]) & ok(v[i + 3]);
     m0 = std::max(m0, v[i]);
     m1 = std::max(m1, v[i + 1]);
     m2 = std::max(m2, v[i + 2]);
     m3 = std::max(m3, v[i + 3]);
-    l0.add(term(v[i]));
-    l1.add(term(v[i + 1]));
-    l2.add(term(v[i + 2]));
-    l3.add(term(v[i + 3]));
+    l0.add(v[i]);
+    l1.add(v[i + 1]);
+    l2.add(v[i + 2]);
+    l3.add(v[i + 3]);
   }
   for (; i < n; ++i) {
     valid &= ok(v[i]);
     m0 = std::max(m0, v[i]);
-    l0.add(term(v[i]));
+    l0.add(v[i]);
   }
   if (!valid) return {false, 0.0, 0.0};
   CompensatedSum total;
@@ -81,7 +78,10 @@ std::vector<double> divided_by_total(std::span<const double> values, const Scan&
     const int exponent = std::ilogb(scan.largest);
     first = exponent < -1022 ? 0x1p1023 : 1.0;
     scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
-    total = scanned<true>(values, true, scale, first).total;
+    // The scaled total: rare (entries beyond 2^±500), so one plain error-free chain.
+    ExactSum scaled;
+    for (const double v : values) scaled.add(v * first * scale);
+    total = scaled.value();
   }
   std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i] * first * scale / total;
