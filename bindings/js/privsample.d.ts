@@ -111,7 +111,7 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, ~10x distribution()'s time at k = 10^4): README,
+   * k (the draw policy; clip samplers solve by a fixed schedule, 2-3x distribution()'s time at k = 10^4): README,
    * "What timing reveals".
    */
   sample(hist: Histogram): number;
@@ -299,6 +299,7 @@ export interface InitOptions {
 
 /**
  * Loads the WebAssembly module once; later calls return the same instance (their options are ignored). Captures
- * crypto.getRandomValues at that moment: replacing it later does not affect the samplers.
+ * crypto.getRandomValues at that moment: replacing it later does not affect the samplers. The module needs
+ * WebAssembly exception handling and SIMD (Chrome/Edge 95+, Firefox 100+, Safari 16.4+, Node 17+).
  */
 export function init(options?: InitOptions): Promise<Privsample>;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "privsample/numeric.hpp"
+#include "../digest/fixed_schedule_digest.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"
 
@@ -295,6 +296,18 @@ TEST_CASE("clip_normalise: the fixed schedule (sample()'s solve) passes every ch
   CHECK(uniform_box_sweep(true, RootSchedule::fixed) >= 1000);
   CHECK(atom_box_sweep(false, RootSchedule::fixed) >= 100);
   CHECK(uniform_box_sweep(false, RootSchedule::fixed) >= 50);
+}
+
+TEST_CASE("clip_normalise: the fixed schedule's digest over 2,400 generated inputs is the golden one (every build's)",
+          "[clip_normalise]") {
+  // The same digest is checked for the client's WebAssembly (f64x2 lanes) by tests/js/fixed-schedule-digest.test.mjs.
+  const auto golden = read_golden("fixed-schedule-digest.json");
+  const FixedScheduleDigest d = fixed_schedule_digest();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.digest));
+  CHECK(d.cases == golden["cases"].get<std::uint64_t>());
+  CHECK(d.rejected == golden["rejected"].get<std::uint64_t>());
+  CHECK(std::string(hex) == golden["digest"].get<std::string>());
 }
 
 TEST_CASE("clip_normalise: the fixed schedule rejects what the adaptive search rejects, with the same message",

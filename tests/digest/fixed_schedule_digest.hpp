@@ -1,0 +1,122 @@
+#pragma once
+// A digest of the fixed schedule's answers (clip_normalise with RootSchedule::fixed, the solve of every clip sampler's
+// sample()) over generated inputs, so that builds can be compared bit for bit: the native build (two scalar lanes)
+// checks it in tests/native/clip_normalise_test.cpp, the client's WebAssembly (f64x2 lanes, wasm SIMD) in
+// tests/js/fixed-schedule-digest.test.mjs, both against tests/golden/fixed-schedule-digest.json.
+// The inputs use only exactly rounded operations (integer arithmetic, +, ×, ÷, powers of two), never libm or the
+// standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+#include "privsample/clip_normalise.hpp"
+
+namespace privsample_test {
+
+struct FixedScheduleDigest {
+  std::uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a, over q, the scale and the case of each input
+  std::uint64_t cases = 0;
+  std::uint64_t rejected = 0;  // inputs the solver refused (the same ones in every build)
+};
+
+namespace digest_detail {
+
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
+  double unit() { return std::ldexp(static_cast<double>(next() >> 11), -53); }  // [0, 1), exact
+};
+
+inline void mix(std::uint64_t& digest, std::uint64_t value) {
+  for (int byte = 0; byte < 8; ++byte) {
+    digest ^= (value >> (8 * byte)) & 0xff;
+    digest *= 0x100000001b3ULL;
+  }
+}
+
+inline std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+// Masses of one of eight shapes: dense, sparse, a point mass, equal, exponents over ±700, counts, masses near the
+// subnormal range next to ordinary ones, and a few large atoms among many tiny ones.
+inline std::vector<double> masses(SplitMix64& rng, std::size_t k, std::uint64_t shape) {
+  std::vector<double> p(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    // one draw per statement: the order in which a call's arguments are evaluated differs between compilers
+    const double u = rng.unit();
+    const std::uint64_t j = rng.next();
+    switch (shape) {
+      case 0: p[i] = u; break;
+      case 1: p[i] = j % 8 == 0 ? u : 0.0; break;
+      case 2: p[i] = i == 0 ? 1.0 : 0.0; break;
+      case 3: p[i] = 1.0; break;
+      case 4: p[i] = std::ldexp(0.5 + u, static_cast<int>(j % 1400) - 700); break;
+      case 5: p[i] = static_cast<double>(j % 10); break;
+      case 6: p[i] = std::ldexp(u, j % 2 == 0 ? -1060 : 0); break;
+      default: p[i] = j % 16 == 0 ? 1.0 + u : std::ldexp(u, -40); break;
+    }
+  }
+  if (shape == 2 && k > 1) std::swap(p[0], p[rng.below(k)]);
+  return p;
+}
+
+}  // namespace digest_detail
+
+inline FixedScheduleDigest fixed_schedule_digest() {
+  using namespace digest_detail;
+  static constexpr std::size_t kSizes[] = {1, 2, 3, 4, 5, 7, 10, 16, 33, 100, 128, 129, 257, 1000};
+  SplitMix64 rng{20261126};
+  FixedScheduleDigest out;
+  for (int n = 0; n < 2400; ++n) {
+    const std::size_t k = kSizes[rng.below(std::size(kSizes))];
+    const std::vector<double> p = masses(rng, k, rng.below(8));
+    // e^ε replaced by c = 1 + j/16 (exact), j in [0, 400): ε from 0 (a point box) to ~3.2
+    const double c = 1.0 + static_cast<double>(rng.below(400)) / 16.0;
+    std::vector<double> lo(k), hi(k);
+    const bool per_atom = rng.below(2) == 0;
+    if (per_atom) {
+      std::vector<double> weight(k);
+      double total = 0.0;
+      for (std::size_t i = 0; i < k; ++i) total += weight[i] = 1.0 + static_cast<double>(rng.below(100));
+      for (std::size_t i = 0; i < k; ++i) {
+        const double prior = weight[i] / total;
+        lo[i] = rng.below(10) == 0 ? 0.0 : prior / c;
+        hi[i] = prior * c;
+      }
+    }
+    privsample::ClipNormalised result;
+    try {
+      if (per_atom) {
+        result = privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, privsample::RootSchedule::fixed);
+      } else {
+        const double floor = 1.0 / (c + static_cast<double>(k) - 1.0);
+        result = privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor},
+                                            privsample::RootSchedule::fixed);
+      }
+    } catch (const std::exception&) {
+      ++out.rejected;
+      mix(out.digest, 0xdead);
+      continue;
+    }
+    ++out.cases;
+    mix(out.digest, static_cast<std::uint64_t>(result.kind));
+    mix(out.digest, bits(result.scale));
+    for (const double q : result.q) mix(out.digest, bits(q));
+  }
+  return out;
+}
+
+}  // namespace privsample_test

@@ -1,0 +1,13 @@
+// Prints the fixed schedule's digest (fixed_schedule_digest.hpp) as JSON. Built for WebAssembly against the client
+// module's own libraries (wasm SIMD lanes), run by tests/js/fixed-schedule-digest.test.mjs.
+#include <cinttypes>
+#include <cstdio>
+
+#include "fixed_schedule_digest.hpp"
+
+int main() {
+  const privsample_test::FixedScheduleDigest d = privsample_test::fixed_schedule_digest();
+  std::printf("{\"digest\": \"%016" PRIx64 "\", \"cases\": %" PRIu64 ", \"rejected\": %" PRIu64 "}\n", d.digest, d.cases,
+              d.rejected);
+  return 0;
+}
