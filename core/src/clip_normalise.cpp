@@ -25,15 +25,10 @@
 
 #include "privsample/errors.hpp"
 #include "privsample/numeric.hpp"
+#include "simd_lanes.hpp"
 
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <sys/mman.h>
-#endif
-#if defined(__wasm__) && defined(PRIVSAMPLE_WASM_SIMD)
-#include <wasm_simd128.h>
-#define PRIVSAMPLE_SIMD_FUNCTION __attribute__((target("simd128")))
-#else
-#define PRIVSAMPLE_SIMD_FUNCTION
 #endif
 
 namespace privsample {
@@ -1369,7 +1364,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
 // for bit (tests/digest/). Measured in Node 20 (2026-11-26), f64x2 lanes made sample() 2.2x (k = 100) to 3.4x
 // (k = 10^4) faster than scalar code (one lane of integer clips, select_bits), four lanes for F̃ 1.2-1.4x faster
 // than two, and one checking pass instead of three (the first two totalled Σlo and F(∞)) 1.1x.
-#if defined(__wasm__) && defined(PRIVSAMPLE_WASM_SIMD)
+#if PRIVSAMPLE_SIMD_LANES
 // Lanes 0-3 of F̃ over the whole groups of four atoms from `from` on (`groups` of them), with plain loads.
 template <bool kPerAtom>
 PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, std::size_t from, std::size_t groups,
@@ -1412,7 +1407,7 @@ PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, 
     const std::size_t end = std::min(k, block + kBlock);
     double lane[4] = {0.0, 0.0, 0.0, 0.0};
     std::size_t i = block;
-#if defined(__wasm__) && defined(PRIVSAMPLE_WASM_SIMD)
+#if PRIVSAMPLE_SIMD_LANES
     const std::size_t groups = (end - block) / 4;
     if (bounds.uniform()) {
       add_groups<false>(p.data(), bounds, block, groups, t, lane);
@@ -1466,29 +1461,17 @@ struct Regimes {
   bool faulty = false;
 };
 
-#if defined(__wasm__) && defined(PRIVSAMPLE_WASM_SIMD)
-struct LaneSums {  // the two lanes of a PairedSum
-  v128_t sum;
-  v128_t error;
-  PRIVSAMPLE_SIMD_FUNCTION void add(v128_t x) {  // two_sum, lane by lane
-    const v128_t total = wasm_f64x2_add(sum, x);
-    const v128_t x_part = wasm_f64x2_sub(total, sum);
-    error = wasm_f64x2_add(error, wasm_f64x2_add(wasm_f64x2_sub(sum, wasm_f64x2_sub(total, x_part)),
-                                                 wasm_f64x2_sub(x, x_part)));
-    sum = total;
-  }
-  PRIVSAMPLE_SIMD_FUNCTION void unpack(PairedSum& out) const {
-    out.even = {wasm_f64x2_extract_lane(sum, 0), wasm_f64x2_extract_lane(error, 0)};
-    out.odd = {wasm_f64x2_extract_lane(sum, 1), wasm_f64x2_extract_lane(error, 1)};
-  }
-};
+#if PRIVSAMPLE_SIMD_LANES
+PRIVSAMPLE_SIMD_FUNCTION inline void unpack(const LaneSums& lanes, PairedSum& out) {
+  out.even = lanes.lane(0);
+  out.odd = lanes.lane(1);
+}
 
 PRIVSAMPLE_SIMD_FUNCTION Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, double b) {
   const std::size_t k = p.size();
   const v128_t zero = wasm_f64x2_splat(0.0);
   const v128_t infinity = wasm_f64x2_splat(kInfinity);
-  LaneSums lo_total{zero, zero}, at_infinity{zero, zero}, hi_total{zero, zero}, zero_room{zero, zero};
-  LaneSums constant{zero, zero}, slope{zero, zero};
+  LaneSums lo_total, at_infinity, hi_total, zero_room, constant, slope;
   v128_t faulty = zero;
   v128_t any_room = zero;
   v128_t open_count = zero;
@@ -1519,12 +1502,12 @@ PRIVSAMPLE_SIMD_FUNCTION Regimes regimes_on(std::span<const double> p, const Bou
     slope.add(wasm_v128_andnot(mass, wasm_v128_or(at_floor, at_ceiling)));
   }
   Regimes r;
-  lo_total.unpack(r.lo);
-  at_infinity.unpack(r.at_infinity);
-  hi_total.unpack(r.hi);
-  zero_room.unpack(r.zero_room);
-  constant.unpack(r.constant);
-  slope.unpack(r.slope);
+  unpack(lo_total, r.lo);
+  unpack(at_infinity, r.at_infinity);
+  unpack(hi_total, r.hi);
+  unpack(zero_room, r.zero_room);
+  unpack(constant, r.constant);
+  unpack(slope, r.slope);
   r.faulty = wasm_v128_any_true(faulty);
   r.any_room = wasm_v128_any_true(any_room);
   r.open_count =

@@ -1,8 +1,9 @@
 #pragma once
-// A digest of the fixed schedule's answers (clip_normalise with RootSchedule::fixed, the solve of every clip sampler's
-// sample()) over generated inputs, so that builds can be compared bit for bit: the native build (two scalar lanes)
-// checks it in tests/native/clip_normalise_test.cpp, the client's WebAssembly (f64x2 lanes, wasm SIMD) in
-// tests/js/fixed-schedule-digest.test.mjs, both against tests/golden/fixed-schedule-digest.json.
+// A digest of the answers of the passes that the client's WebAssembly runs in SIMD lanes, over generated inputs, so
+// that builds can be compared bit for bit: the fixed schedule (clip_normalise with RootSchedule::fixed, the solve of
+// every clip sampler's sample()) and the histogram normalisation (normalized_pmf, whose validating scan has f64x2
+// lanes). The native build (scalar lanes) checks it in tests/native/clip_normalise_test.cpp, the client's
+// WebAssembly in tests/js/fixed-schedule-digest.test.mjs, both against tests/golden/fixed-schedule-digest.json.
 // The inputs use only exactly rounded operations (integer arithmetic, +, ×, ÷, powers of two), never libm or the
 // standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
 #include <cmath>
@@ -14,11 +15,12 @@
 #include <vector>
 
 #include "privsample/clip_normalise.hpp"
+#include "privsample/histogram.hpp"
 
 namespace privsample_test {
 
 struct FixedScheduleDigest {
-  std::uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a, over q, the scale and the case of each input
+  std::uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a, over each input's normalised pmf, q, scale and case
   std::uint64_t cases = 0;
   std::uint64_t rejected = 0;  // inputs the solver refused (the same ones in every build)
 };
@@ -83,6 +85,11 @@ inline FixedScheduleDigest fixed_schedule_digest() {
   for (int n = 0; n < 2400; ++n) {
     const std::size_t k = kSizes[rng.below(std::size(kSizes))];
     const std::vector<double> p = masses(rng, k, rng.below(8));
+    try {
+      for (const double x : privsample::normalized_pmf(p)) mix(out.digest, bits(x));
+    } catch (const std::exception&) {
+      mix(out.digest, 0xa11);  // all zeros
+    }
     // e^ε replaced by c = 1 + j/16 (exact), j in [0, 400): ε from 0 (a point box) to ~3.2
     const double c = 1.0 + static_cast<double>(rng.below(400)) / 16.0;
     std::vector<double> lo(k), hi(k);

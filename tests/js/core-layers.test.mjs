@@ -11,7 +11,7 @@ const core = fileURLToPath(new URL('../../core/', import.meta.url));
 
 // Lowest first; the order of README's layout.
 const LAYERS = [
-  ['base', ['numeric', 'optimise', 'quadrature', 'special_functions', 'randomness', 'draw', 'errors']],
+  ['base', ['numeric', 'optimise', 'quadrature', 'special_functions', 'randomness', 'draw', 'errors', 'simd_lanes']],
   ['model', ['histogram', 'divergence']],
   ['privacy', ['privacy', 'functional_ldp', 'privacy_box']],
   ['solver', ['clip_normalise']],

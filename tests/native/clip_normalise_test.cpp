@@ -298,9 +298,10 @@ TEST_CASE("clip_normalise: the fixed schedule (sample()'s solve) passes every ch
   CHECK(uniform_box_sweep(false, RootSchedule::fixed) >= 50);
 }
 
-TEST_CASE("clip_normalise: the fixed schedule's digest over 2,400 generated inputs is the golden one (every build's)",
+TEST_CASE("clip_normalise: the digest of the fixed schedule and normalized_pmf over 2,400 inputs is the golden one",
           "[clip_normalise]") {
-  // The same digest is checked for the client's WebAssembly (f64x2 lanes) by tests/js/fixed-schedule-digest.test.mjs.
+  // The same digest is checked for the client's WebAssembly (f64x2 lanes) by tests/js/fixed-schedule-digest.test.mjs:
+  // every build gives the same answers bit for bit.
   const auto golden = read_golden("fixed-schedule-digest.json");
   const FixedScheduleDigest d = fixed_schedule_digest();
   char hex[17];
