@@ -1517,12 +1517,15 @@ PRIVSAMPLE_SIMD_FUNCTION Regimes regimes_on(std::span<const double> p, const Bou
 #else
 Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, double b) {
   Regimes r;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  // One atom into the even or the odd lanes, the lane chosen at compile time.
+  const auto visit = [&]<bool kOdd>(std::size_t i, std::bool_constant<kOdd>) {
+    const auto lane = [](PairedSum& sum) -> ExactSum& {
+      if constexpr (kOdd) return sum.odd;
+      return sum.even;
+    };
     const double mass = p[i];
     const double lo = bounds.lo(i);
     const double hi = bounds.hi(i);
-    const bool odd = i % 2 == 1;
-    const auto lane = [odd](PairedSum& sum) -> ExactSum& { return odd ? sum.odd : sum.even; };
     r.faulty |= !valid_mass(mass) | !valid_bounds(lo, hi);
     r.any_room |= hi > lo;
     r.open_count += mass > 0.0 && hi > 0.0;
@@ -1534,7 +1537,13 @@ Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, do
     const bool at_ceiling = !at_floor && a * mass >= hi;
     lane(r.constant).add(select_bits(at_floor, lo, select_bits(at_ceiling, hi, 0.0)));
     lane(r.slope).add(select_bits(at_floor || at_ceiling, 0.0, mass));
+  };
+  std::size_t i = 0;
+  for (; i + 2 <= p.size(); i += 2) {
+    visit(i, std::false_type{});
+    visit(i + 1, std::true_type{});
   }
+  if (i < p.size()) visit(i, std::false_type{});
   return r;
 }
 #endif
