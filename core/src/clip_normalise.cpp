@@ -14,7 +14,6 @@
 #include <cmath>
 #include <compare>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -47,18 +46,6 @@ constexpr double kBoxSumTolerance = 1e-9;
 // random masses than on equal ones (predictable). These work on bit patterns with integer masks, which order
 // doubles >= 0 as the values do (+∞ included).
 constexpr std::uint64_t kLargestFiniteBits = 0x7FEF'FFFF'FFFF'FFFFULL;
-
-inline std::uint64_t bits_of(double x) {  // std::bit_cast, which Emscripten 3.1.6's libc++ lacks
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
-inline double double_of(std::uint64_t bits) {
-  double x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
 
 // All ones when `condition`, else zero.
 inline std::uint64_t mask_of(bool condition) { return std::uint64_t{0} - static_cast<std::uint64_t>(condition); }

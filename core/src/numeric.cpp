@@ -21,8 +21,7 @@ double compensated_total(std::span<const double> values) noexcept {
 // The value travels inside the message as ESC + 16 hex digits of its bits; the JS wrapper formats it when it
 // raises the error (bindings/js/errors.mjs).
 std::string format_value(double value) {
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
+  const std::uint64_t bits = bits_of(value);
   std::string out(17, '\x1b');
   static constexpr char kHex[] = "0123456789abcdef";
   for (int i = 0; i < 16; ++i) out[static_cast<std::size_t>(16 - i)] = kHex[(bits >> (4 * i)) & 0xF];

@@ -8,7 +8,6 @@
 // standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <iterator>
 #include <utility>
@@ -16,6 +15,7 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/histogram.hpp"
+#include "privsample/numeric.hpp"
 
 namespace privsample_test {
 
@@ -44,12 +44,6 @@ inline void mix(std::uint64_t& digest, std::uint64_t value) {
     digest ^= (value >> (8 * byte)) & 0xff;
     digest *= 0x100000001b3ULL;
   }
-}
-
-inline std::uint64_t bits(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
 }
 
 // Masses of one of eight shapes: dense, sparse, a point mass, equal, exponents over ±700, counts, masses near the
@@ -86,7 +80,7 @@ inline FixedScheduleDigest fixed_schedule_digest() {
     const std::size_t k = kSizes[rng.below(std::size(kSizes))];
     const std::vector<double> p = masses(rng, k, rng.below(8));
     try {
-      for (const double x : privsample::normalized_pmf(p)) mix(out.digest, bits(x));
+      for (const double x : privsample::normalized_pmf(p)) mix(out.digest, privsample::bits_of(x));
     } catch (const std::exception&) {
       mix(out.digest, 0xa11);  // all zeros
     }
@@ -120,8 +114,8 @@ inline FixedScheduleDigest fixed_schedule_digest() {
     }
     ++out.cases;
     mix(out.digest, static_cast<std::uint64_t>(result.kind));
-    mix(out.digest, bits(result.scale));
-    for (const double q : result.q) mix(out.digest, bits(q));
+    mix(out.digest, privsample::bits_of(result.scale));
+    for (const double q : result.q) mix(out.digest, privsample::bits_of(q));
   }
   return out;
 }

@@ -65,11 +65,11 @@ enum class RootSchedule {
   // A selection search over the breakpoints: expected linear time, a few passes, fastest. Which comparisons and
   // passes it makes depends on p (distribution(), normaliser(), estimates and simulations).
   adaptive,
-  // 63 evaluations of F at the steps of a binary search over the doubles, then one closing pass: the same operations
-  // for every p of a given length, without a data-dependent branch (the release path of the finite clip samplers, so
-  // that the time of sample() does not depend on the private input; docs/draw-policy.md). About 10x the adaptive
-  // search's time at k = 10^4. Roots past the largest double (masses spanning more than ~2^1000) and invalid
-  // arguments are handed to the adaptive search.
+  // 63 evaluations of F at the steps of a binary search over the doubles, then a checking pass and a closing one:
+  // the same operations for every p of a given length, without a data-dependent branch (the release path of the
+  // finite clip samplers, so that the time of sample() does not depend on the private input; docs/draw-policy.md).
+  // In the client's WebAssembly (SIMD lanes) 2-3x the adaptive search's time at k = 10^4; natively ~10x. Roots past
+  // the largest double (masses spanning more than ~2^1000) and invalid arguments go to the adaptive search.
   fixed,
 };
 

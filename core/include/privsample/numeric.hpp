@@ -3,10 +3,26 @@
 // for messages.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 
 namespace privsample {
+
+// A double's bit pattern and back (std::bit_cast, which Emscripten 3.1.6's libc++ lacks). For doubles >= 0 (+∞
+// included) the patterns order as the values do.
+[[nodiscard]] inline std::uint64_t bits_of(double x) noexcept {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+[[nodiscard]] inline double double_of(std::uint64_t bits) noexcept {
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
 
 // Neumaier's compensated sum: the error stays O(ulp) instead of O(k·ulp), so Σq = 1 holds to ~1e-15
 // even for k = 10^7 categories.
