@@ -160,9 +160,11 @@ EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
 EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
   return guarded_number([&] {
     const GuaranteeFields fields = guarantee_fields(guarantee(sampler_of(sampler).mechanism()));
-    const auto at = static_cast<std::size_t>(index);
-    if (!(index >= 0.0) || at >= fields.count) throw std::out_of_range("guarantee field index out of range");
-    return fields.items[at].second;
+    // checked before the conversion: a negative or NaN index would make it undefined
+    if (!(index >= 0.0 && index < static_cast<double>(fields.count))) {
+      throw std::out_of_range("guarantee field index out of range");
+    }
+    return fields.items[static_cast<std::size_t>(index)].second;
   });
 }
 
