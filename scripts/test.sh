@@ -21,8 +21,8 @@ bash scripts/test-sanitize.sh
 
 step "WebAssembly modules (client and research)"
 bash scripts/build-wasm.sh
-# the client's fixed-schedule digest program, for tests/js/fixed-schedule-digest.test.mjs
-NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target fixed_schedule_digest
+# the fixed-schedule digest programs (client and research cores), for tests/js/fixed-schedule-digest.test.mjs
+NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target fixed_schedule_digest fixed_schedule_digest_research
 
 step "TypeScript declarations (tsc --noEmit on a usage file)"
 npx tsc -p tests/js/tsconfig.json

@@ -6,10 +6,16 @@
 // WebAssembly in tests/js/fixed-schedule-digest.test.mjs, both against tests/golden/fixed-schedule-digest.json.
 // The inputs use only exactly rounded operations (integer arithmetic, +, ×, ÷, powers of two), never libm or the
 // standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
+// A second digest (corrupted_input_digest) feeds the same passes inputs with bad entries (NaN, ±∞, negative masses,
+// bad bounds) and edge cases that are valid (−0, subnormals, totals that overflow): the f64x2 lanes find bad input by
+// masks, the scalar lanes by comparisons, and both builds must accept and refuse the same inputs and name the same
+// entry.
 #include <cmath>
 #include <cstdint>
 #include <exception>
 #include <iterator>
+#include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -69,6 +75,33 @@ inline std::vector<double> masses(SplitMix64& rng, std::size_t k, std::uint64_t 
   return p;
 }
 
+// What a refusal says that every build writes alike: the entry it names ("p[17]", "lo[3]": the text up to the first
+// ']'), not the values, which the WebAssembly builds write as bit patterns.
+inline void mix_refusal(std::uint64_t& digest, const std::exception& error) {
+  mix(digest, 0x7e);
+  const std::string text = error.what();
+  const std::size_t close = text.find(']');
+  if (close == std::string::npos) return;
+  for (std::size_t i = 0; i <= close; ++i) mix(digest, static_cast<unsigned char>(text[i]));
+}
+
+// A value that breaks or strains the rules for masses and bounds: NaN, ±∞, negative (normal and subnormal), and the
+// valid edge cases −0, the smallest subnormal and the largest double.
+inline double odd_value(SplitMix64& rng) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  switch (rng.below(9)) {
+    case 0: return std::numeric_limits<double>::quiet_NaN();
+    case 1: return -std::numeric_limits<double>::quiet_NaN();
+    case 2: return kInf;
+    case 3: return -kInf;
+    case 4: return -0.5;
+    case 5: return -std::numeric_limits<double>::denorm_min();
+    case 6: return -0.0;
+    case 7: return std::numeric_limits<double>::denorm_min();
+    default: return std::numeric_limits<double>::max();
+  }
+}
+
 }  // namespace digest_detail
 
 inline FixedScheduleDigest fixed_schedule_digest() {
@@ -110,6 +143,82 @@ inline FixedScheduleDigest fixed_schedule_digest() {
     } catch (const std::exception&) {
       ++out.rejected;
       mix(out.digest, 0xdead);
+      continue;
+    }
+    ++out.cases;
+    mix(out.digest, static_cast<std::uint64_t>(result.kind));
+    mix(out.digest, privsample::bits_of(result.scale));
+    for (const double q : result.q) mix(out.digest, privsample::bits_of(q));
+  }
+  return out;
+}
+
+// The same passes over 1,200 inputs with one to three odd values (odd_value) in p, in the bounds, or in both; and
+// boxes whose totals miss 1 (Σlo > 1, Σhi < 1). Refusals are digested by mix_refusal, answers bit for bit.
+inline FixedScheduleDigest corrupted_input_digest() {
+  using namespace digest_detail;
+  static constexpr std::size_t kSizes[] = {1, 2, 3, 4, 5, 7, 9, 16, 33, 100, 129};
+  SplitMix64 rng{20261127};
+  FixedScheduleDigest out;
+  for (int n = 0; n < 1200; ++n) {
+    const std::size_t k = kSizes[rng.below(std::size(kSizes))];
+    std::vector<double> p = masses(rng, k, rng.below(8));
+    const std::uint64_t where = rng.below(4);  // 0, 1: p; 2: the bounds; 3: the box's totals
+    if (where <= 1) {
+      const std::uint64_t count = 1 + rng.below(3);
+      for (std::uint64_t c = 0; c < count; ++c) {
+        const std::size_t at = rng.below(k);
+        p[at] = odd_value(rng);
+      }
+    }
+    try {
+      for (const double x : privsample::normalized_pmf(p)) mix(out.digest, privsample::bits_of(x));
+    } catch (const std::exception& error) {
+      mix_refusal(out.digest, error);
+    }
+    const double c = 1.0 + static_cast<double>(1 + rng.below(400)) / 16.0;
+    const bool per_atom = rng.below(2) == 0;
+    std::vector<double> lo(k), hi(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const double prior = 1.0 / static_cast<double>(k);
+      lo[i] = prior / c;
+      hi[i] = prior * c;
+    }
+    double uniform_lo = 1.0 / (c + static_cast<double>(k) - 1.0);
+    double uniform_hi = c * uniform_lo;
+    if (where == 2) {
+      const std::size_t at = rng.below(k);
+      const double odd = odd_value(rng);
+      const std::uint64_t which = rng.below(3);  // lo, hi, or lo above hi
+      if (per_atom) {
+        if (which == 0) lo[at] = odd;
+        if (which == 1) hi[at] = odd;
+        if (which == 2) lo[at] = 2.0 * hi[at];
+      } else {
+        if (which == 0) uniform_lo = odd;
+        if (which == 1) uniform_hi = odd;
+        if (which == 2) uniform_lo = 2.0 * uniform_hi;
+      }
+    } else if (where == 3) {
+      // Σlo above 1 or Σhi below 1, by a factor from just past rounding to large
+      const double factor = 1.0 + std::ldexp(1.0, -static_cast<int>(rng.below(40)));
+      const bool lows = rng.below(2) == 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        if (lows) lo[i] = hi[i] = lo[i] * c * factor;
+        else hi[i] = lo[i] = hi[i] / c / factor;
+      }
+      if (lows) uniform_lo = uniform_hi = factor / static_cast<double>(k);
+      else uniform_hi = uniform_lo = 1.0 / factor / static_cast<double>(k);
+    }
+    privsample::ClipNormalised result;
+    try {
+      result = per_atom
+                   ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, privsample::RootSchedule::fixed)
+                   : privsample::clip_normalise(p, privsample::UniformBox{k, uniform_lo, uniform_hi},
+                                                privsample::RootSchedule::fixed);
+    } catch (const std::exception& error) {
+      ++out.rejected;
+      mix_refusal(out.digest, error);
       continue;
     }
     ++out.cases;

@@ -1,27 +1,36 @@
-// The client module's passes in WebAssembly SIMD lanes (the fixed schedule, the histogram scan) give the same answers
-// bit for bit as the native build and the research module (scalar lanes): the digest of
-// tests/digest/fixed_schedule_digest.hpp over 2,400 generated inputs, compiled against the client module's own
-// libraries (CMake target fixed_schedule_digest).
+// Both WebAssembly builds run the fixed schedule's arithmetic in their own way: the client module in f64x2 lanes
+// (the fixed schedule, the histogram scan), the research module in scalar lanes with integer clips on the doubles'
+// bits. Each must give the same answers bit for bit as the native build (min/max): the digests of
+// tests/digest/fixed_schedule_digest.hpp over 2,400 generated inputs, and over 1,200 corrupted and edge-case inputs
+// (which must be accepted and refused alike), compiled against each module's own libraries (CMake targets
+// fixed_schedule_digest and fixed_schedule_digest_research).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 const root = new URL('../../', import.meta.url);
-const program = new URL('build/wasm/fixed_schedule_digest.cjs', root);
 const golden = JSON.parse(readFileSync(new URL('tests/golden/fixed-schedule-digest.json', root), 'utf8'));
 
-test('SIMD lanes: the client WebAssembly gives the golden digest (fixed schedule, normalized_pmf), as native does', () => {
+function digestOf(target) {
+  const program = new URL(`build/wasm/${target}.cjs`, root);
   if (!existsSync(program)) {
     // scripts/test.sh builds it; when the JS layer runs on its own, build it here (needs build/wasm configured)
-    execFileSync('cmake', ['--build', 'build/wasm', '--target', 'fixed_schedule_digest'], {
+    execFileSync('cmake', ['--build', 'build/wasm', '--target', target], {
       cwd: root,
       env: { ...process.env, NODE_PATH: '/usr/share/nodejs' },
       stdio: 'inherit',
     });
   }
-  const wasm = JSON.parse(execFileSync(process.execPath, [program.pathname], { encoding: 'utf8' }));
-  assert.equal(wasm.cases, golden.cases);
-  assert.equal(wasm.rejected, golden.rejected);
-  assert.equal(wasm.digest, golden.digest);
-});
+  return JSON.parse(execFileSync(process.execPath, [program.pathname], { encoding: 'utf8' }));
+}
+
+for (const [target, build] of [['fixed_schedule_digest', 'the client module (f64x2 lanes)'], ['fixed_schedule_digest_research', 'the research module (integer clips)']]) {
+  test(`${build} gives the golden digests (fixed schedule, normalized_pmf; corrupted inputs), as native does`, () => {
+    const wasm = digestOf(target);
+    assert.equal(wasm.cases, golden.cases);
+    assert.equal(wasm.rejected, golden.rejected);
+    assert.equal(wasm.digest, golden.digest);
+    assert.deepEqual(wasm.corrupted, golden.corrupted);
+  });
+}

@@ -311,6 +311,42 @@ TEST_CASE("clip_normalise: the digest of the fixed schedule and normalized_pmf o
   CHECK(std::string(hex) == golden["digest"].get<std::string>());
 }
 
+TEST_CASE("clip_normalise: the digest over 1,200 corrupted and edge-case inputs is the golden one", "[clip_normalise][validation]") {
+  // The same digest is checked for both WebAssembly builds by tests/js/fixed-schedule-digest.test.mjs: the f64x2
+  // lanes' masks, the integer clips and min/max accept and refuse the same inputs (a −0 mass once broke the integer
+  // clips) and name the same entry.
+  const auto golden = read_golden("fixed-schedule-digest.json")["corrupted"];
+  const FixedScheduleDigest d = corrupted_input_digest();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.digest));
+  CHECK(d.cases == golden["cases"].get<std::uint64_t>());
+  CHECK(d.rejected == golden["rejected"].get<std::uint64_t>());
+  CHECK(std::string(hex) == golden["digest"].get<std::string>());
+}
+
+TEST_CASE("clip_normalise: a mass of -0 is a zero mass in both schedules", "[clip_normalise]") {
+  // Math.round(-0.2) is -0 in JS: such a count must change nothing (the WebAssembly builds' integer clips once put
+  // it at the ceiling; checked there by the digest above and tests/js/sampling.test.mjs).
+  for (const std::size_t k : {2U, 3U, 5U, 8U, 9U, 130U}) {
+    std::vector<double> p(k, 0.0);
+    p[0] = 3.0;
+    p[k / 2] = 1.0;
+    std::vector<double> with_negative_zero = p;
+    for (std::size_t i = 1; i < k; ++i) {
+      if (p[i] == 0.0) with_negative_zero[i] = -0.0;
+    }
+    const double floor = 1.0 / (4.0 + static_cast<double>(k) - 1.0);
+    const UniformBox box{k, floor, 4.0 * floor};
+    for (const RootSchedule schedule : {RootSchedule::adaptive, RootSchedule::fixed}) {
+      const ClipNormalised plain = clip_normalise(p, box, schedule);
+      const ClipNormalised signed_zero = clip_normalise(with_negative_zero, box, schedule);
+      CHECK(signed_zero.kind == plain.kind);
+      CHECK(signed_zero.scale == plain.scale);
+      CHECK(signed_zero.q == plain.q);
+    }
+  }
+}
+
 TEST_CASE("clip_normalise: the fixed schedule rejects what the adaptive search rejects, with the same message",
           "[clip_normalise][validation]") {
   const std::vector<double> lo{0.1, 0.1, 0.1};
