@@ -416,74 +416,45 @@ ContinuousMechanism continuous_mechanism(const std::string& name, const val& opt
 }
 
 val continuous_guarantee_of(std::string name, val options) {
-  return guarded([&] {
-    return std::visit([](const auto& m) { return guarantee_to_val(m.guarantee()); },
-                      continuous_mechanism(name, options));
-  });
+  return guarded([&] { return guarantee_to_val(guarantee(continuous_mechanism(name, options))); });
 }
 
 val continuous_distribution_of(std::string name, val options, val density) {
-  return guarded([&] {
-    const std::vector<double> p = numbers(density);
-    return std::visit([&](const auto& m) { return copy_out(m.distribution(p)); },
-                      continuous_mechanism(name, options));
-  });
+  return guarded([&] { return copy_out(distribution(continuous_mechanism(name, options), numbers(density))); });
 }
 
 val continuous_normaliser_of(std::string name, val options, val density) {
   return guarded([&] {
-    const std::vector<double> p = numbers(density);
-    return std::visit(
-        [&](const auto& m) -> val {
-          if constexpr (requires { m.normaliser(p); }) {
-            return val(m.normaliser(p));
-          } else {
-            (void)m.distribution(p);  // validates the density like the clip samplers do
-            return val::null();
-          }
-        },
-        continuous_mechanism(name, options));
+    const std::optional<double> r = normaliser(continuous_mechanism(name, options), numbers(density));
+    return r ? val(*r) : val::null();
   });
 }
 
 val continuous_risk_of(std::string name, val options, std::string f) {
-  return guarded([&] {
-    const NamedDivergence named = parse_divergence(f);
-    return val(std::visit([&](const auto& m) { return m.worst_case_risk(named); }, continuous_mechanism(name, options)));
-  });
+  return guarded([&] { return val(worst_case_risk(continuous_mechanism(name, options), parse_divergence(f))); });
 }
 
 // λ of the continuous linear samplers ('linear', 'local-linear'); null for the clip samplers.
 val continuous_mixture_weight_of(std::string name, val options) {
   return guarded([&] {
-    return std::visit(
-        [](const auto& m) -> val {
-          if constexpr (requires { m.lambda(); }) {
-            return val(m.lambda());
-          } else {
-            return val::null();
-          }
-        },
-        continuous_mechanism(name, options));
+    const std::optional<double> lambda = mixture_weight(continuous_mechanism(name, options));
+    return lambda ? val(*lambda) : val::null();
   });
 }
 
-// One private point: q from the mechanism, a cell from q, a uniform point in it, all with the CSPRNG.
+// One private point (core: sample_point), drawn with the CSPRNG.
 val continuous_sample_point(std::string name, val options, val grid, val density) {
   return guarded([&] {
-    const std::vector<double> p = numbers(density);
     const ContinuousMechanism m = continuous_mechanism(name, options);
-    const std::vector<double> q = std::visit([&](const auto& s) { return s.distribution(p); }, m);
-    // Rejection from the mechanism's data-independent ceiling: the draw's running time does not depend on p.
-    const std::vector<double> ceiling = std::visit([](const auto& s) { return std::vector<double>(s.ceiling()); }, m);
+    const std::vector<double> p = numbers(density);
     if (is_2d(grid)) {
-      const Point2D xy = draw_point(grid2d_of(grid), q, ceiling, secure_bits());
+      const Point2D xy = sample_point(m, grid2d_of(grid), p, secure_bits());
       val out = val::array();
       out.call<void>("push", xy[0]);
       out.call<void>("push", xy[1]);
       return out;
     }
-    return val(draw_point(grid1d_of(grid), q, ceiling, secure_bits()));
+    return val(sample_point(m, grid1d_of(grid), p, secure_bits()));
   });
 }
 

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+
+#include "privsample/errors.hpp"
 
 namespace privsample {
 
@@ -15,6 +18,78 @@ ContinuousMechanism make_continuous_mechanism(std::string_view name, const Mecha
   if (name == "local") return ContinuousLocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
   if (name == "local-linear") return ContinuousLocalLinearSampler(g, *o.prior, *o.gamma);
   throw std::logic_error("continuous mechanism '" + std::string(name) + "' is in the registry but has no factory");
+}
+
+std::vector<double> distribution(const ContinuousMechanism& mechanism, std::span<const double> density) {
+  return std::visit([&](const auto& m) { return m.distribution(density); }, mechanism);
+}
+
+std::optional<double> normaliser(const ContinuousMechanism& mechanism, std::span<const double> density) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<double> {
+        if constexpr (requires { m.normaliser(density); }) {
+          return m.normaliser(density);
+        } else {
+          (void)m.distribution(density);  // the same checks of the density as the clip samplers make
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
+Guarantee guarantee(const ContinuousMechanism& mechanism) {
+  return std::visit([](const auto& m) { return m.guarantee(); }, mechanism);
+}
+
+double worst_case_risk(const ContinuousMechanism& mechanism, NamedDivergence f) {
+  return std::visit([&](const auto& m) { return m.worst_case_risk(f); }, mechanism);
+}
+
+std::optional<double> mixture_weight(const ContinuousMechanism& mechanism) {
+  return std::visit(
+      [](const auto& m) -> std::optional<double> {
+        if constexpr (requires { m.lambda(); }) {
+          return m.lambda();
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
+namespace {
+
+// q from the mechanism, then the draw from its ceiling (q <= ceiling cellwise for every input: draw.hpp's policy).
+template <typename Grid>
+auto point_from(const ContinuousMechanism& mechanism, const Grid& grid, std::span<const double> density,
+                RandomBits& bits) {
+  validate_grid(grid);
+  std::size_t cells = 0;
+  if constexpr (std::is_same_v<Grid, Grid1D>) {
+    cells = grid.cells;
+  } else {
+    cells = cell_count(grid);
+  }
+  if (density.size() != cells) throw_shape({"density has ", density.size(), " cells but the grid has ", cells});
+  return std::visit(
+      [&](const auto& m) {
+        const std::vector<double> q = m.distribution(density);
+        const auto& ceiling = m.ceiling();  // a reference, or for local-linear a vector made here
+        return draw_point(grid, q, ceiling, bits);
+      },
+      mechanism);
+}
+
+}  // namespace
+
+double sample_point(const ContinuousMechanism& mechanism, const Grid1D& grid, std::span<const double> density,
+                    RandomBits& bits) {
+  return point_from(mechanism, grid, density, bits);
+}
+
+Point2D sample_point(const ContinuousMechanism& mechanism, const Grid2D& grid, std::span<const double> density,
+                     RandomBits& bits) {
+  return point_from(mechanism, grid, density, bits);
 }
 
 }  // namespace privsample

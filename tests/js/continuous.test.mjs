@@ -276,7 +276,7 @@ test('bad densities, divergence names and grids at sampling time are rejected', 
   expectError(() => linear.distribution(ps.densities.laplaceMixture(g1, { means: [3.9], scale: 0.01 })), RangeError, /density: outside the class/);
   expectError(() => clip1.worstCaseRisk('js'), RangeError, /f = 'js': unknown divergence/);
   expectError(() => clip1.worstCaseRisk(1), TypeError, /f must be a string/);
-  expectError(() => clip1.samplePoint(ps.grid1d({ lo: 0, hi: 1, cells: 7 }), p1), TypeError, /q has 20 entries but the grid has 7 cells/);
+  expectError(() => clip1.samplePoint(ps.grid1d({ lo: 0, hi: 1, cells: 7 }), p1), TypeError, /density has 20 cells but the grid has 7/);
   expectError(() => clip1.samplePoint(5, p1), TypeError, /grid must be a grid/);
   expectError(() => clip1.samplePoint({ dimension: 1, lo: 0, hi: 1, cells: 0 }, p1), RangeError, /grid.cells = 0/);
 });

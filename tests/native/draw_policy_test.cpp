@@ -2,12 +2,15 @@
 // not depend on the input, and the released frequencies still match distribution().
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "privsample/continuous_mechanism.hpp"
 #include "privsample/draw.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/randomness.hpp"
@@ -238,6 +241,79 @@ TEST_CASE("draw policy: 10^6 released samples of every mechanism match distribut
       INFO(named.name << " at eps = " << epsilon);
       CHECK(chi_square_survival(chi_square_statistic(counts, q, n), 9) > kGoodnessOfFitLevel);
     }
+  }
+}
+
+TEST_CASE("draw policy: sample_point releases points whose cells follow distribution(), with the same words for every density",
+          "[draw][continuous]") {
+  constexpr std::size_t kCells = 12;
+  const Grid1D grid{-2.0, 4.0, kCells};
+  const Grid2D grid2{0.0, 1.0, 3, 0.0, 2.0, 4};  // 12 cells too
+  std::vector<double> reference(kCells);
+  for (std::size_t i = 0; i < kCells; ++i) reference[i] = 1.0 + static_cast<double>(i % 3);  // h, any scale
+  // In the class [c1·h, c2·h] of the linear sampler (c1 = 0.25, c2 = 3), and far from h.
+  std::vector<double> tilted(kCells);
+  std::vector<double> near_reference(kCells);
+  double tilted_total = 0.0;
+  double reference_total = 0.0;
+  for (std::size_t i = 0; i < kCells; ++i) reference_total += reference[i];
+  for (std::size_t i = 0; i < kCells; ++i) {
+    tilted[i] = reference[i] * (i < kCells / 2 ? 0.3 : 1.6);
+    tilted_total += tilted[i];
+  }
+  for (std::size_t i = 0; i < kCells; ++i) {
+    tilted[i] /= tilted_total;
+    near_reference[i] = reference[i] / reference_total;
+  }
+  std::vector<std::pair<std::string, MechanismOptions>> mechanisms;
+  const auto add = [&](std::string name, auto&& fill) {
+    MechanismOptions o;
+    o.epsilon = 2.0;
+    fill(o);
+    mechanisms.emplace_back(std::move(name), o);
+  };
+  add("minimax", [&](MechanismOptions& o) { o.reference = near_reference; o.c2 = 3.0; });
+  add("linear", [&](MechanismOptions& o) { o.reference = near_reference; o.c1 = 0.25; o.c2 = 3.0; });
+  add("local", [&](MechanismOptions& o) { o.prior = reference; o.gamma = 4.0; });
+  add("local-linear", [&](MechanismOptions& o) { o.prior = reference; o.gamma = 4.0; });
+  for (const auto& [name, options] : mechanisms) {
+    INFO(name);
+    const ContinuousMechanism m = make_continuous_mechanism(name, options);
+    const std::vector<double> q = distribution(m, tilted);
+    constexpr std::size_t n = 200000;
+    std::vector<std::size_t> counts(kCells, 0);
+    std::vector<std::size_t> counts2(kCells, 0);
+    SeededRandom bits(7);
+    std::size_t outside = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      const double x = sample_point(m, grid, tilted, bits);
+      outside += x >= grid.lo && x <= grid.hi ? 0 : 1;
+      ++counts[cell_index(grid, x)];
+      const Point2D xy = sample_point(m, grid2, tilted, bits);
+      ++counts2[cell_index(grid2, xy[0], xy[1])];
+    }
+    CHECK(outside == 0);
+    CHECK(chi_square_survival(chi_square_statistic(counts, q, n), kCells - 1) > kGoodnessOfFitLevel);
+    CHECK(chi_square_survival(chi_square_statistic(counts2, q, n), kCells - 1) > kGoodnessOfFitLevel);
+    // The words a release takes: the same law for a density far from h and one equal to it.
+    std::array<WordStats, 2> stats;
+    for (std::size_t which = 0; which < 2; ++which) {
+      CountingBits counting(11 + which);
+      double sum = 0.0;
+      double sum_sq = 0.0;
+      constexpr std::size_t draws = 20000;
+      for (std::size_t t = 0; t < draws; ++t) {
+        const std::uint64_t before = counting.words();
+        (void)sample_point(m, grid, which == 0 ? tilted : near_reference, counting);
+        const auto w = static_cast<double>(counting.words() - before);
+        sum += w;
+        sum_sq += w * w;
+      }
+      stats[which] = {sum / draws, sum_sq / draws - (sum / draws) * (sum / draws)};
+    }
+    CHECK(std::fabs(stats[0].mean - stats[1].mean) <= 6.0 * std::sqrt((stats[0].variance + stats[1].variance) / 20000.0));
+    CHECK_THROWS_WITH(sample_point(m, Grid1D{0.0, 1.0, 5}, tilted, bits), Catch::Contains("density has 12 cells but the grid has 5"));
+    CHECK_THROWS_WITH(sample_point(m, Grid1D{1.0, 0.0, kCells}, tilted, bits), Catch::Contains("grid.lo"));
   }
 }
 

@@ -1,10 +1,17 @@
 #pragma once
 // The continuous (grid) mechanisms by name, for entry points that choose one at run time; names and option rules
-// come from the registry (registry.hpp, MechanismSpace::continuous).
+// come from the registry (registry.hpp, MechanismSpace::continuous). The free functions below are what an entry point
+// asks of whichever mechanism it holds (the finite counterparts: mechanism.hpp).
+#include <optional>
+#include <span>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "privsample/continuous.hpp"
+#include "privsample/divergence.hpp"
+#include "privsample/privacy.hpp"
+#include "privsample/randomness.hpp"
 #include "privsample/registry.hpp"
 
 namespace privsample {
@@ -16,5 +23,23 @@ using ContinuousMechanism = std::variant<ContinuousClipSampler, ContinuousLinear
 // (epsilon, prior, gamma) | "local-linear" (a notion, prior, gamma). Throws std::invalid_argument naming an
 // unknown mechanism, a missing, unsupported or conflicting option, or a bad value.
 [[nodiscard]] ContinuousMechanism make_continuous_mechanism(std::string_view name, const MechanismOptions& options);
+
+// The output pmf over the cells for the density's cell masses (validated like a histogram, named "density").
+[[nodiscard]] std::vector<double> distribution(const ContinuousMechanism& mechanism, std::span<const double> density);
+// r_P of the clip samplers (0 in Case B); nothing for the linear samplers, which validate the density all the same.
+[[nodiscard]] std::optional<double> normaliser(const ContinuousMechanism& mechanism, std::span<const double> density);
+[[nodiscard]] Guarantee guarantee(const ContinuousMechanism& mechanism);
+// The worst case over the mechanism's class of densities (continuous.hpp states each).
+[[nodiscard]] double worst_case_risk(const ContinuousMechanism& mechanism, NamedDivergence f);
+// λ of the linear samplers; nothing for the clip samplers.
+[[nodiscard]] std::optional<double> mixture_weight(const ContinuousMechanism& mechanism);
+
+// One released point for the density on the grid (one cell mass per grid cell), under the draw policy (draw.hpp): q
+// is distribution(density), a cell is proposed from the mechanism's data-independent ceiling() and accepted with
+// q/ceiling, then a uniform point in that cell. The number of proposals has a law that does not depend on the density.
+[[nodiscard]] double sample_point(const ContinuousMechanism& mechanism, const Grid1D& grid,
+                                  std::span<const double> density, RandomBits& bits);
+[[nodiscard]] Point2D sample_point(const ContinuousMechanism& mechanism, const Grid2D& grid,
+                                   std::span<const double> density, RandomBits& bits);
 
 }  // namespace privsample
