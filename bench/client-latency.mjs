@@ -1,7 +1,8 @@
 // Per-call latency of the client entry, samplers built once, against (a) building the mechanism on every call, as
 // every call did before samplers held their C++ mechanism, and (b) what a web developer would write by hand in
 // plain JS: k-ary randomized response and water-filling for the minimax sampler (sort, then the closed-form
-// normaliser). Medians of repeated timed batches in one run; ratios > 1 mean privsample is slower.
+// normaliser). Medians of repeated timed batches in one run, privsample and the hand-written code timed in turns;
+// ratios > 1 mean privsample is slower.
 // Run: npm run bench -- client-latency
 import { readFileSync } from 'node:fs';
 import { instantiateClient, writeText } from '../bindings/js/abi.mjs';
@@ -82,17 +83,25 @@ function histogramOf(k) {
 }
 
 function median(run, calls) {
-  const batches = [];
-  for (let b = 0; b < 9; b += 1) {
-    const t0 = performance.now();
-    for (let i = 0; i < calls; i += 1) run();
-    batches.push(((performance.now() - t0) / calls) * 1000);
+  return inTurns([run], calls)[0];
+}
+
+// Medians (µs per call) of 15 batches of each run, the runs timed in turns (A, B, A, B, …), so that a drift of the
+// host's speed falls on all of them and their ratios hold.
+function inTurns(runs, calls) {
+  const batches = runs.map(() => []);
+  for (let b = 0; b < 15; b += 1) {
+    runs.forEach((run, r) => {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; i += 1) run();
+      batches[r].push(((performance.now() - t0) / calls) * 1000);
+    });
   }
-  return batches.sort((a, b) => a - b)[4];
+  return batches.map((times) => times.sort((x, y) => x - y)[7]);
 }
 
 const us = (v) => `${v.toFixed(2)} µs`.padStart(12);
-console.log('per call, median of 9 batches (µs); ratio = privsample / other');
+console.log('per call, median of 15 batches timed in turns (µs); ratio = privsample / other');
 console.log('mechanism  k       call          built once   rebuilt/call  ratio   plain JS   ratio');
 const ratiosAt100Plus = [];
 for (const k of [6, 100, 10_000]) {
@@ -104,13 +113,14 @@ for (const k of [6, 100, 10_000]) {
     const handQ = hand.distribution(hist);
     if (check.some((v, i) => Math.abs(v - handQ[i]) > 1e-9)) throw new Error(`${name}: the plain-JS baseline disagrees at k = ${k}`);
     for (const call of ['distribution', 'sample']) {
-      const once = median(() => s[call](hist), calls);
+      // The built sampler and the hand-written code in turns; rebuilding on its own (its garbage and the
+      // samplers it makes and frees would otherwise land in the others' batches).
+      const [once, handTime] = inTurns([() => s[call](hist), () => hand[call](hist)], calls);
       const rebuilt = median(() => {
         const fresh = ps.sampler(mechanism, { epsilon: EPSILON });
         fresh[call](hist);
         fresh.dispose();
       }, calls);
-      const handTime = median(() => hand[call](hist), calls);
       if (k >= 100) ratiosAt100Plus.push(once / handTime);
       console.log(`${name.padEnd(11)}${String(k).padEnd(8)}${call.padEnd(14)}${us(once)}${us(rebuilt)}  ${(once / rebuilt).toFixed(2).padStart(5)}x${us(handTime)}  ${(once / handTime).toFixed(2).padStart(5)}x`);
     }

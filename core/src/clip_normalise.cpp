@@ -485,6 +485,88 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   return true;
 }
 
+// One steering pass of small_pivots at s over n masses in two lanes (even and odd atoms; an odd n's last atom in the
+// even lane): Σ clip(s·m; lo, hi) and the slope Σm over the atoms strictly inside, and the smallest mass at or above
+// each bound at s and the largest below it (from which the neighbouring breakpoints follow: bound/m falls as m grows).
+struct SteeringSums {
+  double value_even = 0.0, value_odd = 0.0, slope_even = 0.0, slope_odd = 0.0;
+  double ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
+};
+
+// The scalar form, for one atom into one lane.
+struct SteeringLane {
+  double value = 0.0, slope = 0.0, ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
+  void visit(double m, double s, double lo, double hi) {
+    const double x = s * m;
+    value += std::clamp(x, lo, hi);
+    slope += (x > lo && x < hi) ? m : 0.0;
+    ceiling_down = std::min(ceiling_down, x >= hi ? m : kInfinity);
+    ceiling_up = std::max(ceiling_up, x < hi ? m : 0.0);
+    floor_down = std::min(floor_down, x >= lo ? m : kInfinity);
+    floor_up = std::max(floor_up, x < lo ? m : 0.0);
+  }
+};
+
+inline SteeringSums merged(const SteeringLane& even, const SteeringLane& odd) {
+  return {even.value, odd.value, even.slope, odd.slope, std::min(even.ceiling_down, odd.ceiling_down),
+          std::max(even.ceiling_up, odd.ceiling_up), std::min(even.floor_down, odd.floor_down),
+          std::max(even.floor_up, odd.floor_up)};
+}
+
+#if PRIVSAMPLE_SIMD_LANES
+// The lanes in one f64x2 each: no branch (V8 compiles scalar min, max and selects on doubles to branches, which the
+// masses of a histogram mispredict). pmax(lo, x) then pmin(hi, ·) is std::clamp's value, pmin/pmax(acc, m) are
+// std::min/max(acc, m), and a mask's and is the select of m or +0: the same doubles as the scalar form. The padding
+// atom of an odd n (mass 0) changes no minimum or maximum that is used (floor_down only counts where lo > 0).
+PRIVSAMPLE_SIMD_FUNCTION SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u,
+                                                    double hi_u) {
+  const v128_t scale = wasm_f64x2_splat(s);
+  const v128_t lo = wasm_f64x2_splat(lo_u);
+  const v128_t hi = wasm_f64x2_splat(hi_u);
+  const v128_t infinity = wasm_f64x2_splat(kInfinity);
+  v128_t value = wasm_f64x2_splat(0.0);
+  v128_t slope = value;
+  v128_t ceiling_down = infinity;
+  v128_t ceiling_up = value;
+  v128_t floor_down = infinity;
+  v128_t floor_up = value;
+  for (std::size_t j = 0; j < n; j += 2) {
+    // atoms j and j + 1; past the end (odd n) a zero mass, whose clip (lo) is masked off: it then adds nothing
+    const std::size_t next = j + 1 < n ? j + 1 : j;
+    const v128_t keep = wasm_i64x2_make(-1, j + 1 < n ? -1 : 0);
+    const v128_t m = wasm_v128_and(keep, wasm_f64x2_make(masses[j], masses[next]));
+    const v128_t x = wasm_f64x2_mul(scale, m);
+    value = wasm_f64x2_add(value, wasm_v128_and(keep, wasm_f64x2_pmin(hi, wasm_f64x2_pmax(lo, x))));
+    slope = wasm_f64x2_add(slope, wasm_v128_and(m, wasm_v128_and(wasm_f64x2_gt(x, lo), wasm_f64x2_lt(x, hi))));
+    const v128_t reaches_hi = wasm_f64x2_ge(x, hi);
+    const v128_t reaches_lo = wasm_f64x2_ge(x, lo);
+    ceiling_down = wasm_f64x2_pmin(ceiling_down, wasm_v128_bitselect(m, infinity, reaches_hi));
+    ceiling_up = wasm_f64x2_pmax(ceiling_up, wasm_v128_andnot(m, reaches_hi));
+    floor_down = wasm_f64x2_pmin(floor_down, wasm_v128_bitselect(m, infinity, reaches_lo));
+    floor_up = wasm_f64x2_pmax(floor_up, wasm_v128_andnot(m, reaches_lo));
+  }
+  const auto lane = [](v128_t v, int which) PRIVSAMPLE_SIMD_FUNCTION {
+    return which == 0 ? wasm_f64x2_extract_lane(v, 0) : wasm_f64x2_extract_lane(v, 1);
+  };
+  const SteeringLane even{lane(value, 0), lane(slope, 0), lane(ceiling_down, 0), lane(ceiling_up, 0),
+                          lane(floor_down, 0), lane(floor_up, 0)};
+  const SteeringLane odd{lane(value, 1), lane(slope, 1), lane(ceiling_down, 1), lane(ceiling_up, 1),
+                         lane(floor_down, 1), lane(floor_up, 1)};
+  return merged(even, odd);
+}
+#else
+SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u, double hi_u) {
+  SteeringLane even, odd;  // two lanes, so that neighbouring atoms do not wait on each other
+  std::size_t j = 0;
+  for (; j + 2 <= n; j += 2) {
+    even.visit(masses[j], s, lo_u, hi_u);
+    odd.visit(masses[j + 1], s, lo_u, hi_u);
+  }
+  if (j < n) even.visit(masses[j], s, lo_u, hi_u);
+  return merged(even, odd);
+}
+#endif
+
 // pick_first_pivots' answer for a uniform box with k <= kSmall (every open atom in the sample), found without
 // sorting and without heap memory: the largest breakpoint b with F̂(b) < 1 and the smallest with F̂(b) >= 1 (0 and
 // ∞ when there is none), where F̂(b) = constant + Σ clip(b·p) summed in index order, exactly as the sorted search
@@ -580,45 +662,17 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   };
   const double base = direct ? constant - static_cast<double>(p.size() - open_count) * lo_u : constant;
   const auto evaluate = [&](double s) {
-    double value_even = 0.0, value_odd = 0.0, slope_even = 0.0, slope_odd = 0.0;
-    double below = 0.0;
-    double above = kInfinity;
-    {
-      // The smallest mass at or above each bound at s, the largest below it (two lanes of each, so that
-      // neighbouring atoms do not wait on each other).
-      struct Nearest {
-        double ceiling_down = kInfinity, ceiling_up = 0.0, floor_down = kInfinity, floor_up = 0.0;
-      };
-      Nearest even, odd;
-      const auto visit = [&](double m, double& value, double& slope, Nearest& near) {
-        const double x = s * m;
-        value += std::clamp(x, lo_u, hi_u);
-        slope += (x > lo_u && x < hi_u) ? m : 0.0;
-        near.ceiling_down = std::min(near.ceiling_down, x >= hi_u ? m : kInfinity);
-        near.ceiling_up = std::max(near.ceiling_up, x < hi_u ? m : 0.0);
-        near.floor_down = std::min(near.floor_down, x >= lo_u ? m : kInfinity);
-        near.floor_up = std::max(near.floor_up, x < lo_u ? m : 0.0);
-      };
-      std::size_t j = 0;
-      for (; j + 2 <= n; j += 2) {
-        visit(masses[j], value_even, slope_even, even);
-        visit(masses[j + 1], value_odd, slope_odd, odd);
-      }
-      if (j < n) visit(masses[j], value_even, slope_even, even);
-      const double ceiling_down = std::min(even.ceiling_down, odd.ceiling_down);
-      const double ceiling_up = std::max(even.ceiling_up, odd.ceiling_up);
-      const double floor_down = std::min(even.floor_down, odd.floor_down);
-      const double floor_up = std::max(even.floor_up, odd.floor_up);
-      // hi/p falls as p grows: every ceiling breakpoint is <= hi/ceiling_down or >= hi/ceiling_up.
-      const auto breakpoint = [](double bound, double m, double none) {
-        const double b = m > 0.0 && m < kInfinity ? bound / m : none;
-        return b > 0.0 && b < kInfinity ? b : none;
-      };
-      below = std::max(breakpoint(hi_u, ceiling_down, 0.0), lo_u > 0.0 ? breakpoint(lo_u, floor_down, 0.0) : 0.0);
-      above = std::min(breakpoint(hi_u, ceiling_up, kInfinity),
-                       lo_u > 0.0 ? breakpoint(lo_u, floor_up, kInfinity) : kInfinity);
-    }
-    return Piece{base + (value_even + value_odd), slope_even + slope_odd, below, above};
+    const SteeringSums sums = steering_pass(masses, n, s, lo_u, hi_u);
+    // hi/p falls as p grows: every ceiling breakpoint is <= hi/ceiling_down or >= hi/ceiling_up.
+    const auto breakpoint = [](double bound, double m, double none) {
+      const double b = m > 0.0 && m < kInfinity ? bound / m : none;
+      return b > 0.0 && b < kInfinity ? b : none;
+    };
+    const double below = std::max(breakpoint(hi_u, sums.ceiling_down, 0.0),
+                                  lo_u > 0.0 ? breakpoint(lo_u, sums.floor_down, 0.0) : 0.0);
+    const double above = std::min(breakpoint(hi_u, sums.ceiling_up, kInfinity),
+                                  lo_u > 0.0 ? breakpoint(lo_u, sums.floor_up, kInfinity) : kInfinity);
+    return Piece{base + (sums.value_even + sums.value_odd), sums.slope_even + sums.slope_odd, below, above};
   };
   // s well inside the piece: every atom's regime at s (by s·p) is its regime on the whole piece.
   const auto inside = [](const Piece& piece, double s) {

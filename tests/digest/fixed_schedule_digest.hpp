@@ -1,9 +1,10 @@
 #pragma once
 // A digest of the answers of the passes that the client's WebAssembly runs in SIMD lanes, over generated inputs, so
 // that builds can be compared bit for bit: the fixed schedule (clip_normalise with RootSchedule::fixed, the solve of
-// every clip sampler's sample()) and the histogram normalisation (normalized_pmf, whose validating scan has f64x2
-// lanes). The native build (scalar lanes) checks it in tests/native/clip_normalise_test.cpp, the client's
-// WebAssembly in tests/js/fixed-schedule-digest.test.mjs, both against tests/golden/fixed-schedule-digest.json.
+// every clip sampler's sample()), the adaptive search (distribution()'s solve, whose small-k steering pass has f64x2
+// lanes) and the histogram normalisation (normalized_pmf, whose validating scan has f64x2 lanes). The native build
+// (scalar lanes) checks it in tests/native/clip_normalise_test.cpp, both WebAssembly builds in
+// tests/js/fixed-schedule-digest.test.mjs, all against tests/golden/fixed-schedule-digest.json.
 // The inputs use only exactly rounded operations (integer arithmetic, +, ×, ÷, powers of two), never libm or the
 // standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
 // A second digest (corrupted_input_digest) feeds the same passes inputs with bad entries (NaN, ±∞, negative masses,
@@ -27,6 +28,9 @@ namespace privsample_test {
 
 struct FixedScheduleDigest {
   std::uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a, over each input's normalised pmf, q, scale and case
+  // The same inputs through the adaptive search (distribution()'s solve), whose small-k steering pass has f64x2
+  // lanes in the client: q, scale and case.
+  std::uint64_t adaptive = 0xcbf29ce484222325ULL;
   std::uint64_t cases = 0;
   std::uint64_t rejected = 0;  // inputs the solver refused (the same ones in every build)
 };
@@ -133,13 +137,16 @@ inline FixedScheduleDigest fixed_schedule_digest() {
     }
     privsample::ClipNormalised result;
     try {
-      if (per_atom) {
-        result = privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, privsample::RootSchedule::fixed);
-      } else {
-        const double floor = 1.0 / (c + static_cast<double>(k) - 1.0);
-        result = privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor},
-                                            privsample::RootSchedule::fixed);
-      }
+      const double floor = 1.0 / (c + static_cast<double>(k) - 1.0);
+      const auto solved = [&](privsample::RootSchedule schedule) {
+        return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
+                        : privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor}, schedule);
+      };
+      const privsample::ClipNormalised adaptive = solved(privsample::RootSchedule::adaptive);
+      mix(out.adaptive, static_cast<std::uint64_t>(adaptive.kind));
+      mix(out.adaptive, privsample::bits_of(adaptive.scale));
+      for (const double q : adaptive.q) mix(out.adaptive, privsample::bits_of(q));
+      result = solved(privsample::RootSchedule::fixed);
     } catch (const std::exception&) {
       ++out.rejected;
       mix(out.digest, 0xdead);

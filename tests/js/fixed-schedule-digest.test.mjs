@@ -1,7 +1,8 @@
 // Both WebAssembly builds run the fixed schedule's arithmetic in their own way: the client module in f64x2 lanes
 // (the fixed schedule, the histogram scan), the research module in scalar lanes with integer clips on the doubles'
-// bits. Each must give the same answers bit for bit as the native build (min/max): the digests of
-// tests/digest/fixed_schedule_digest.hpp over 2,400 generated inputs, and over 1,200 corrupted and edge-case inputs
+// bits; the adaptive search's small-k steering pass also has f64x2 lanes in the client. Each must give the same
+// answers bit for bit as the native build (min/max): the digests of tests/digest/fixed_schedule_digest.hpp over
+// 2,400 generated inputs (both schedules), and over 1,200 corrupted and edge-case inputs
 // (which must be accepted and refused alike), compiled against each module's own libraries (CMake targets
 // fixed_schedule_digest and fixed_schedule_digest_research).
 import assert from 'node:assert/strict';
@@ -26,11 +27,12 @@ function digestOf(target) {
 }
 
 for (const [target, build] of [['fixed_schedule_digest', 'the client module (f64x2 lanes)'], ['fixed_schedule_digest_research', 'the research module (integer clips)']]) {
-  test(`${build} gives the golden digests (fixed schedule, normalized_pmf; corrupted inputs), as native does`, () => {
+  test(`${build} gives the golden digests (fixed schedule, adaptive search, normalized_pmf; corrupted inputs), as native does`, () => {
     const wasm = digestOf(target);
     assert.equal(wasm.cases, golden.cases);
     assert.equal(wasm.rejected, golden.rejected);
     assert.equal(wasm.digest, golden.digest);
+    assert.equal(wasm.adaptive, golden.adaptive);
     assert.deepEqual(wasm.corrupted, golden.corrupted);
   });
 }

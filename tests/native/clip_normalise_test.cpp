@@ -298,7 +298,7 @@ TEST_CASE("clip_normalise: the fixed schedule (sample()'s solve) passes every ch
   CHECK(uniform_box_sweep(false, RootSchedule::fixed) >= 50);
 }
 
-TEST_CASE("clip_normalise: the digest of the fixed schedule and normalized_pmf over 2,400 inputs is the golden one",
+TEST_CASE("clip_normalise: the digests of both schedules and normalized_pmf over 2,400 inputs are the golden ones",
           "[clip_normalise]") {
   // The same digest is checked for the client's WebAssembly (f64x2 lanes) by tests/js/fixed-schedule-digest.test.mjs:
   // every build gives the same answers bit for bit.
@@ -309,6 +309,8 @@ TEST_CASE("clip_normalise: the digest of the fixed schedule and normalized_pmf o
   CHECK(d.cases == golden["cases"].get<std::uint64_t>());
   CHECK(d.rejected == golden["rejected"].get<std::uint64_t>());
   CHECK(std::string(hex) == golden["digest"].get<std::string>());
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.adaptive));
+  CHECK(std::string(hex) == golden["adaptive"].get<std::string>());
 }
 
 TEST_CASE("clip_normalise: the digest over 1,200 corrupted and edge-case inputs is the golden one", "[clip_normalise][validation]") {
