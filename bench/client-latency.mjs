@@ -141,6 +141,18 @@ for (const k of [6, 100, 10_000]) {
   }, 200);
   console.log(`local-linear k = 100 sample: built once ${us(once)}, rebuilt per call ${us(rebuilt)} (${(rebuilt / once).toFixed(0)}x faster built once)`);
 }
+// The μ-GDP linear sampler's weight for k is a numerical solve: kept by the sampler for the k of its last histogram.
+{
+  const hist = histogramOf(100);
+  const s = ps.sampler('linear', { mu: 1 });
+  const once = median(() => s.distribution(hist), 2000);
+  const rebuilt = median(() => {
+    const fresh = ps.sampler('linear', { mu: 1 });
+    fresh.distribution(hist);
+    fresh.dispose();
+  }, 100);
+  console.log(`linear (mu = 1) k = 100 distribution: built once ${us(once)}, rebuilt per call ${us(rebuilt)} (${(rebuilt / once).toFixed(0)}x faster built once)`);
+}
 
 // Where one k-RR distribution() at k = 100 spends its time: the pieces of the call, timed on their own through the
 // module's plain C functions (bindings/wasm/client.cpp), and the allocation every copy-out (and the hand-written

@@ -51,5 +51,5 @@ const version = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version;
 rmSync(`${root}build/bundle`, { recursive: true, force: true });
 mkdirSync(`${root}build/bundle`, { recursive: true });
 for (const file of output) {
-  writeFileSync(`${root}build/bundle/${file.fileName}`, `// privsample ${version} — bundled and minified from bindings/js/; see the .d.ts there\n${file.code}`);
+  writeFileSync(`${root}build/bundle/${file.fileName}`, `// privsample ${version}: bindings/js/ minified (types: its .d.ts)\n${file.code}`);
 }

@@ -55,6 +55,10 @@ const FiniteMechanism& Sampler::mechanism() const {
   return *mechanism_;
 }
 
+void Sampler::expect_categories(std::size_t k) {
+  if (mechanism_) keep_for_categories(*mechanism_, k);
+}
+
 const Sampler& sampler_at(double address) {
   return *reinterpret_cast<const Sampler*>(static_cast<std::uintptr_t>(address));
 }
@@ -168,9 +172,15 @@ EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
   });
 }
 
-// The address of the sampler's input buffer of n doubles (n: a JS array's length).
+// The address of the sampler's input buffer of n doubles (n: a JS array's length), and the mechanism ready for n
+// categories (Sampler::expect_categories).
 EMSCRIPTEN_KEEPALIVE double ps_input(double sampler, double n) {
-  return guarded_number([&] { return address_of(resized(sampler_of(sampler).input, n, "hist")); });
+  return guarded_number([&] {
+    Sampler& s = sampler_of(sampler);
+    const double at = address_of(resized(s.input, n, "hist"));
+    s.expect_categories(s.input.size());
+    return at;
+  });
 }
 
 // Q(·|input): the address of n doubles, valid until the next call on this sampler.

@@ -20,6 +20,9 @@ class Sampler {
   void configure(std::string_view name, const MechanismOptions& options);
   // Throws std::logic_error when not configured.
   [[nodiscard]] const FiniteMechanism& mechanism() const;
+  // A histogram of k categories is being copied in: the mechanism keeps what it computes once for k
+  // (keep_for_categories), so that the calls on it that follow skip that work.
+  void expect_categories(std::size_t k);
 
   // Buffers the JS wrapper copies into and out of (typed-array copies instead of JS values crossing the boundary).
   std::vector<double> input;

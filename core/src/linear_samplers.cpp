@@ -36,6 +36,18 @@ bool exceeds(TwoDoubles x, double limit) {
 FunctionalLinearSampler::FunctionalLinearSampler(Guarantee g) : guarantee_(validated_ldp_guarantee(g)) {}
 
 FunctionalLinearSampler::Mix FunctionalLinearSampler::mix(std::size_t k) const {
+  if (kept_categories_ != 0 && k == kept_categories_) return kept_mix_;
+  return computed_mix(k);
+}
+
+void FunctionalLinearSampler::keep_weight_for(std::size_t k) {
+  // k = 0 or above the limit: left to the call with such a histogram, which reports it after checking the histogram
+  if (k == kept_categories_ || k == 0 || k > kMaxCategories) return;
+  kept_mix_ = computed_mix(k);
+  kept_categories_ = k;
+}
+
+FunctionalLinearSampler::Mix FunctionalLinearSampler::computed_mix(std::size_t k) const {
   check_category_count(k);
   const double categories = static_cast<double>(k);
   const LinearWeight weight = running_weight(guarantee_, categories);

@@ -29,6 +29,10 @@ FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOpti
   throw std::logic_error("mechanism '" + std::string(name) + "' is in the registry but has no factory");
 }
 
+void keep_for_categories(FiniteMechanism& mechanism, std::size_t k) {
+  if (auto* linear = std::get_if<FunctionalLinearSampler>(&mechanism)) linear->keep_weight_for(k);
+}
+
 std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist) {
   return std::visit([&](const auto& m) { return m.distribution(hist); }, mechanism);
 }

@@ -38,6 +38,25 @@ test('a sampler is built once: its methods reuse it, dispose() releases it and l
   assert.equal(scoped.disposed, true, 'Symbol.dispose disposes');
 });
 
+test('a sampler keeps the weight it solved for its last k: every call answers as a fresh sampler would, whatever the k', async () => {
+  const ps = await init();
+  for (const options of [{ mu: 1 }, { mu: 0.05 }, { epsilon: 1, delta: 1e-6 }]) {
+    const kept = ps.sampler('linear', options);
+    for (const k of [100, 100, 3, 100, 1, 7, 7]) {
+      const hist = Array.from({ length: k }, (_, x) => ((7 * x) % 5) + 0.5);
+      const fresh = ps.sampler('linear', options);
+      const label = `${JSON.stringify(options)} k = ${k}`;
+      assert.deepEqual(kept.distribution(hist), fresh.distribution(hist), label);
+      assert.deepEqual(kept.sampleMany(hist, 64, { seed: k }), fresh.sampleMany(hist, 64, { seed: k }), label);
+      assert.equal(kept.worstCaseRisk('kl', k), fresh.worstCaseRisk('kl', k), label);
+      assert.equal(kept.worstCaseRisk('tv', k + 1), fresh.worstCaseRisk('tv', k + 1), label);
+      fresh.dispose();
+    }
+    assert.throws(() => kept.distribution([]), { name: 'RangeError', message: /hist is empty/ });
+    kept.dispose();
+  }
+});
+
 test('10^5 samplers made and disposed, then 10^5 dropped: the WASM heap stays bounded', async () => {
   const ps = await init();
   const internals = internalsOf(ps);

@@ -88,3 +88,42 @@ TEST_CASE("registry: sample_many of laplace-projection draws fresh noise every r
   for (int c : seen) CHECK(c > 100);
   CHECK_THROWS_AS(worst_case_risk(m, NamedDivergence::kl, 4), std::domain_error);
 }
+
+TEST_CASE("registry: a mechanism that keeps its weight for k answers exactly as a fresh one, for every k", "[mechanism]") {
+  // keep_for_categories is what the JS sampler handle calls before each call with a histogram: the (ε,δ) and μ-GDP
+  // linear sampler's weight for k is then solved once instead of on every call.
+  std::vector<MechanismOptions> notions(3);
+  notions[0].epsilon = 1.0;
+  notions[0].delta = 1e-6;
+  notions[1].mu = 1.0;
+  notions[2].mu = 0.05;
+  for (const MechanismOptions& options : notions) {
+    const FiniteMechanism fresh = make_finite_mechanism("linear", options);
+    FiniteMechanism kept = fresh;
+    for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{10}, std::size_t{100}}) {
+      keep_for_categories(kept, k);
+      for (const std::size_t asked : {k, k + 1, std::size_t{3}}) {
+        INFO("k kept " << k << ", asked " << asked << ", mu " << options.mu.value_or(0.0));
+        std::vector<double> hist(asked);
+        for (std::size_t x = 0; x < asked; ++x) hist[x] = static_cast<double>((7 * x) % 5) + 0.5;
+        CHECK(distribution(kept, hist) == distribution(fresh, hist));
+        CHECK(worst_case_risk(kept, NamedDivergence::kl, asked) == worst_case_risk(fresh, NamedDivergence::kl, asked));
+        SeededRandom a(5);
+        SeededRandom b(5);
+        CHECK(sample_many(kept, hist, 50, a) == sample_many(fresh, hist, 50, b));
+      }
+    }
+    // A k with no weight (0, or above the limit) is not kept, and the call still reports the histogram's fault.
+    keep_for_categories(kept, 0);
+    keep_for_categories(kept, kMaxCategories + 1);
+    CHECK_THROWS_WITH(distribution(kept, std::vector<double>{}), Catch::Contains("empty"));
+    CHECK(distribution(kept, std::vector<double>{1.0, 2.0}) == distribution(fresh, std::vector<double>{1.0, 2.0}));
+  }
+  // Mechanisms without per-k state are left as they are.
+  MechanismOptions pure;
+  pure.epsilon = 1.0;
+  FiniteMechanism minimax = make_finite_mechanism("minimax", pure);
+  keep_for_categories(minimax, 10);
+  CHECK(distribution(minimax, std::vector<double>{1.0, 2.0, 3.0}) ==
+        distribution(make_finite_mechanism("minimax", pure), std::vector<double>{1.0, 2.0, 3.0}));
+}

@@ -40,6 +40,10 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
 
   // The weight actually used for k categories (clamped, after the GDP slack).
   [[nodiscard]] double lambda(std::size_t k) const;
+  // Computes the weight for k categories now and keeps it, so that later calls with k categories reuse it (for μ-GDP
+  // it is a numerical solve, ~0.25 ms at k = 100, which every call otherwise repeats); calls with another k compute
+  // theirs as before. k = 0 or above kMaxCategories is left to the call that needs it, which reports it.
+  void keep_weight_for(std::size_t k);
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
   // 0 for k = 1 (the only output is the only category) and when λ = 1.
   using SamplerBase::worst_case_risk;
@@ -51,9 +55,12 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
     double floor;   // (1−λ)/k, the mass every category gets from the uniform part
   };
   [[nodiscard]] Mix mix(std::size_t k) const;
+  [[nodiscard]] Mix computed_mix(std::size_t k) const;
   [[nodiscard]] double rounded_toward_delta(const Mix& m, double categories) const;
 
   Guarantee guarantee_;
+  std::size_t kept_categories_ = 0;  // 0: no weight kept
+  Mix kept_mix_{0.0, 0.0};
 };
 
 // The parts of Theorem 4.1 below that do not depend on what the atoms are, shared by the local linear sampler on

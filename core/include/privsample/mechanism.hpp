@@ -35,6 +35,11 @@ using FiniteMechanism =
 // or conflicting option, or a bad option value.
 [[nodiscard]] FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options);
 
+// What a mechanism can compute once for histograms of k categories, kept in it so that its later calls with k
+// categories skip it: the (ε,δ) and μ-GDP linear sampler's weight (a numerical solve). Answers do not change; calls
+// with another k still work. For an owner that calls a mechanism many times with one k (the JS sampler handle).
+void keep_for_categories(FiniteMechanism& mechanism, std::size_t k);
+
 [[nodiscard]] std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist);
 // r_P for clip samplers (0 when no normaliser exists, Case B), nothing for mechanisms without one.
 [[nodiscard]] std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist);
