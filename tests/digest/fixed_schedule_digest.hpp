@@ -160,8 +160,9 @@ inline FixedScheduleDigest fixed_schedule_digest() {
   return out;
 }
 
-// The same passes over 1,200 inputs with one to three odd values (odd_value) in p, in the bounds, or in both; and
-// boxes whose totals miss 1 (Σlo > 1, Σhi < 1). Refusals are digested by mix_refusal, answers bit for bit.
+// The same passes over 1,200 inputs with one to three odd values (odd_value) in p, or in the bounds; boxes whose
+// totals miss 1 (Σlo > 1, Σhi < 1); and boxes with zero floors (the mollifier's at c1 = 0) under odd masses. Both
+// schedules (the adaptive search into `adaptive`); refusals are digested by mix_refusal, answers bit for bit.
 inline FixedScheduleDigest corrupted_input_digest() {
   using namespace digest_detail;
   static constexpr std::size_t kSizes[] = {1, 2, 3, 4, 5, 7, 9, 16, 33, 100, 129};
@@ -170,8 +171,8 @@ inline FixedScheduleDigest corrupted_input_digest() {
   for (int n = 0; n < 1200; ++n) {
     const std::size_t k = kSizes[rng.below(std::size(kSizes))];
     std::vector<double> p = masses(rng, k, rng.below(8));
-    const std::uint64_t where = rng.below(4);  // 0, 1: p; 2: the bounds; 3: the box's totals
-    if (where <= 1) {
+    const std::uint64_t where = rng.below(5);  // 0, 1, 4: p; 2: the bounds; 3: the box's totals; 4: zero floors
+    if (where <= 1 || where == 4) {
       const std::uint64_t count = 1 + rng.below(3);
       for (std::uint64_t c = 0; c < count; ++c) {
         const std::size_t at = rng.below(k);
@@ -216,13 +217,25 @@ inline FixedScheduleDigest corrupted_input_digest() {
       }
       if (lows) uniform_lo = uniform_hi = factor / static_cast<double>(k);
       else uniform_hi = uniform_lo = 1.0 / factor / static_cast<double>(k);
+    } else if (where == 4) {
+      for (double& bound : lo) bound = 0.0;
+      uniform_lo = 0.0;
+    }
+    const auto solved = [&](privsample::RootSchedule schedule) {
+      return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
+                      : privsample::clip_normalise(p, privsample::UniformBox{k, uniform_lo, uniform_hi}, schedule);
+    };
+    try {
+      const privsample::ClipNormalised adaptive = solved(privsample::RootSchedule::adaptive);
+      mix(out.adaptive, static_cast<std::uint64_t>(adaptive.kind));
+      mix(out.adaptive, privsample::bits_of(adaptive.scale));
+      for (const double q : adaptive.q) mix(out.adaptive, privsample::bits_of(q));
+    } catch (const std::exception& error) {
+      mix_refusal(out.adaptive, error);
     }
     privsample::ClipNormalised result;
     try {
-      result = per_atom
-                   ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, privsample::RootSchedule::fixed)
-                   : privsample::clip_normalise(p, privsample::UniformBox{k, uniform_lo, uniform_hi},
-                                                privsample::RootSchedule::fixed);
+      result = solved(privsample::RootSchedule::fixed);
     } catch (const std::exception& error) {
       ++out.rejected;
       mix_refusal(out.digest, error);

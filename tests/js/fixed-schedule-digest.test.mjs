@@ -2,7 +2,7 @@
 // (the fixed schedule, the histogram scan), the research module in scalar lanes with integer clips on the doubles'
 // bits; the adaptive search's small-k steering pass also has f64x2 lanes in the client. Each must give the same
 // answers bit for bit as the native build (min/max): the digests of tests/digest/fixed_schedule_digest.hpp over
-// 2,400 generated inputs (both schedules), and over 1,200 corrupted and edge-case inputs
+// 2,400 generated inputs and over 1,200 corrupted and edge-case inputs (both schedules each)
 // (which must be accepted and refused alike), compiled against each module's own libraries (CMake targets
 // fixed_schedule_digest and fixed_schedule_digest_research).
 import assert from 'node:assert/strict';
