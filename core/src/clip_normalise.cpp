@@ -485,6 +485,19 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   return true;
 }
 
+#if PRIVSAMPLE_SIMD_LANES
+// Atoms i and i + 1 of n in the two lanes of an f64x2 (base[i·step], base[(i + 1)·step]): `keep` has all ones in the
+// lanes that hold an atom; past the end of an odd n lane 1 reads atom i again and is masked to 0.
+PRIVSAMPLE_SIMD_FUNCTION inline v128_t pair_mask(std::size_t i, std::size_t n) {
+  return wasm_i64x2_make(-1, i + 1 < n ? -1 : 0);
+}
+PRIVSAMPLE_SIMD_FUNCTION inline v128_t pair_at(const double* base, std::size_t step, std::size_t i, std::size_t n,
+                                               v128_t keep) {
+  const std::size_t next = i + 1 < n ? i + 1 : i;
+  return wasm_v128_and(keep, wasm_f64x2_make(base[i * step], base[next * step]));
+}
+#endif
+
 // One steering pass of small_pivots at s over n masses in two lanes (even and odd atoms; an odd n's last atom in the
 // even lane): Σ clip(s·m; lo, hi) and the slope Σm over the atoms strictly inside, and the smallest mass at or above
 // each bound at s and the largest below it (from which the neighbouring breakpoints follow: bound/m falls as m grows).
@@ -531,10 +544,9 @@ PRIVSAMPLE_SIMD_FUNCTION SteeringSums steering_pass(const double* masses, std::s
   v128_t floor_down = infinity;
   v128_t floor_up = value;
   for (std::size_t j = 0; j < n; j += 2) {
-    // atoms j and j + 1; past the end (odd n) a zero mass, whose clip (lo) is masked off: it then adds nothing
-    const std::size_t next = j + 1 < n ? j + 1 : j;
-    const v128_t keep = wasm_i64x2_make(-1, j + 1 < n ? -1 : 0);
-    const v128_t m = wasm_v128_and(keep, wasm_f64x2_make(masses[j], masses[next]));
+    // past the end (odd n) a zero mass, whose clip (lo) is masked off: it then adds nothing
+    const v128_t keep = pair_mask(j, n);
+    const v128_t m = pair_at(masses, 1, j, n, keep);
     const v128_t x = wasm_f64x2_mul(scale, m);
     value = wasm_f64x2_add(value, wasm_v128_and(keep, wasm_f64x2_pmin(hi, wasm_f64x2_pmax(lo, x))));
     slope = wasm_f64x2_add(slope, wasm_v128_and(m, wasm_v128_and(wasm_f64x2_gt(x, lo), wasm_f64x2_lt(x, hi))));
@@ -1520,15 +1532,11 @@ PRIVSAMPLE_SIMD_FUNCTION Regimes regimes_on(std::span<const double> p, const Bou
   v128_t any_room = zero;
   v128_t open_count = zero;
   for (std::size_t i = 0; i < k; i += 2) {
-    // atoms i and i + 1; past the end (odd k) a zero atom: its second lane is read at i and masked to 0
-    const std::size_t next = i + 1 < k ? i + 1 : i;
-    const v128_t keep = wasm_i64x2_make(-1, i + 1 < k ? -1 : 0);
-    const auto pair = [&](const double* base, std::size_t step) PRIVSAMPLE_SIMD_FUNCTION {
-      return wasm_v128_and(keep, wasm_f64x2_make(base[i * step], base[next * step]));
-    };
-    const v128_t mass = pair(p.data(), 1);
-    const v128_t lo = pair(bounds.lo_at, bounds.step);
-    const v128_t hi = pair(bounds.hi_at, bounds.step);
+    // past the end (odd k) a zero atom (p = lo = hi = 0)
+    const v128_t keep = pair_mask(i, k);
+    const v128_t mass = pair_at(p.data(), 1, i, k, keep);
+    const v128_t lo = pair_at(bounds.lo_at, bounds.step, i, k, keep);
+    const v128_t hi = pair_at(bounds.hi_at, bounds.step, i, k, keep);
     const v128_t valid = wasm_v128_and(wasm_v128_and(wasm_f64x2_ge(mass, zero), wasm_f64x2_lt(mass, infinity)),
                                        wasm_v128_and(wasm_v128_and(wasm_f64x2_ge(lo, zero), wasm_f64x2_ge(hi, lo)),
                                                      wasm_f64x2_lt(hi, infinity)));

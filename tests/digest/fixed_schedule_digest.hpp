@@ -79,6 +79,13 @@ inline std::vector<double> masses(SplitMix64& rng, std::size_t k, std::uint64_t 
   return p;
 }
 
+// A solution: its case, scale and q, bit for bit.
+inline void mix_solution(std::uint64_t& digest, const privsample::ClipNormalised& solved) {
+  mix(digest, static_cast<std::uint64_t>(solved.kind));
+  mix(digest, privsample::bits_of(solved.scale));
+  for (const double q : solved.q) mix(digest, privsample::bits_of(q));
+}
+
 // What a refusal says that every build writes alike: the entry it names ("p[17]", "lo[3]": the text up to the first
 // ']'), not the values, which the WebAssembly builds write as bit patterns.
 inline void mix_refusal(std::uint64_t& digest, const std::exception& error) {
@@ -142,10 +149,7 @@ inline FixedScheduleDigest fixed_schedule_digest() {
         return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
                         : privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor}, schedule);
       };
-      const privsample::ClipNormalised adaptive = solved(privsample::RootSchedule::adaptive);
-      mix(out.adaptive, static_cast<std::uint64_t>(adaptive.kind));
-      mix(out.adaptive, privsample::bits_of(adaptive.scale));
-      for (const double q : adaptive.q) mix(out.adaptive, privsample::bits_of(q));
+      mix_solution(out.adaptive, solved(privsample::RootSchedule::adaptive));
       result = solved(privsample::RootSchedule::fixed);
     } catch (const std::exception&) {
       ++out.rejected;
@@ -153,9 +157,7 @@ inline FixedScheduleDigest fixed_schedule_digest() {
       continue;
     }
     ++out.cases;
-    mix(out.digest, static_cast<std::uint64_t>(result.kind));
-    mix(out.digest, privsample::bits_of(result.scale));
-    for (const double q : result.q) mix(out.digest, privsample::bits_of(q));
+    mix_solution(out.digest, result);
   }
   return out;
 }
@@ -226,10 +228,7 @@ inline FixedScheduleDigest corrupted_input_digest() {
                       : privsample::clip_normalise(p, privsample::UniformBox{k, uniform_lo, uniform_hi}, schedule);
     };
     try {
-      const privsample::ClipNormalised adaptive = solved(privsample::RootSchedule::adaptive);
-      mix(out.adaptive, static_cast<std::uint64_t>(adaptive.kind));
-      mix(out.adaptive, privsample::bits_of(adaptive.scale));
-      for (const double q : adaptive.q) mix(out.adaptive, privsample::bits_of(q));
+      mix_solution(out.adaptive, solved(privsample::RootSchedule::adaptive));
     } catch (const std::exception& error) {
       mix_refusal(out.adaptive, error);
     }
@@ -242,9 +241,7 @@ inline FixedScheduleDigest corrupted_input_digest() {
       continue;
     }
     ++out.cases;
-    mix(out.digest, static_cast<std::uint64_t>(result.kind));
-    mix(out.digest, privsample::bits_of(result.scale));
-    for (const double q : result.q) mix(out.digest, privsample::bits_of(q));
+    mix_solution(out.digest, result);
   }
   return out;
 }

@@ -298,34 +298,32 @@ TEST_CASE("clip_normalise: the fixed schedule (sample()'s solve) passes every ch
   CHECK(uniform_box_sweep(false, RootSchedule::fixed) >= 50);
 }
 
+// A digest's counts and both schedules' hashes (16 hex digits) against its golden entry.
+template <class Golden>
+void check_digest(const FixedScheduleDigest& d, const Golden& golden) {
+  const auto hex = [](std::uint64_t value) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return std::string(text);
+  };
+  CHECK(d.cases == golden["cases"].template get<std::uint64_t>());
+  CHECK(d.rejected == golden["rejected"].template get<std::uint64_t>());
+  CHECK(hex(d.digest) == golden["digest"].template get<std::string>());
+  CHECK(hex(d.adaptive) == golden["adaptive"].template get<std::string>());
+}
+
 TEST_CASE("clip_normalise: the digests of both schedules and normalized_pmf over 2,400 inputs are the golden ones",
           "[clip_normalise]") {
   // The same digest is checked for the client's WebAssembly (f64x2 lanes) by tests/js/fixed-schedule-digest.test.mjs:
   // every build gives the same answers bit for bit.
-  const auto golden = read_golden("fixed-schedule-digest.json");
-  const FixedScheduleDigest d = fixed_schedule_digest();
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.digest));
-  CHECK(d.cases == golden["cases"].get<std::uint64_t>());
-  CHECK(d.rejected == golden["rejected"].get<std::uint64_t>());
-  CHECK(std::string(hex) == golden["digest"].get<std::string>());
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.adaptive));
-  CHECK(std::string(hex) == golden["adaptive"].get<std::string>());
+  check_digest(fixed_schedule_digest(), read_golden("fixed-schedule-digest.json"));
 }
 
 TEST_CASE("clip_normalise: the digests of both schedules over 1,200 corrupted and edge-case inputs are the golden ones", "[clip_normalise][validation]") {
   // The same digest is checked for both WebAssembly builds by tests/js/fixed-schedule-digest.test.mjs: the f64x2
   // lanes' masks, the integer clips and min/max accept and refuse the same inputs (a −0 mass once broke the integer
   // clips) and name the same entry.
-  const auto golden = read_golden("fixed-schedule-digest.json")["corrupted"];
-  const FixedScheduleDigest d = corrupted_input_digest();
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.digest));
-  CHECK(d.cases == golden["cases"].get<std::uint64_t>());
-  CHECK(d.rejected == golden["rejected"].get<std::uint64_t>());
-  CHECK(std::string(hex) == golden["digest"].get<std::string>());
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d.adaptive));
-  CHECK(std::string(hex) == golden["adaptive"].get<std::string>());
+  check_digest(corrupted_input_digest(), read_golden("fixed-schedule-digest.json")["corrupted"]);
 }
 
 TEST_CASE("clip_normalise: a mass of -0 is a zero mass in both schedules", "[clip_normalise]") {
