@@ -1,4 +1,5 @@
-// The clip-normalise solver through the small entry: `sampler('minimax').distribution(hist)` at k = 10^3, 10^5, 10^6
+// The clip-normalise solver through the small entry: `sampler('minimax').distribution(hist)` at k = 100 (the small-k
+// route, whose steering pass has f64x2 lanes in the client), 10^3, 10^5, 10^6
 // through the client entry (the shipped bundle + privsample-client.wasm, built for size around -O2 hot files) and
 // through the research entry (privsample/research: the whole core at -O3), in the same run. Batches alternate
 // between the two entries; each time is the median of 9 batches. Ratio = client / research (above 1: the client
@@ -36,8 +37,8 @@ const us = (v) => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} 
 console.log("sampler('minimax').distribution(hist): per call, median of 9 alternating batches; ratio = client / research");
 console.log('        k  input   eps     client   research   ratio');
 const ratios = [];
-for (const k of [1_000, 100_000, 1_000_000]) {
-  const calls = k >= 1_000_000 ? 3 : k >= 100_000 ? 20 : 1000;
+for (const k of [100, 1_000, 100_000, 1_000_000]) {
+  const calls = k >= 1_000_000 ? 3 : k >= 100_000 ? 20 : k >= 1_000 ? 1000 : 10_000;
   for (const sparse of [false, true]) {
     const hist = histogramOf(k, sparse);
     for (const epsilon of EPSILONS) {
