@@ -44,7 +44,7 @@ constexpr double kBoxSumTolerance = 1e-9;
 // Branch-free selection and clipping, for the fixed schedule (below) and the output of both schedules. V8 compiles
 // WebAssembly's f64 select, min and max to branches: a clip-and-sum loop written with them ran 3.5x slower on
 // random masses than on equal ones (predictable). These work on bit patterns with integer masks, which order
-// doubles >= 0 as the values do (+∞ included).
+// doubles >= 0 as the values do (+∞ included) once the sign bit is cleared (−0 has it set).
 constexpr std::uint64_t kLargestFiniteBits = 0x7FEF'FFFF'FFFF'FFFFULL;
 
 // All ones when `condition`, else zero.

@@ -11,7 +11,7 @@
 namespace privsample {
 
 // A double's bit pattern and back (std::bit_cast, which Emscripten 3.1.6's libc++ lacks). For doubles >= 0 (+∞
-// included) the patterns order as the values do.
+// included) the patterns order as the values do, except −0, whose sign bit puts its pattern above all others.
 [[nodiscard]] inline std::uint64_t bits_of(double x) noexcept {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
