@@ -8,9 +8,12 @@
 int main() {
   const privsample_test::FixedScheduleDigest d = privsample_test::fixed_schedule_digest();
   const privsample_test::FixedScheduleDigest bad = privsample_test::corrupted_input_digest();
+  const privsample_test::FixedScheduleDigest large = privsample_test::large_input_digest();
   std::printf("{\"digest\": \"%016" PRIx64 "\", \"cases\": %" PRIu64 ", \"rejected\": %" PRIu64
               ", \"adaptive\": \"%016" PRIx64 "\", \"corrupted\": {\"digest\": \"%016" PRIx64 "\", \"cases\": %" PRIu64 ", \"rejected\": %" PRIu64
-              ", \"adaptive\": \"%016" PRIx64 "\"}}\n",
-              d.digest, d.cases, d.rejected, d.adaptive, bad.digest, bad.cases, bad.rejected, bad.adaptive);
+              ", \"adaptive\": \"%016" PRIx64 "\"}, \"large\": {\"digest\": \"%016" PRIx64 "\", \"cases\": %" PRIu64
+              ", \"rejected\": %" PRIu64 ", \"adaptive\": \"%016" PRIx64 "\"}}\n",
+              d.digest, d.cases, d.rejected, d.adaptive, bad.digest, bad.cases, bad.rejected, bad.adaptive, large.digest,
+              large.cases, large.rejected, large.adaptive);
   return 0;
 }

@@ -3,7 +3,8 @@
 // bits; the adaptive search's small-k steering pass also has f64x2 lanes in the client. Each must give the same
 // answers bit for bit as the native build (min/max): the digests of tests/digest/fixed_schedule_digest.hpp over
 // 2,400 generated inputs and over 1,200 corrupted and edge-case inputs (both schedules each)
-// (which must be accepted and refused alike), compiled against each module's own libraries (CMake targets
+// (which must be accepted and refused alike) and over 48 uniform boxes at k = 1,000 to 65,537 (natively the adaptive
+// search's passes over every mass run in f64x2 lanes there), compiled against each module's own libraries (CMake targets
 // fixed_schedule_digest and fixed_schedule_digest_research).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -27,12 +28,13 @@ function digestOf(target) {
 }
 
 for (const [target, build] of [['fixed_schedule_digest', 'the client module (f64x2 lanes)'], ['fixed_schedule_digest_research', 'the research module (integer clips)']]) {
-  test(`${build} gives the golden digests (fixed schedule, adaptive search, normalized_pmf; corrupted inputs), as native does`, () => {
+  test(`${build} gives the golden digests (fixed schedule, adaptive search, normalized_pmf; corrupted inputs; large k), as native does`, () => {
     const wasm = digestOf(target);
     assert.equal(wasm.cases, golden.cases);
     assert.equal(wasm.rejected, golden.rejected);
     assert.equal(wasm.digest, golden.digest);
     assert.equal(wasm.adaptive, golden.adaptive);
     assert.deepEqual(wasm.corrupted, golden.corrupted);
+    assert.deepEqual(wasm.large, golden.large);
   });
 }
