@@ -30,15 +30,19 @@
 #include <sys/mman.h>
 #endif
 
-// Natively on x86-64 (SSE2 is part of the base ISA) the two passes over every mass of a uniform box, validation and
-// closing, run in f64x2 lanes: lanes 0 and 1 in one register, 2 and 3 in another, each lane doing exactly the scalar
-// form's operations in the same order, so the sums are the same to the last bit (the adaptive digest's golden is
-// unchanged). WebAssembly builds keep the scalar form (the client's bytes).
-#if defined(__SSE2__) && !defined(__wasm__)
-#define PRIVSAMPLE_SSE2_LANES 1
+// The two passes over every mass of a uniform box, validation and closing, run in f64x2 lanes (GCC/Clang vector
+// extensions: SSE2 or NEON natively, WebAssembly SIMD in the research module, which is built with -msimd128): lanes 0
+// and 1 in one vector, 2 and 3 in another, each lane doing exactly the scalar form's operations in the same order, so
+// the sums are the same to the last bit (the digests' goldens were computed by the scalar form). The client module
+// keeps the scalar form: its bytes go to small k, and its SIMD functions are chosen one by one (simd_lanes.hpp).
+#if defined(__wasm__) ? (defined(__wasm_simd128__) && !PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
+#define PRIVSAMPLE_VECTOR_LANES 1
+#include <cstring>
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 #else
-#define PRIVSAMPLE_SSE2_LANES 0
+#define PRIVSAMPLE_VECTOR_LANES 0
 #endif
 
 namespace privsample {
@@ -938,76 +942,105 @@ struct ClosingLane {
   }
 }
 
-#if PRIVSAMPLE_SSE2_LANES
+#if PRIVSAMPLE_VECTOR_LANES
+using F64x2 = double __attribute__((vector_size(16)));
+using I64x2 = long long __attribute__((vector_size(16)));  // a comparison's mask: -1 (all ones) or 0 per lane
+
+inline F64x2 load_pair(const double* at) {
+  F64x2 pair;
+  std::memcpy(&pair, at, sizeof pair);  // unaligned
+  return pair;
+}
+inline F64x2 splat(double x) { return F64x2{x, x}; }
+// The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`), and mask ? a : b lane by
+// lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
+// move through general registers (2x slower passes).
+#if defined(__SSE2__)
+inline F64x2 masked(I64x2 mask, F64x2 x) { return _mm_and_pd(reinterpret_cast<__m128d>(mask), x); }
+inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+  const __m128d bits = reinterpret_cast<__m128d>(mask);
+  return _mm_or_pd(_mm_and_pd(bits, a), _mm_andnot_pd(bits, b));
+}
+// Whether both lanes of a mask are set (the rare branch for open atoms).
+inline bool both_set(I64x2 mask) { return _mm_movemask_pd(reinterpret_cast<__m128d>(mask)) == 3; }
+// v > m ? v : m and v < m ? v : m (maxpd and minpd return their second operand unless the first is greater/less).
+inline F64x2 larger(F64x2 v, F64x2 m) { return _mm_max_pd(v, m); }
+inline F64x2 smaller(F64x2 v, F64x2 m) { return _mm_min_pd(v, m); }
+#else
+inline F64x2 masked(I64x2 mask, F64x2 x) { return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x)); }
+inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+  return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
+}
+inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
+inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
+inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
+#endif
+
 // close_over_p_uniform's disjoint steps from `from` while four atoms remain before `end`, lanes 0, 1 and 2, 3 in two
-// registers: visit's comparisons as masks, the term masked instead of selected, the counts subtracting the masks
-// (all ones is -1), the same Fast2Sum. Open atoms (rare) are noted in the order of the scalar steps. Returns where
-// it stopped.
-std::size_t close_in_sse2_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
-                                double factor, std::array<ClosingLane*, 4> lanes, std::uint32_t* pending,
-                                std::size_t& pending_count) {
-  const __m128d ceiling_from = _mm_set1_pd(t.ceiling_from);
-  const __m128d floor_to = _mm_set1_pd(t.floor_to);
-  const __m128d scaled_from = _mm_set1_pd(t.scaled_from);
-  const __m128d scaled_to = _mm_set1_pd(t.scaled_to);
-  const __m128d scale = _mm_set1_pd(factor);
+// vectors: visit's comparisons as masks, the term masked instead of selected, the counts subtracting the masks, the
+// same Fast2Sum. Open atoms (rare) are noted in the order of the scalar steps. Returns where it stopped.
+std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
+                                  double factor, std::array<ClosingLane*, 4> lanes, std::uint32_t* pending,
+                                  std::size_t& pending_count) {
   struct Pair {
-    __m128d sum, error;
-    __m128i floors, ceilings;
+    F64x2 sum, error;
+    I64x2 floors, ceilings;
   };
-  const auto load = [&](const ClosingLane& a, const ClosingLane& b) {
-    return Pair{_mm_set_pd(b.sum, a.sum), _mm_set_pd(b.error, a.error),
-                _mm_set_epi64x(static_cast<long long>(b.floors), static_cast<long long>(a.floors)),
-                _mm_set_epi64x(static_cast<long long>(b.ceilings), static_cast<long long>(a.ceilings))};
+  const auto load = [](const ClosingLane& a, const ClosingLane& b) {
+    return Pair{F64x2{a.sum, b.sum}, F64x2{a.error, b.error},
+                I64x2{static_cast<long long>(a.floors), static_cast<long long>(b.floors)},
+                I64x2{static_cast<long long>(a.ceilings), static_cast<long long>(b.ceilings)}};
   };
   const auto store = [](const Pair& pair, ClosingLane& a, ClosingLane& b) {
-    a.sum = _mm_cvtsd_f64(pair.sum);
-    b.sum = _mm_cvtsd_f64(_mm_unpackhi_pd(pair.sum, pair.sum));
-    a.error = _mm_cvtsd_f64(pair.error);
-    b.error = _mm_cvtsd_f64(_mm_unpackhi_pd(pair.error, pair.error));
-    a.floors = static_cast<std::size_t>(_mm_cvtsi128_si64(pair.floors));
-    b.floors = static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(pair.floors, pair.floors)));
-    a.ceilings = static_cast<std::size_t>(_mm_cvtsi128_si64(pair.ceilings));
-    b.ceilings = static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(pair.ceilings, pair.ceilings)));
+    a.sum = pair.sum[0];
+    b.sum = pair.sum[1];
+    a.error = pair.error[0];
+    b.error = pair.error[1];
+    a.floors = static_cast<std::size_t>(pair.floors[0]);
+    b.floors = static_cast<std::size_t>(pair.floors[1]);
+    a.ceilings = static_cast<std::size_t>(pair.ceilings[0]);
+    b.ceilings = static_cast<std::size_t>(pair.ceilings[1]);
   };
-  Pair first = load(*lanes[0], *lanes[1]);
-  Pair second = load(*lanes[2], *lanes[3]);
-  const auto step = [&](std::size_t i, Pair& pair) {
-    const __m128d x = _mm_loadu_pd(p + i);
-    const __m128d at_ceiling = _mm_cmpge_pd(x, ceiling_from);
-    const __m128d low = _mm_cmple_pd(x, floor_to);
-    const __m128d scaled = _mm_and_pd(_mm_cmpge_pd(x, scaled_from), _mm_cmple_pd(x, scaled_to));
-    pair.floors = _mm_sub_epi64(pair.floors, _mm_castpd_si128(low));
-    pair.ceilings = _mm_sub_epi64(pair.ceilings, _mm_castpd_si128(at_ceiling));
-    const __m128d term = _mm_and_pd(scaled, _mm_mul_pd(x, scale));
-    const __m128d total = _mm_add_pd(pair.sum, term);
-    pair.error = _mm_add_pd(pair.error, _mm_sub_pd(term, _mm_sub_pd(total, pair.sum)));
-    pair.sum = total;
-    const int closed = _mm_movemask_pd(_mm_or_pd(_mm_or_pd(low, scaled), at_ceiling));
-    if (closed != 3) [[unlikely]] {
+  // Notes the open atoms i, i + 1 (mask 0 in `closed`) without a branch per atom.
+  const auto note_open = [&](std::size_t i, I64x2 closed) {
+    if (!both_set(closed)) [[unlikely]] {
       pending[pending_count] = static_cast<std::uint32_t>(i);
-      pending_count += static_cast<std::size_t>((closed & 1) ^ 1);
+      pending_count += static_cast<std::size_t>(closed[0] + 1);
       pending[pending_count] = static_cast<std::uint32_t>(i + 1);
-      pending_count += static_cast<std::size_t>((closed >> 1) ^ 1);
+      pending_count += static_cast<std::size_t>(closed[1] + 1);
     }
   };
+  const F64x2 floor_to = splat(t.floor_to);
+  Pair first = load(*lanes[0], *lanes[1]);
+  Pair second = load(*lanes[2], *lanes[3]);
   std::size_t i = from;
   if (t.ceiling_from == kInfinity && t.scaled_from == kInfinity) {
     // A bracket from s = 0 (the usual one where Σlo is close to 1, e.g. Park's box at large k): no atom can be at its
     // ceiling or scaled (p is finite), every term is +0 and leaves a lane's Fast2Sum as it is, so only the floors
-    // are counted, two atoms a step.
+    // are counted (into one vector: only the lanes' total is read), two atoms a step.
     for (; i + 2 <= end; i += 2) {
-      const __m128d low = _mm_cmple_pd(_mm_loadu_pd(p + i), floor_to);
-      first.floors = _mm_sub_epi64(first.floors, _mm_castpd_si128(low));  // only the lanes' total is read
-      const int closed = _mm_movemask_pd(low);
-      if (closed != 3) [[unlikely]] {
-        pending[pending_count] = static_cast<std::uint32_t>(i);
-        pending_count += static_cast<std::size_t>((closed & 1) ^ 1);
-        pending[pending_count] = static_cast<std::uint32_t>(i + 1);
-        pending_count += static_cast<std::size_t>((closed >> 1) ^ 1);
-      }
+      const I64x2 low = load_pair(p + i) <= floor_to;
+      first.floors -= low;
+      note_open(i, low);
     }
   }
+  const F64x2 ceiling_from = splat(t.ceiling_from);
+  const F64x2 scaled_from = splat(t.scaled_from);
+  const F64x2 scaled_to = splat(t.scaled_to);
+  const F64x2 scale = splat(factor);
+  const auto step = [&](std::size_t at, Pair& pair) {
+    const F64x2 x = load_pair(p + at);
+    const I64x2 at_ceiling = x >= ceiling_from;
+    const I64x2 low = x <= floor_to;
+    const I64x2 scaled = (x >= scaled_from) & (x <= scaled_to);
+    pair.floors -= low;
+    pair.ceilings -= at_ceiling;
+    const F64x2 term = masked(scaled, x * scale);
+    const F64x2 total = pair.sum + term;
+    pair.error += term - (total - pair.sum);
+    pair.sum = total;
+    note_open(at, low | scaled | at_ceiling);
+  };
   for (; i + 4 <= end; i += 4) {
     step(i, first);
     step(i + 2, second);
@@ -1054,7 +1087,7 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
       pending[pending_count++] = static_cast<std::uint32_t>(i);
     }
   };
-#if !PRIVSAMPLE_SSE2_LANES && !PRIVSAMPLE_SIMD_LANES
+#if !PRIVSAMPLE_VECTOR_LANES && !PRIVSAMPLE_SIMD_LANES
   const bool floors_only = t.ceiling_from == kInfinity && t.scaled_from == kInfinity;
 #endif
   if (disjoint) {
@@ -1064,11 +1097,11 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
       const std::size_t end = std::min(p.size(), block + kBlock);
       pending_count = 0;
       std::size_t i = block;
-#if PRIVSAMPLE_SSE2_LANES
-      i = close_in_sse2_lanes(p.data(), i, end, t, factor, {&l0, &l1, &l2, &l3}, pending.data(), pending_count);
+#if PRIVSAMPLE_VECTOR_LANES
+      i = close_in_vector_lanes(p.data(), i, end, t, factor, {&l0, &l1, &l2, &l3}, pending.data(), pending_count);
 #else
-#if !PRIVSAMPLE_SIMD_LANES  // the research module (the client's bytes go to small k)
-      if (floors_only) {  // as in close_in_sse2_lanes: every term +0, only floors to count
+#if !PRIVSAMPLE_SIMD_LANES  // builds without vector lanes, but not the client (its bytes go to small k)
+      if (floors_only) {  // as in close_in_vector_lanes: every term +0, only floors to count
         for (; i < end; ++i) {
           const bool low = p[i] <= t.floor_to;
           l0.floors += low ? 1 : 0;
@@ -1337,37 +1370,32 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
     };
     Lane l0, l1, l2, l3;
     std::size_t i = 0;
-#if PRIVSAMPLE_SSE2_LANES
-    // Lanes 0, 1 and 2, 3 in two registers. _mm_max_pd(v, m) is v > m ? v : m, std::max(m, v)'s m < v ? v : m, and
-    // the same for min: the same values for NaN and ±0 too.
+#if PRIVSAMPLE_VECTOR_LANES
+    // Lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is std::max(m, v) (m < v ? v : m), and the same for min:
+    // the same values for NaN and ±0 too.
     {
-      __m128i positives_01 = _mm_setzero_si128(), positives_23 = _mm_setzero_si128();
-      __m128d largest_01 = _mm_setzero_pd(), largest_23 = _mm_setzero_pd();
-      __m128d smallest_01 = _mm_setzero_pd(), smallest_23 = _mm_setzero_pd();
-      __m128d mass_01 = _mm_setzero_pd(), mass_23 = _mm_setzero_pd();
-      const __m128d zero = _mm_setzero_pd();
+      I64x2 positives_01{}, positives_23{};
+      F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
+      const F64x2 zero{};
       for (; i + 4 <= k; i += 4) {
-        const __m128d v01 = _mm_loadu_pd(p.data() + i);
-        const __m128d v23 = _mm_loadu_pd(p.data() + i + 2);
-        positives_01 = _mm_sub_epi64(positives_01, _mm_castpd_si128(_mm_cmpgt_pd(v01, zero)));
-        positives_23 = _mm_sub_epi64(positives_23, _mm_castpd_si128(_mm_cmpgt_pd(v23, zero)));
-        largest_01 = _mm_max_pd(v01, largest_01);
-        largest_23 = _mm_max_pd(v23, largest_23);
-        smallest_01 = _mm_min_pd(v01, smallest_01);
-        smallest_23 = _mm_min_pd(v23, smallest_23);
-        mass_01 = _mm_add_pd(mass_01, v01);
-        mass_23 = _mm_add_pd(mass_23, v23);
+        const F64x2 v01 = load_pair(p.data() + i);
+        const F64x2 v23 = load_pair(p.data() + i + 2);
+        positives_01 -= v01 > zero;
+        positives_23 -= v23 > zero;
+        largest_01 = larger(v01, largest_01);
+        largest_23 = larger(v23, largest_23);
+        smallest_01 = smaller(v01, smallest_01);
+        smallest_23 = smaller(v23, smallest_23);
+        mass_01 += v01;
+        mass_23 += v23;
       }
-      const auto count = [](__m128i lanes, int lane) {
-        return static_cast<std::size_t>(_mm_cvtsi128_si64(lane == 0 ? lanes : _mm_unpackhi_epi64(lanes, lanes)));
+      const auto lane = [](I64x2 positives, F64x2 largest, F64x2 smallest, F64x2 mass, int at) {
+        return Lane{static_cast<std::size_t>(positives[at]), largest[at], smallest[at], mass[at]};
       };
-      const auto value = [](__m128d lanes, int lane) {
-        return _mm_cvtsd_f64(lane == 0 ? lanes : _mm_unpackhi_pd(lanes, lanes));
-      };
-      l0 = {count(positives_01, 0), value(largest_01, 0), value(smallest_01, 0), value(mass_01, 0)};
-      l1 = {count(positives_01, 1), value(largest_01, 1), value(smallest_01, 1), value(mass_01, 1)};
-      l2 = {count(positives_23, 0), value(largest_23, 0), value(smallest_23, 0), value(mass_23, 0)};
-      l3 = {count(positives_23, 1), value(largest_23, 1), value(smallest_23, 1), value(mass_23, 1)};
+      l0 = lane(positives_01, largest_01, smallest_01, mass_01, 0);
+      l1 = lane(positives_01, largest_01, smallest_01, mass_01, 1);
+      l2 = lane(positives_23, largest_23, smallest_23, mass_23, 0);
+      l3 = lane(positives_23, largest_23, smallest_23, mass_23, 1);
     }
 #else
     for (; i + 4 <= k; i += 4) {
