@@ -531,5 +531,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   continuousSampler<M extends ContinuousMechanismName>(mechanism: M, options: ContinuousOptionsByMechanism[M]): ContinuousSampler;
 }
 
-/** Loads the research module once (its WASM is inlined); later calls return the same instance. */
+/**
+ * Loads the research module once (its WASM is inlined); later calls return the same instance. The module needs
+ * WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node 16.4+).
+ */
 export function init(): Promise<PrivsampleResearch>;
