@@ -106,7 +106,8 @@ export interface Sampler {
   distribution(hist: Histogram): Float64Array;
   /**
    * The normaliser r_P of a clip sampler (Q*(x|P) = max(P(x)/r_P, 1/(e^ε+k−1)) for 'minimax'); 0 when none
-   * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one (linear samplers, ROO).
+   * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one (linear samplers, ROO), which
+   * still checks the histogram: a bad one throws as distribution() does.
    */
   normaliser(hist: Histogram): number | null;
   /**

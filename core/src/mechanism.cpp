@@ -38,7 +38,7 @@ std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<con
 }
 
 std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist) {
-  return std::visit(
+  const std::optional<double> r = std::visit(
       [&](const auto& m) -> std::optional<double> {
         if constexpr (requires { m.normaliser(hist); }) {
           return m.normaliser(hist);
@@ -47,6 +47,10 @@ std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<con
         }
       },
       mechanism);
+  // Without a normaliser the histogram is still checked, with the mechanism's own checks and messages: a bad one
+  // throws rather than getting "none" (as continuous mechanisms do).
+  if (!r) (void)distribution(mechanism, hist);
+  return r;
 }
 
 Guarantee guarantee(const FiniteMechanism& mechanism) {

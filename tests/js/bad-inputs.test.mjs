@@ -22,6 +22,8 @@ const histogramEntryPoints = {
   sample: (h) => minimax.sample(h),
   sampleMany: (h) => minimax.sampleMany(h, 3),
   'linear.distribution': (h) => ps.sampler('linear', { epsilon: 1 }).distribution(h),
+  // no normaliser (null for a good histogram), but a bad one is still refused
+  'linear.normaliser': (h) => ps.sampler('linear', { epsilon: 1 }).normaliser(h),
   'divergence p': (h) => ps.divergence('kl', h, h),
 };
 

@@ -169,6 +169,11 @@ TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
   CHECK(guarantee(minimax).epsilon == 1.0);
   CHECK(worst_case_risk(minimax, NamedDivergence::kl, 4) == finite_minimax_risk(NamedDivergence::kl, 4, 1.0));
   CHECK(distribution(make_finite_mechanism("linear", options), hist) == LinearSampler(1.0).distribution(hist));
+  // A mechanism without a normaliser says so for a good histogram, and refuses a bad one with its own message.
+  const FiniteMechanism linear = make_finite_mechanism("linear", options);
+  CHECK_FALSE(normaliser(linear, hist).has_value());
+  CHECK_THROWS_WITH(normaliser(linear, std::vector<double>{1, -2, 3}), Catch::Contains("hist[1]"));
+  CHECK_THROWS_WITH(normaliser(linear, std::vector<double>{0, 0}), Catch::Contains("all zeros"));
   CHECK_THROWS_WITH(make_finite_mechanism("local", options), Catch::Contains("prior") || Catch::Contains("gamma"));
   options.gamma = 3.0;
   CHECK_THROWS_WITH(make_finite_mechanism("minimax", options), Catch::Contains("gamma"));
