@@ -97,6 +97,10 @@ std::optional<double> randomized_response_floor(const ChannelMatrix& w) {
   return o;
 }
 
+// The share count/n of a validated count (>= 0), +0 for a count of -0: -0 is a valid zero (JS's Math.round(-0.2)
+// gives one), but its share -0 would print as "-0" in an estimate.
+double share_of(double count, double n) { return (count + 0.0) / n; }
+
 }  // namespace
 
 double validated_sample_counts(std::span<const double> counts, const FiniteMechanism* mechanism,
@@ -197,9 +201,10 @@ ReleasedEstimate estimate_released(const FiniteMechanism& mechanism, std::span<c
   out.pointwise_lower.resize(k);
   out.pointwise_upper.resize(k);
   for (std::size_t x = 0; x < k; ++x) {
-    out.q[x] = counts[x] / n;
-    const Interval all = wilson_interval(counts[x], n, z_all);
-    const Interval one = wilson_interval(counts[x], n, z);
+    const double count = counts[x] + 0.0;  // +0 for -0 (share_of)
+    out.q[x] = share_of(count, n);
+    const Interval all = wilson_interval(count, n, z_all);
+    const Interval one = wilson_interval(count, n, z);
     out.lower[x] = all.lower;
     out.upper[x] = all.upper;
     out.pointwise_lower[x] = one.lower;
@@ -277,7 +282,7 @@ PopulationEstimate estimate_population(const FiniteMechanism& mechanism, std::sp
   out.variance.resize(k);
   const double lambda2 = map->lambda * map->lambda;
   for (std::size_t x = 0; x < k; ++x) {
-    const double q = counts[x] / n;
+    const double q = share_of(counts[x], n);
     out.estimate[x] = (q - map->offset[x]) / map->lambda;
     out.variance[x] = q * (1.0 - q) / (n * lambda2);
   }
@@ -315,7 +320,7 @@ PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::
                               "; epsilon = 0?)");
     }
     for (std::size_t x = 0; x < k; ++x) {
-      const double q = counts[x] / n;
+      const double q = share_of(counts[x], n);
       out.estimate[x] = (q - *off) / lambda;
       out.variance[x] = q * (1.0 - q) / (n * lambda * lambda);
     }
@@ -331,7 +336,7 @@ PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::
   }
   const Eigen::MatrixXd m = lu.inverse();  // M = W^{−T}
   Eigen::VectorXd q(static_cast<Eigen::Index>(k));
-  for (std::size_t x = 0; x < k; ++x) q(static_cast<Eigen::Index>(x)) = counts[x] / n;
+  for (std::size_t x = 0; x < k; ++x) q(static_cast<Eigen::Index>(x)) = share_of(counts[x], n);
   const Eigen::VectorXd pi = m * q;
   const Eigen::VectorXd second = m.array().square().matrix() * q;  // Σ_y M_xy² Q̂_y
   for (std::size_t x = 0; x < k; ++x) {

@@ -53,6 +53,21 @@ test('estimate: report shape, Float64Arrays, method and assumption stated', () =
   assert.equal(noPointMasses.released.divergence, 'tv');
 });
 
+test('estimate: a count of -0 (Math.round(-0.2)) is a zero: the report is the same as with +0, no -0 anywhere', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const withMinusZero = ps.estimate(s, [120, -0, 60, 40]);
+  const withZero = ps.estimate(s, [120, 0, 60, 40]);
+  for (const part of ['released', 'population', 'pointMasses']) {
+    for (const [key, value] of Object.entries(withZero[part])) {
+      if (!(value instanceof Float64Array)) continue;
+      for (let x = 0; x < value.length; x += 1) {
+        assert.ok(Object.is(withMinusZero[part][key][x], value[x]), `${part}.${key}[${x}]: ${withMinusZero[part][key][x]} vs ${value[x]}`);
+      }
+    }
+  }
+  assert.ok(Object.is(withMinusZero.released.q[1], 0));
+});
+
 test('estimate: the clip samplers get no affine estimate, the joint-convexity radius and the point-mass inversion', () => {
   const s = ps.sampler('minimax', { epsilon: 2 });
   const r = ps.estimate(s, [50, 30, 20]);
