@@ -34,7 +34,7 @@
 // extensions: SSE2 or NEON natively, WebAssembly SIMD in the research module, which is built with -msimd128): lanes 0
 // and 1 in one vector, 2 and 3 in another, each lane doing exactly the scalar form's operations in the same order, so
 // the sums are the same to the last bit (the digests' goldens were computed by the scalar form). The client module
-// keeps the scalar form: its bytes go to small k, and its SIMD functions are chosen one by one (simd_lanes.hpp).
+// keeps the scalar form: its bytes go to small k (these lanes as target("simd128") functions cost it 514 gzip bytes).
 #if defined(__wasm__) ? (defined(__wasm_simd128__) && !PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
 #include <cstring>
@@ -1333,6 +1333,53 @@ std::vector<double> clipped_output(std::span<const double> p, const Bounds& boun
   return q;
 }
 
+// One of the four lanes of solve's validating scan of a uniform box's masses: what the case analysis and the search
+// need (positive masses, the largest), and what finds bad input without a branch per mass (a NaN or ±∞ makes the
+// total non-finite, a negative mass the smallest negative).
+struct ScanLane {
+  std::size_t positives = 0;
+  double largest = 0.0;
+  double smallest = 0.0;
+  double mass = 0.0;
+  void visit(double v) {
+    positives += v > 0.0 ? 1 : 0;
+    largest = std::max(largest, v);
+    smallest = std::min(smallest, v);
+    mass += v;
+  }
+};
+
+#if PRIVSAMPLE_VECTOR_LANES
+// The scan's four-mass steps while four masses remain, lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is
+// std::max(m, v) (m < v ? v : m), and the same for min: the same values for NaN and ±0 too. Returns where it stopped.
+std::size_t scan_in_vector_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
+  I64x2 positives_01{}, positives_23{};
+  F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
+  const F64x2 zero{};
+  std::size_t i = 0;
+  for (; i + 4 <= k; i += 4) {
+    const F64x2 v01 = load_pair(p + i);
+    const F64x2 v23 = load_pair(p + i + 2);
+    positives_01 -= v01 > zero;
+    positives_23 -= v23 > zero;
+    largest_01 = larger(v01, largest_01);
+    largest_23 = larger(v23, largest_23);
+    smallest_01 = smaller(v01, smallest_01);
+    smallest_23 = smaller(v23, smallest_23);
+    mass_01 += v01;
+    mass_23 += v23;
+  }
+  const auto lane = [](I64x2 positives, F64x2 largest, F64x2 smallest, F64x2 mass, int at) {
+    return ScanLane{static_cast<std::size_t>(positives[at]), largest[at], smallest[at], mass[at]};
+  };
+  *lanes[0] = lane(positives_01, largest_01, smallest_01, mass_01, 0);
+  *lanes[1] = lane(positives_01, largest_01, smallest_01, mass_01, 1);
+  *lanes[2] = lane(positives_23, largest_23, smallest_23, mass_23, 0);
+  *lanes[3] = lane(positives_23, largest_23, smallest_23, mass_23, 1);
+  return i;
+}
+#endif
+
 ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route) {
   const bool uniform = bounds.uniform();
   const std::size_t k = p.size();
@@ -1361,47 +1408,10 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
     // (a total that overflows with valid masses passes it).
     // Four lanes as four structs, never an array indexed by lane: indexed, g++ -O2 keeps them in memory and
     // every step waits on a store (1.4 ns per mass at k = 10^4; ~0.4 ns in registers).
-    struct Lane {
-      std::size_t positives = 0;
-      double largest = 0.0;
-      double smallest = 0.0;
-      double mass = 0.0;
-      void visit(double v) {
-        positives += v > 0.0 ? 1 : 0;
-        largest = std::max(largest, v);
-        smallest = std::min(smallest, v);
-        mass += v;
-      }
-    };
-    Lane l0, l1, l2, l3;
+    ScanLane l0, l1, l2, l3;
     std::size_t i = 0;
 #if PRIVSAMPLE_VECTOR_LANES
-    // Lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is std::max(m, v) (m < v ? v : m), and the same for min:
-    // the same values for NaN and ±0 too.
-    {
-      I64x2 positives_01{}, positives_23{};
-      F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
-      const F64x2 zero{};
-      for (; i + 4 <= k; i += 4) {
-        const F64x2 v01 = load_pair(p.data() + i);
-        const F64x2 v23 = load_pair(p.data() + i + 2);
-        positives_01 -= v01 > zero;
-        positives_23 -= v23 > zero;
-        largest_01 = larger(v01, largest_01);
-        largest_23 = larger(v23, largest_23);
-        smallest_01 = smaller(v01, smallest_01);
-        smallest_23 = smaller(v23, smallest_23);
-        mass_01 += v01;
-        mass_23 += v23;
-      }
-      const auto lane = [](I64x2 positives, F64x2 largest, F64x2 smallest, F64x2 mass, int at) {
-        return Lane{static_cast<std::size_t>(positives[at]), largest[at], smallest[at], mass[at]};
-      };
-      l0 = lane(positives_01, largest_01, smallest_01, mass_01, 0);
-      l1 = lane(positives_01, largest_01, smallest_01, mass_01, 1);
-      l2 = lane(positives_23, largest_23, smallest_23, mass_23, 0);
-      l3 = lane(positives_23, largest_23, smallest_23, mass_23, 1);
-    }
+    i = scan_in_vector_lanes(p.data(), k, {&l0, &l1, &l2, &l3});
 #else
     for (; i + 4 <= k; i += 4) {
       l0.visit(p[i]);
