@@ -9,6 +9,8 @@
 //   - the privacy-budget ledger loads its module on first use (init's ledgerWasm), keeps its entries in IndexedDB
 //     across a reload and refuses past the budget;
 //   - README's browser-only examples (```js browser) run as written there (the import specifier mapped to the package);
+//   - both entries privatize a histogram of k = 10^7 categories in the browser (minimax: Q* sums to 1 and stays in
+//     its box; the client also draws a sample), the most the API takes;
 //   - the policy is really enforced: without 'wasm-unsafe-eval' the module cannot compile (a script-src violation);
 //     the research entry, whose WASM is inlined, loads without connect-src data: but with a connect-src violation
 //     and two console errors, and cleanly with it — as README says.
@@ -180,6 +182,24 @@ describe('strict Content-Security-Policy: the .wasm as a file', { timeout: 180_0
       const { category } = JSON.parse(served.reports.at(-1));
       assert.ok(Number.isInteger(category) && category >= 0 && category < 4, `category ${category}`);
       assert.deepEqual(await violations(page), []);
+      await page.close();
+    }
+  });
+
+  test('both entries handle k = 10^7 in Chromium: minimax Q* sums to 1 inside its box, and the client draws a sample', async (t) => {
+    for (const path of ['/strict/page.html?large', '/with-data/page.html?entry=research&large']) {
+      const page = await open(path);
+      await page.waitForFunction(() => document.documentElement.dataset.result !== undefined, null, { timeout: 120_000 });
+      const result = JSON.parse(await page.evaluate(() => document.documentElement.dataset.result));
+      assert.equal(result.ok, true, `${path}: ${result.error}`);
+      const { large } = result;
+      assert.equal(large.k, 10_000_000);
+      assert.ok(Math.abs(large.total - 1) < 1e-9, `${path}: sum of Q* = ${large.total}`);
+      // Q* lies in [ℓ, e^ε·ℓ] with ℓ = 1/(e + k − 1): max/min <= e, and the floor times k is just under 1.
+      assert.ok(large.ratio <= Math.E * (1 + 1e-12) && large.ratio > 1, `${path}: max/min = ${large.ratio}`);
+      assert.ok(Math.abs(large.floorTimesK - 10_000_000 / (Math.E + 10_000_000 - 1)) < 1e-9, `${path}: min·k = ${large.floorTimesK}`);
+      if (path.includes('strict')) assert.ok(Number.isInteger(large.sample) && large.sample >= 0 && large.sample < 10_000_000);
+      t.diagnostic(`${path}: distribution() ${large.distributionMs.toFixed(0)} ms${large.sampleMs === undefined ? '' : `, sample() ${large.sampleMs.toFixed(0)} ms`}`);
       await page.close();
     }
   });
