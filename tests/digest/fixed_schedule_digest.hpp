@@ -3,8 +3,9 @@
 // that builds can be compared bit for bit: the fixed schedule (clip_normalise with RootSchedule::fixed, the solve of
 // every clip sampler's sample()), the adaptive search (distribution()'s solve, whose small-k steering pass has f64x2
 // lanes) and the histogram normalisation (normalized_pmf, whose validating scan has f64x2 lanes). The native build
-// (scalar lanes) checks it in tests/native/clip_normalise_test.cpp, both WebAssembly builds in
-// tests/js/fixed-schedule-digest.test.mjs, all against tests/golden/fixed-schedule-digest.json.
+// (scalar lanes for these; f64x2 lanes for the adaptive search's passes over every mass, as in the research module)
+// checks it in tests/native/clip_normalise_test.cpp, both WebAssembly builds in tests/js/fixed-schedule-digest.test.mjs,
+// all against tests/golden/fixed-schedule-digest.json.
 // The inputs use only exactly rounded operations (integer arithmetic, +, ×, ÷, powers of two), never libm or the
 // standard library's distributions, which differ between glibc/libstdc++ and musl/libc++.
 // A second digest (corrupted_input_digest) feeds the same passes inputs with bad entries (NaN, ±∞, negative masses,
