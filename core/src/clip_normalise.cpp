@@ -1548,13 +1548,14 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   open = {};
   if (uniform && levels == 1 && scale_is_normal) {
     // Same values as clipped_output (clip(scale·0) = lo, and hi > 0 in Case A), without its masks (the adaptive
-    // search needs no branch-free output): natively written once into reserved memory and vectorised (45 against
-    // 61 µs at k = 10^4, 3.3 against 4.6 ms at 10^6); in WebAssembly a plain loop (vector::assign over ClippedScaled
-    // cost the client 80 gzip bytes; clipped_output made distribution() 1.1x slower at k = 10^4).
+    // search needs no branch-free output): written once into reserved memory and vectorised (natively 45 against
+    // 61 µs at k = 10^4, 3.3 against 4.6 ms at 10^6; in the research module 0.9-1.3 against 1.6-1.8 ms at 10^6); in the
+    // client a plain loop (vector::assign over ClippedScaled cost it 80 gzip bytes; clipped_output made distribution()
+    // 1.1x slower at k = 10^4).
     const double lo = bounds.lo(0);
     const double hi = bounds.hi(0);
     out.q = reserved_output(k);
-#if defined(__wasm__)
+#if PRIVSAMPLE_SIMD_LANES
     out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) out.q[i] = std::min(std::max(scale * p[i], lo), hi);
 #else
