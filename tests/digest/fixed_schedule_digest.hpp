@@ -250,7 +250,8 @@ inline FixedScheduleDigest corrupted_input_digest() {
 // Both schedules on uniform boxes at larger k (1,000 to 65,537): the adaptive search's passes over every mass
 // (validation, the closing pass after the sampled bracket) have f64x2 lanes natively on x86-64 and scalar lanes in
 // both WebAssembly builds. Skewed masses (u^4: most near 0, a few large, so the bracket starts at s = 0 as it does
-// for Dirichlet(0.5) at large k), uniform, sparse and counts; ε up to ~5; one box in eight has a zero floor.
+// for Dirichlet(0.5) at large k), uniform, sparse, counts, two levels with -0 and subnormal masses among them, and
+// equal masses; ε up to ~5; one box in eight has a zero floor.
 inline FixedScheduleDigest large_input_digest() {
   using namespace digest_detail;
   static constexpr std::size_t kSizes[] = {1000, 4099, 10007, 65537};
@@ -258,7 +259,7 @@ inline FixedScheduleDigest large_input_digest() {
   FixedScheduleDigest out;
   for (int n = 0; n < 48; ++n) {
     const std::size_t k = kSizes[rng.below(std::size(kSizes))];
-    const std::uint64_t shape = rng.below(4);
+    const std::uint64_t shape = rng.below(6);
     std::vector<double> p(k, 0.0);
     for (std::size_t i = 0; i < k; ++i) {
       const double u = rng.unit();
@@ -267,7 +268,10 @@ inline FixedScheduleDigest large_input_digest() {
         case 0: p[i] = (u * u) * (u * u); break;
         case 1: p[i] = u; break;
         case 2: p[i] = j % 64 == 0 ? u * u : 0.0; break;
-        default: p[i] = static_cast<double>(j % 7); break;
+        case 3: p[i] = static_cast<double>(j % 7); break;
+        // two levels, with -0 and subnormal masses among them (valid: a zero, and masses far below the rest)
+        case 4: p[i] = j % 16 == 0 ? -0.0 : (j % 16 == 1 ? std::ldexp(u, -1060) : (j % 2 == 0 ? 1.0 : 0x1p-10)); break;
+        default: p[i] = 1.0; break;  // equal masses: every atom has the same breakpoints
       }
     }
     const double c = 1.0 + static_cast<double>(rng.below(2400)) / 16.0;  // e^ε from 1 to ~151
