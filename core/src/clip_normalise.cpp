@@ -1092,9 +1092,6 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
       pending[pending_count++] = static_cast<std::uint32_t>(i);
     }
   };
-#if !PRIVSAMPLE_VECTOR_LANES && !PRIVSAMPLE_SIMD_LANES
-  const bool floors_only = t.ceiling_from == kInfinity && t.scaled_from == kInfinity;
-#endif
   if (disjoint) {
     // Blocks of kBlock atoms; a block's open atoms are noted on the stack and appended after it, so that the
     // inner loop calls nothing and its lanes stay in registers.
@@ -1105,16 +1102,6 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
 #if PRIVSAMPLE_VECTOR_LANES
       i = close_in_vector_lanes(p.data(), i, end, t, factor, {&l0, &l1, &l2, &l3}, pending.data(), pending_count);
 #else
-#if !PRIVSAMPLE_SIMD_LANES  // builds without vector lanes, but not the client (its bytes go to small k)
-      if (floors_only) {  // as in close_in_vector_lanes: every term +0, only floors to count
-        for (; i < end; ++i) {
-          const bool low = p[i] <= t.floor_to;
-          l0.floors += low ? 1 : 0;
-          pending[pending_count] = static_cast<std::uint32_t>(i);
-          pending_count += low ? 0 : 1;
-        }
-      }
-#endif
       for (; i + 4 <= end; i += 4) {  // four atoms a step, one lane each
         visit(i, l0);
         visit(i + 1, l1);
