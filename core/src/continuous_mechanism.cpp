@@ -25,16 +25,18 @@ std::vector<double> distribution(const ContinuousMechanism& mechanism, std::span
 }
 
 std::optional<double> normaliser(const ContinuousMechanism& mechanism, std::span<const double> density) {
-  return std::visit(
+  const std::optional<double> r = std::visit(
       [&](const auto& m) -> std::optional<double> {
         if constexpr (requires { m.normaliser(density); }) {
           return m.normaliser(density);
         } else {
-          (void)m.distribution(density);  // the same checks of the density as the clip samplers make
           return std::nullopt;
         }
       },
       mechanism);
+  // Without a normaliser the density is still checked, as the clip samplers check it (mechanism.cpp does the same).
+  if (!r) (void)distribution(mechanism, density);
+  return r;
 }
 
 Guarantee guarantee(const ContinuousMechanism& mechanism) {

@@ -48,7 +48,7 @@ std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<con
       },
       mechanism);
   // Without a normaliser the histogram is still checked, with the mechanism's own checks and messages: a bad one
-  // throws rather than getting "none" (as continuous mechanisms do).
+  // throws rather than getting "none" (continuous_mechanism.cpp does the same).
   if (!r) (void)distribution(mechanism, hist);
   return r;
 }

@@ -97,6 +97,24 @@ inline void mix_refusal(std::uint64_t& digest, const std::exception& error) {
   for (std::size_t i = 0; i <= close; ++i) mix(digest, static_cast<unsigned char>(text[i]));
 }
 
+// One input through both schedules: the adaptive search's answer (or refusal) into `adaptive`, the fixed schedule's
+// into `digest`, counted as a case or a refusal. `solved(schedule)` solves the input.
+template <class Solve>
+void mix_both_schedules(FixedScheduleDigest& out, Solve&& solved) {
+  try {
+    mix_solution(out.adaptive, solved(privsample::RootSchedule::adaptive));
+  } catch (const std::exception& error) {
+    mix_refusal(out.adaptive, error);
+  }
+  try {
+    mix_solution(out.digest, solved(privsample::RootSchedule::fixed));
+    ++out.cases;
+  } catch (const std::exception& error) {
+    ++out.rejected;
+    mix_refusal(out.digest, error);
+  }
+}
+
 // A value that breaks or strains the rules for masses and bounds: NaN, ±∞, negative (normal and subnormal), and the
 // valid edge cases −0, the smallest subnormal and the largest double.
 inline double odd_value(SplitMix64& rng) {
@@ -143,22 +161,11 @@ inline FixedScheduleDigest fixed_schedule_digest() {
         hi[i] = prior * c;
       }
     }
-    privsample::ClipNormalised result;
-    try {
-      const double floor = 1.0 / (c + static_cast<double>(k) - 1.0);
-      const auto solved = [&](privsample::RootSchedule schedule) {
-        return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
-                        : privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor}, schedule);
-      };
-      mix_solution(out.adaptive, solved(privsample::RootSchedule::adaptive));
-      result = solved(privsample::RootSchedule::fixed);
-    } catch (const std::exception&) {
-      ++out.rejected;
-      mix(out.digest, 0xdead);
-      continue;
-    }
-    ++out.cases;
-    mix_solution(out.digest, result);
+    const double floor = 1.0 / (c + static_cast<double>(k) - 1.0);
+    mix_both_schedules(out, [&](privsample::RootSchedule schedule) {
+      return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
+                      : privsample::clip_normalise(p, privsample::UniformBox{k, floor, c * floor}, schedule);
+    });
   }
   return out;
 }
@@ -224,25 +231,10 @@ inline FixedScheduleDigest corrupted_input_digest() {
       for (double& bound : lo) bound = 0.0;
       uniform_lo = 0.0;
     }
-    const auto solved = [&](privsample::RootSchedule schedule) {
+    mix_both_schedules(out, [&](privsample::RootSchedule schedule) {
       return per_atom ? privsample::clip_normalise(p, privsample::AtomBox{lo, hi}, schedule)
                       : privsample::clip_normalise(p, privsample::UniformBox{k, uniform_lo, uniform_hi}, schedule);
-    };
-    try {
-      mix_solution(out.adaptive, solved(privsample::RootSchedule::adaptive));
-    } catch (const std::exception& error) {
-      mix_refusal(out.adaptive, error);
-    }
-    privsample::ClipNormalised result;
-    try {
-      result = solved(privsample::RootSchedule::fixed);
-    } catch (const std::exception& error) {
-      ++out.rejected;
-      mix_refusal(out.digest, error);
-      continue;
-    }
-    ++out.cases;
-    mix_solution(out.digest, result);
+    });
   }
   return out;
 }
@@ -277,16 +269,9 @@ inline FixedScheduleDigest large_input_digest() {
     const double c = 1.0 + static_cast<double>(rng.below(2400)) / 16.0;  // e^ε from 1 to ~151
     const double floor = rng.below(8) == 0 ? 0.0 : 1.0 / (c + static_cast<double>(k) - 1.0);
     const double ceiling = c / (c + static_cast<double>(k) - 1.0);
-    try {
-      mix_solution(out.adaptive, privsample::clip_normalise(p, privsample::UniformBox{k, floor, ceiling}));
-      mix_solution(out.digest,
-                   privsample::clip_normalise(p, privsample::UniformBox{k, floor, ceiling}, privsample::RootSchedule::fixed));
-    } catch (const std::exception& error) {
-      ++out.rejected;
-      mix_refusal(out.adaptive, error);
-      continue;
-    }
-    ++out.cases;
+    mix_both_schedules(out, [&](privsample::RootSchedule schedule) {
+      return privsample::clip_normalise(p, privsample::UniformBox{k, floor, ceiling}, schedule);
+    });
   }
   return out;
 }
