@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what privsample's build and tests need, only if missing. Idempotent; fast when all is present.
-#   Debian: emscripten (em++, Embind), libeigen3-dev, catch2, nlohmann-json3-dev (golden files in the native
-#           tests), chromium (browser tests), cmake, g++,
+#   Debian: emscripten (em++, Embind), binaryen (wasm-opt; emscripten depends on it too), libeigen3-dev, catch2,
+#           nlohmann-json3-dev (golden files in the native tests), chromium (browser tests), cmake, g++,
 #           clang-14 + libclang-rt-14-dev (sanitizers and libFuzzer), ccache (a warm run recompiles only what changed)
 #   npm:    the packages pinned in package-lock.json (npm ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium cmake g++ make clang-14 libclang-rt-14-dev ccache)
+debian_packages=(emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium cmake g++ make clang-14 libclang-rt-14-dev ccache)
 missing=()
 for pkg in "${debian_packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

@@ -34,15 +34,18 @@
 // extensions: SSE2 or NEON natively, WebAssembly SIMD in the research module, which is built with -msimd128): lanes 0
 // and 1 in one vector, 2 and 3 in another, each lane doing exactly the scalar form's operations in the same order, so
 // the sums are the same to the last bit (the digests' goldens were computed by the scalar form). The client module
-// keeps the scalar form: its bytes go to small k (these lanes as target("simd128") functions cost it 514 gzip bytes).
-#if defined(__wasm__) ? (defined(__wasm_simd128__) && !PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
+// has the scan's lanes (as target("simd128") functions: 228 gzip bytes, distribution() 0.89x the time at k = 10^4 to
+// 10^5) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves).
+#if defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
+#define PRIVSAMPLE_VECTOR_CLOSING (!PRIVSAMPLE_SIMD_LANES)
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #else
 #define PRIVSAMPLE_VECTOR_LANES 0
+#define PRIVSAMPLE_VECTOR_CLOSING 0
 #endif
 
 namespace privsample {
@@ -951,12 +954,12 @@ struct ClosingLane {
 using F64x2 = double __attribute__((vector_size(16)));
 using I64x2 = long long __attribute__((vector_size(16)));  // a comparison's mask: -1 (all ones) or 0 per lane
 
-inline F64x2 load_pair(const double* at) {
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 load_pair(const double* at) {
   F64x2 pair;
   std::memcpy(&pair, at, sizeof pair);  // unaligned
   return pair;
 }
-inline F64x2 splat(double x) { return F64x2{x, x}; }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 splat(double x) { return F64x2{x, x}; }
 // The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`), and mask ? a : b lane by
 // lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
 // move through general registers (2x slower passes).
@@ -972,31 +975,36 @@ inline bool both_set(I64x2 mask) { return _mm_movemask_pd(reinterpret_cast<__m12
 inline F64x2 larger(F64x2 v, F64x2 m) { return _mm_max_pd(v, m); }
 inline F64x2 smaller(F64x2 v, F64x2 m) { return _mm_min_pd(v, m); }
 #else
-inline F64x2 masked(I64x2 mask, F64x2 x) { return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x)); }
-inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 masked(I64x2 mask, F64x2 x) {
+  return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x));
+}
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
   return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
 }
-inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
-inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
-inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
+PRIVSAMPLE_SIMD_FUNCTION inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
 #endif
 
+#endif
+
+#if PRIVSAMPLE_VECTOR_CLOSING
 // close_over_p_uniform's disjoint steps from `from` while four atoms remain before `end`, lanes 0, 1 and 2, 3 in two
 // vectors: visit's comparisons as masks, the term masked instead of selected, the counts subtracting the masks, the
 // same Fast2Sum. Open atoms (rare) are noted in the order of the scalar steps. Returns where it stopped.
-std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
+PRIVSAMPLE_SIMD_FUNCTION std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
                                   double factor, std::array<ClosingLane*, 4> lanes, std::uint32_t* pending,
                                   std::size_t& pending_count) {
   struct Pair {
     F64x2 sum, error;
     I64x2 floors, ceilings;
   };
-  const auto load = [](const ClosingLane& a, const ClosingLane& b) {
+  const auto load = [](const ClosingLane& a, const ClosingLane& b) PRIVSAMPLE_SIMD_FUNCTION {
     return Pair{F64x2{a.sum, b.sum}, F64x2{a.error, b.error},
                 I64x2{static_cast<long long>(a.floors), static_cast<long long>(b.floors)},
                 I64x2{static_cast<long long>(a.ceilings), static_cast<long long>(b.ceilings)}};
   };
-  const auto store = [](const Pair& pair, ClosingLane& a, ClosingLane& b) {
+  const auto store = [](const Pair& pair, ClosingLane& a, ClosingLane& b) PRIVSAMPLE_SIMD_FUNCTION {
     a.sum = pair.sum[0];
     b.sum = pair.sum[1];
     a.error = pair.error[0];
@@ -1007,7 +1015,7 @@ std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t
     b.ceilings = static_cast<std::size_t>(pair.ceilings[1]);
   };
   // Notes the open atoms i, i + 1 (mask 0 in `closed`) without a branch per atom.
-  const auto note_open = [&](std::size_t i, I64x2 closed) {
+  const auto note_open = [&](std::size_t i, I64x2 closed) PRIVSAMPLE_SIMD_FUNCTION {
     if (!both_set(closed)) [[unlikely]] {
       pending[pending_count] = static_cast<std::uint32_t>(i);
       pending_count += static_cast<std::size_t>(closed[0] + 1);
@@ -1033,7 +1041,7 @@ std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t
   const F64x2 scaled_from = splat(t.scaled_from);
   const F64x2 scaled_to = splat(t.scaled_to);
   const F64x2 scale = splat(factor);
-  const auto step = [&](std::size_t at, Pair& pair) {
+  const auto step = [&](std::size_t at, Pair& pair) PRIVSAMPLE_SIMD_FUNCTION {
     const F64x2 x = load_pair(p + at);
     const I64x2 at_ceiling = x >= ceiling_from;
     const I64x2 low = x <= floor_to;
@@ -1099,7 +1107,7 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
       const std::size_t end = std::min(p.size(), block + kBlock);
       pending_count = 0;
       std::size_t i = block;
-#if PRIVSAMPLE_VECTOR_LANES
+#if PRIVSAMPLE_VECTOR_CLOSING
       i = close_in_vector_lanes(p.data(), i, end, t, factor, {&l0, &l1, &l2, &l3}, pending.data(), pending_count);
 #else
       for (; i + 4 <= end; i += 4) {  // four atoms a step, one lane each
@@ -1339,7 +1347,7 @@ struct ScanLane {
 #if PRIVSAMPLE_VECTOR_LANES
 // The scan's four-mass steps while four masses remain, lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is
 // std::max(m, v) (m < v ? v : m), and the same for min: the same values for NaN and ±0 too. Returns where it stopped.
-std::size_t scan_in_vector_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
+PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_vector_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
   I64x2 positives_01{}, positives_23{};
   F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
   const F64x2 zero{};
@@ -1356,7 +1364,7 @@ std::size_t scan_in_vector_lanes(const double* p, std::size_t k, std::array<Scan
     mass_01 += v01;
     mass_23 += v23;
   }
-  const auto lane = [](I64x2 positives, F64x2 largest, F64x2 smallest, F64x2 mass, int at) {
+  const auto lane = [](I64x2 positives, F64x2 largest, F64x2 smallest, F64x2 mass, int at) PRIVSAMPLE_SIMD_FUNCTION {
     return ScanLane{static_cast<std::size_t>(positives[at]), largest[at], smallest[at], mass[at]};
   };
   *lanes[0] = lane(positives_01, largest_01, smallest_01, mass_01, 0);
