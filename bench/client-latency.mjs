@@ -172,6 +172,14 @@ for (const k of [6, 100, 10_000]) {
   const copyOut = median(() => abi.doubles().slice(at, at + k), 20000);
   const allocation = median(() => new Float64Array(k), 20000);
   console.log(`\nk-RR distribution() at k = 100, by part: copy in ${us(copyIn)}, WebAssembly call ${us(call)}, copy out ${us(copyOut)} (of which allocating a Float64Array(100): ${us(allocation)})`);
+  // The floor of a copy-in/copy-out API: the two copies alone, with no work between them, against the whole
+  // hand-written call (which reads the caller's array in place and allocates one array, as the copy out does).
+  const inputAt = fn.ps_input(handle, k) / 8;
+  const [copiesOnly, handCall] = inTurns([() => {
+    abi.doubles().set(hist, inputAt);
+    return abi.doubles().slice(at, at + k);
+  }, () => plain.kRR.distribution(hist)], 20000);
+  console.log(`copy in + copy out alone ${us(copiesOnly)} = ${(copiesOnly / handCall).toFixed(2)}x the hand-written k-RR distribution() (${us(handCall)}): what is left for the WebAssembly call to stay at 1x`);
   fn.ps_sampler_delete(handle);
 }
 console.log(`\nworst ratio to the hand-written JS at k >= 100: ${Math.max(...ratiosAt100Plus).toFixed(2)}x (target <= 1)`);
