@@ -34,8 +34,8 @@
 // extensions: SSE2 or NEON natively, WebAssembly SIMD in the research module, which is built with -msimd128): lanes 0
 // and 1 in one vector, 2 and 3 in another, each lane doing exactly the scalar form's operations in the same order, so
 // the sums are the same to the last bit (the digests' goldens were computed by the scalar form). The client module
-// has the scan's lanes (as target("simd128") functions: 228 gzip bytes, distribution() 0.89x the time at k = 10^4 to
-// 10^5) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves).
+// has the scan's lanes (as target("simd128") functions: 228 gzip bytes, distribution() 0.89-0.95x the time at k = 10^3
+// to 10^6) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves).
 #if defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
 #define PRIVSAMPLE_VECTOR_CLOSING (!PRIVSAMPLE_SIMD_LANES)
@@ -992,19 +992,19 @@ PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_
 // close_over_p_uniform's disjoint steps from `from` while four atoms remain before `end`, lanes 0, 1 and 2, 3 in two
 // vectors: visit's comparisons as masks, the term masked instead of selected, the counts subtracting the masks, the
 // same Fast2Sum. Open atoms (rare) are noted in the order of the scalar steps. Returns where it stopped.
-PRIVSAMPLE_SIMD_FUNCTION std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
+std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t end, const UniformThresholds& t,
                                   double factor, std::array<ClosingLane*, 4> lanes, std::uint32_t* pending,
                                   std::size_t& pending_count) {
   struct Pair {
     F64x2 sum, error;
     I64x2 floors, ceilings;
   };
-  const auto load = [](const ClosingLane& a, const ClosingLane& b) PRIVSAMPLE_SIMD_FUNCTION {
+  const auto load = [](const ClosingLane& a, const ClosingLane& b) {
     return Pair{F64x2{a.sum, b.sum}, F64x2{a.error, b.error},
                 I64x2{static_cast<long long>(a.floors), static_cast<long long>(b.floors)},
                 I64x2{static_cast<long long>(a.ceilings), static_cast<long long>(b.ceilings)}};
   };
-  const auto store = [](const Pair& pair, ClosingLane& a, ClosingLane& b) PRIVSAMPLE_SIMD_FUNCTION {
+  const auto store = [](const Pair& pair, ClosingLane& a, ClosingLane& b) {
     a.sum = pair.sum[0];
     b.sum = pair.sum[1];
     a.error = pair.error[0];
@@ -1015,7 +1015,7 @@ PRIVSAMPLE_SIMD_FUNCTION std::size_t close_in_vector_lanes(const double* p, std:
     b.ceilings = static_cast<std::size_t>(pair.ceilings[1]);
   };
   // Notes the open atoms i, i + 1 (mask 0 in `closed`) without a branch per atom.
-  const auto note_open = [&](std::size_t i, I64x2 closed) PRIVSAMPLE_SIMD_FUNCTION {
+  const auto note_open = [&](std::size_t i, I64x2 closed) {
     if (!both_set(closed)) [[unlikely]] {
       pending[pending_count] = static_cast<std::uint32_t>(i);
       pending_count += static_cast<std::size_t>(closed[0] + 1);
@@ -1041,7 +1041,7 @@ PRIVSAMPLE_SIMD_FUNCTION std::size_t close_in_vector_lanes(const double* p, std:
   const F64x2 scaled_from = splat(t.scaled_from);
   const F64x2 scaled_to = splat(t.scaled_to);
   const F64x2 scale = splat(factor);
-  const auto step = [&](std::size_t at, Pair& pair) PRIVSAMPLE_SIMD_FUNCTION {
+  const auto step = [&](std::size_t at, Pair& pair) {
     const F64x2 x = load_pair(p + at);
     const I64x2 at_ceiling = x >= ceiling_from;
     const I64x2 low = x <= floor_to;
@@ -1347,7 +1347,8 @@ struct ScanLane {
 #if PRIVSAMPLE_VECTOR_LANES
 // The scan's four-mass steps while four masses remain, lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is
 // std::max(m, v) (m < v ? v : m), and the same for min: the same values for NaN and ±0 too. Returns where it stopped.
-PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_vector_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
+PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_vector_lanes(const double* p, std::size_t k,
+                                                        std::array<ScanLane*, 4> lanes) {
   I64x2 positives_01{}, positives_23{};
   F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
   const F64x2 zero{};
