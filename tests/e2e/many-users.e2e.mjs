@@ -59,8 +59,13 @@ describe('many-users page', () => {
   test('the confidence band contains the truth for most categories; curves for each mechanism', async () => {
     const d = await chartData('estimate-chart');
     assert.equal(d.truth.length, 10);
+    // The page simulates a fresh CSPRNG population each run and draws pointwise 95% intervals, so a few categories
+    // fall outside by chance: 3 of 10 did in one CI run (about 1% of runs at nominal coverage). At least 6 inside:
+    // P(5 or more outside) ~ 6e-5 at 95% coverage (1.6e-3 even at 90%), while a band that is misplaced or far too
+    // narrow misses most categories. The intervals' coverage itself is tested over many runs in
+    // tests/native/estimate_test.cpp and tests/js/estimate.test.mjs.
     const inside = d.truth.filter((t, i) => d.lower[i] - 1e-12 <= t && t <= d.upper[i] + 1e-12).length;
-    assert.ok(inside >= 8, `${inside} of 10 categories inside the band`);
+    assert.ok(inside >= 6, `${inside} of 10 categories inside the band`);
     const eps = await chartData('epsilon-chart');
     assert.deepEqual(Object.keys(eps.tv).sort(), ['linear', 'minimax', 'mollifier']);
     for (const tv of Object.values(eps.tv)) {
