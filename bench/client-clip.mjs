@@ -1,9 +1,9 @@
 // The clip-normalise solver through the small entry: `sampler('minimax').distribution(hist)` at k = 100 (the small-k
 // route, whose steering pass has f64x2 lanes in the client), 10^3, 10^5, 10^6
 // through the client entry (the shipped bundle + privsample-client.wasm, built for size around -O2 hot files) and
-// through the research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD), in the same run. Batches alternate
-// between the two entries; each time is the median of 9 batches. Ratio = client / research (above 1: the client
-// is slower). Both must give the same Q (checked first).
+// through the research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD), in the same run.
+// Batches alternate between the two entries; each time is the median of 9 batches. Ratio = client / research
+// (above 1: the client is slower). Both must give the same Q (checked first).
 // Run: npm run bench -- client-clip   (about a minute)
 import { init as initClient } from '../build/bundle/privsample.mjs';
 import { init as initResearch } from '../bindings/js/research.mjs';

@@ -35,10 +35,15 @@
 // and 1 in one vector, 2 and 3 in another, each lane doing exactly the scalar form's operations in the same order, so
 // the sums are the same to the last bit (the digests' goldens were computed by the scalar form). The client module
 // has the scan's lanes (as target("simd128") functions: 228 gzip bytes, distribution() 0.89-0.95x the time at k = 10^3
-// to 10^6) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves).
+// to 10^6) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves): that
+// and the other large-k-only code below is left out where PRIVSAMPLE_CLIENT_SIZE_BUDGET is defined (CMakeLists.txt).
 #if defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
-#define PRIVSAMPLE_VECTOR_CLOSING (!PRIVSAMPLE_SIMD_LANES)
+#if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+#define PRIVSAMPLE_VECTOR_CLOSING 0
+#else
+#define PRIVSAMPLE_VECTOR_CLOSING 1
+#endif
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -397,7 +402,7 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   for (;;) {
     scratch.clear();
     sample.clear();
-#if !PRIVSAMPLE_SIMD_LANES
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
     // The sample's size is known: growing the two vectors from empty was 7% of a call at k = 10^5 natively.
     sample.reserve(p.size() / stride + 1);
     scratch.reserve(2 * (p.size() / stride + 1));
@@ -1172,7 +1177,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   sample = {};
   round.s_low = pivots.first;
   round.s_high = pivots.second;
-#if !PRIVSAMPLE_SIMD_LANES
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
   // Room for the open atoms the bracket usually leaves (a few times √n): growing the vector from empty cost a tenth
   // of a call at k = 10^4 natively (eleven reallocations and copies). Not in the client's module, whose pages mostly
   // solve small k: there it cost 111 gzip bytes.
@@ -1551,7 +1556,7 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
     const double lo = bounds.lo(0);
     const double hi = bounds.hi(0);
     out.q = reserved_output(k);
-#if PRIVSAMPLE_SIMD_LANES
+#if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
     out.q.resize(k);
     for (std::size_t i = 0; i < k; ++i) out.q[i] = std::min(std::max(scale * p[i], lo), hi);
 #else

@@ -201,8 +201,8 @@ ReleasedEstimate estimate_released(const FiniteMechanism& mechanism, std::span<c
   out.pointwise_lower.resize(k);
   out.pointwise_upper.resize(k);
   for (std::size_t x = 0; x < k; ++x) {
-    const double count = counts[x] + 0.0;  // +0 for -0 (share_of)
-    out.q[x] = share_of(count, n);
+    const double count = counts[x] + 0.0;  // +0 for -0, for the intervals too (share_of)
+    out.q[x] = count / n;
     const Interval all = wilson_interval(count, n, z_all);
     const Interval one = wilson_interval(count, n, z);
     out.lower[x] = all.lower;

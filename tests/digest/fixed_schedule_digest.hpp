@@ -240,10 +240,11 @@ inline FixedScheduleDigest corrupted_input_digest() {
 }
 
 // Both schedules on uniform boxes at larger k (1,000 to 65,537): the adaptive search's passes over every mass
-// (validation, the closing pass after the sampled bracket) have f64x2 lanes natively on x86-64 and scalar lanes in
-// both WebAssembly builds. Skewed masses (u^4: most near 0, a few large, so the bracket starts at s = 0 as it does
-// for Dirichlet(0.5) at large k), uniform, sparse, counts, two levels with -0 and subnormal masses among them, and
-// equal masses; ε up to ~5; one box in eight has a zero floor.
+// (validation, the closing pass after the sampled bracket) have f64x2 lanes natively and in the research module; the
+// client module has the validation's lanes and a scalar closing pass. The golden was computed by the scalar form.
+// Skewed masses (u^4: most near 0, a few large, so the bracket starts at s = 0 as it does for Dirichlet(0.5) at large
+// k), uniform, sparse, counts, two levels with -0 and subnormal masses among them, and equal masses; ε up to ~5; one
+// box in eight has a zero floor.
 inline FixedScheduleDigest large_input_digest() {
   using namespace digest_detail;
   static constexpr std::size_t kSizes[] = {1000, 4099, 10007, 65537};

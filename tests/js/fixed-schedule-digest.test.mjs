@@ -1,6 +1,7 @@
 // Both WebAssembly builds run the fixed schedule's arithmetic in their own way: the client module in f64x2 lanes
 // (the fixed schedule, the histogram scan), the research module in scalar lanes with integer clips on the doubles'
-// bits; the adaptive search's small-k steering pass also has f64x2 lanes in the client. Each must give the same
+// bits; the adaptive search's small-k steering pass and its validating scan of uniform boxes also have f64x2 lanes in
+// the client (the research module: the scan and the closing pass, as natively). Each must give the same
 // answers bit for bit as the native build (min/max): the digests of tests/digest/fixed_schedule_digest.hpp over
 // 2,400 generated inputs and over 1,200 corrupted and edge-case inputs (both schedules each)
 // (which must be accepted and refused alike) and over 48 uniform boxes at k = 1,000 to 65,537 (natively the adaptive

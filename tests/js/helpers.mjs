@@ -21,19 +21,54 @@ export function chiSquareUpperTailEvenDf(x, degreesOfFreedom) {
   return Math.exp(-x / 2) * sum;
 }
 
-// Pearson's statistic of observed category counts against expected probabilities; returns { statistic, pValue }.
-// Uses k − 1 degrees of freedom, rounded up to an even number (a slightly conservative p-value when k − 1 is odd).
-export function chiSquareTest(draws, probabilities) {
-  const k = probabilities.length;
+// Degrees of freedom rounded up to an even number, for chiSquareUpperTailEvenDf: a slightly conservative p-value
+// when they are odd.
+const evenDegreesOfFreedom = (df) => (df % 2 === 0 ? df : df + 1);
+
+function countsOf(draws, k) {
   const counts = new Float64Array(k);
   for (const x of draws) counts[x] += 1;
+  return counts;
+}
+
+// Pearson's statistic of observed category counts against expected probabilities; returns { statistic, pValue }.
+// Uses k − 1 degrees of freedom, rounded up to an even number.
+export function chiSquareTest(draws, probabilities) {
+  const k = probabilities.length;
+  const counts = countsOf(draws, k);
   let statistic = 0;
   for (let i = 0; i < k; i += 1) {
     const expected = draws.length * probabilities[i];
     statistic += (counts[i] - expected) ** 2 / expected;
   }
-  const df = (k - 1) % 2 === 0 ? k - 1 : k;
-  return { statistic, pValue: chiSquareUpperTailEvenDf(statistic, df), counts };
+  return { statistic, pValue: chiSquareUpperTailEvenDf(statistic, evenDegreesOfFreedom(k - 1)), counts };
+}
+
+// Pearson's p-value with the categories expected fewer than 5 times pooled into one; a draw where q = 0 gives 0.
+export function pooledChiSquarePValue(draws, q) {
+  const counts = countsOf(draws, q.length);
+  let statistic = 0;
+  let bins = 0;
+  let pooledExpected = 0;
+  let pooledObserved = 0;
+  for (let x = 0; x < q.length; x += 1) {
+    const expected = draws.length * q[x];
+    if (q[x] === 0) {
+      if (counts[x] > 0) return 0;
+    } else if (expected < 5) {
+      pooledExpected += expected;
+      pooledObserved += counts[x];
+    } else {
+      statistic += (counts[x] - expected) ** 2 / expected;
+      bins += 1;
+    }
+  }
+  if (pooledExpected > 0) {
+    statistic += (pooledObserved - pooledExpected) ** 2 / Math.max(pooledExpected, 1);
+    bins += 1;
+  }
+  if (bins < 2) return 1;
+  return chiSquareUpperTailEvenDf(statistic, evenDegreesOfFreedom(bins - 1));
 }
 
 // The bad-input checker of a test file: each call asserts that run() throws ErrorType with a message matching pattern,

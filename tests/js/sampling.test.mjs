@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
 import { init as initResearch } from '../../bindings/js/research.mjs';
-import { chiSquareTest, chiSquareUpperTailEvenDf } from './helpers.mjs';
+import { chiSquareTest, pooledChiSquarePValue } from './helpers.mjs';
 
 const ps = await init();
 const CRITICAL_P = 1e-6; // a correct sampler fails a single check with probability 1e-6
@@ -85,35 +85,6 @@ test('a count of −0 is a zero count: sample() follows distribution() in both e
   }
 });
 
-// Pearson's p-value with the categories expected fewer than 5 times pooled into one; a draw where q = 0 fails.
-function pooledPValue(draws, q) {
-  const counts = new Float64Array(q.length);
-  for (const x of draws) counts[x] += 1;
-  let statistic = 0;
-  let bins = 0;
-  let pooledExpected = 0;
-  let pooledObserved = 0;
-  for (let x = 0; x < q.length; x += 1) {
-    const expected = draws.length * q[x];
-    if (q[x] === 0) {
-      if (counts[x] > 0) return 0;
-    } else if (expected < 5) {
-      pooledExpected += expected;
-      pooledObserved += counts[x];
-    } else {
-      statistic += (counts[x] - expected) ** 2 / expected;
-      bins += 1;
-    }
-  }
-  if (pooledExpected > 0) {
-    statistic += (pooledObserved - pooledExpected) ** 2 / Math.max(pooledExpected, 1);
-    bins += 1;
-  }
-  if (bins < 2) return 1;
-  const df = (bins - 1) % 2 === 0 ? bins - 1 : bins; // even, slightly conservative (helpers.mjs)
-  return chiSquareUpperTailEvenDf(statistic, df);
-}
-
 test('sample() follows distribution() in the client for every finite mechanism on adversarial histograms', () => {
   // sample() is the release path (for the clip samplers the fixed schedule, in f64x2 lanes in the client's
   // WebAssembly); distribution() is the adaptive search. sampleMany draws from distribution(), so only this checks
@@ -143,7 +114,7 @@ test('sample() follows distribution() in the client for every finite mechanism o
         const hist = make(k);
         const q = s.distribution(hist);
         const draws = Array.from({ length: 3000 }, () => s.sample(hist));
-        const p = pooledPValue(draws, q);
+        const p = pooledChiSquarePValue(draws, q);
         assert.ok(p > CRITICAL_P, `${mechanism} k = ${k}, ${shape}: p = ${p}`);
       }
       s.dispose();

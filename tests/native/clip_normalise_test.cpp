@@ -328,7 +328,8 @@ TEST_CASE("clip_normalise: the digests of both schedules over 1,200 corrupted an
 
 TEST_CASE("clip_normalise: the digests of both schedules over 48 uniform boxes at k = 1,000 to 65,537 are the golden ones", "[clip_normalise]") {
   // Natively on x86-64 the adaptive search's validation and closing passes run in f64x2 lanes; the golden values were
-  // computed by the scalar lanes (and both WebAssembly builds, which keep them, give them: fixed-schedule-digest.test).
+  // computed by the scalar form (both WebAssembly builds give them too, with their own lanes:
+  // fixed-schedule-digest.test).
   check_digest(large_input_digest(), read_golden("fixed-schedule-digest.json")["large"]);
 }
 
