@@ -116,7 +116,7 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
 // precision — which gives the same p_x.
-std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan) {
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
   double first = 1.0;
   double scale = 1.0;
   double total = scan.total;
@@ -131,7 +131,9 @@ std::vector<double> divided_by_total(std::span<const double> values, const Scan&
     total = scaled.value();
   }
   std::vector<double> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i] * first * scale / total;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
+  }
   return out;
 }
 
@@ -177,6 +179,10 @@ Scan checked_histogram(std::span<const double> hist, std::string_view name) {
 
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
   return divided_by_total(hist, checked_histogram(hist, name));
+}
+
+std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then, std::string_view name) {
+  return divided_by_total(hist, checked_histogram(hist, name), then);
 }
 
 CumulativeTable histogram_table(std::span<const double> hist, std::string_view name) {

@@ -97,11 +97,10 @@ double FunctionalLinearSampler::rounded_toward_delta(const Mix& m, double catego
 double FunctionalLinearSampler::lambda(std::size_t k) const { return mix(k).lambda; }
 
 std::vector<double> FunctionalLinearSampler::distribution(std::span<const double> hist) const {
-  std::vector<double> q = normalized_pmf(hist);
-  const Mix m = mix(q.size());
+  check_category_count(hist.size(), "hist");
+  const Mix m = mix(hist.size());
   // q = λP + (1−λ)/k, clamped into [floor, λ + floor] so rounding never widens the ratio/hockey-stick bound.
-  for (double& value : q) value = std::clamp(m.lambda * value + m.floor, m.floor, m.lambda + m.floor);
-  return q;
+  return normalized_pmf(hist, AffineClip{m.lambda, m.floor, m.lambda + m.floor});
 }
 
 // With probability λ a draw from P (cumulative table), else a uniform category: the released law is this mechanism

@@ -70,12 +70,11 @@ IndexDraw MinimaxSampler::prepare(std::span<const double> hist) const {
 }
 
 std::vector<double> LinearSampler::distribution(std::span<const double> hist) const {
-  std::vector<double> q = normalized_pmf(hist);
-  const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
+  check_category_count(hist.size(), "hist");
+  const FiniteBox box = finite_minimax_box(hist.size(), epsilon_);
   // γ = (e^ε−1)/(e^ε+k−1) and (1−γ)/k = ℓ; q = γP + ℓ, clamped so rounding never leaves [ℓ, u].
-  const double gamma = -std::expm1(-effective_epsilon(epsilon_)) / (1.0 + spread(q.size(), epsilon_));
-  for (double& value : q) value = std::clamp(gamma * value + box.floor, box.floor, box.ceiling);
-  return q;
+  const double gamma = -std::expm1(-effective_epsilon(epsilon_)) / (1.0 + spread(hist.size(), epsilon_));
+  return normalized_pmf(hist, AffineClip{gamma, box.floor, box.ceiling});
 }
 
 // k-RR on one draw of P: with probability γ a draw from P (cumulative table), else a uniform category. The released

@@ -1,6 +1,7 @@
 #pragma once
 // Validated input: a histogram of counts (or probabilities) becomes a normalised pmf, or a clear error.
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,17 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // the value, e.g. "hist[3] = -2: counts must be finite and >= 0". Counts as large as 1e308 or as small as 1e-300
 // normalise without overflow or underflow to zero (they are scaled by a power of two first).
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
+
+// q_x = clip(weight·p_x + floor; floor, ceiling) with p = normalized_pmf(hist, name), checked and computed in the same
+// pass, each p_x the same double: the linear samplers' mixtures λ·P + floor, clamped so that rounding never leaves
+// their box. (normalized_pmf is this with weight 1, floor −0 and ceiling +∞, which leave every p_x as it is.)
+struct AffineClip {
+  double weight = 1.0;
+  double floor = -0.0;
+  double ceiling = std::numeric_limits<double>::infinity();
+};
+[[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then,
+                                                 std::string_view name = "hist");
 
 // A cumulative table that draws from P = hist/Σhist (hist checked as normalized_pmf checks it), for the samplers
 // that only draw from P: built on the counts themselves (one pass less than normalising first; the law is P's up
