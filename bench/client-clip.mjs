@@ -1,15 +1,20 @@
 // The clip-normalise solver through the small entry: `sampler('minimax').distribution(hist)` at k = 100 (the small-k
 // route, whose steering pass has f64x2 lanes in the client), 10^3, 10^5, 10^6
-// through the client entry (the shipped bundle + privsample-client.wasm, built for size around -O2 hot files) and
-// through the research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD), in the same run.
-// Batches alternate between the two entries; each time is the median of 9 batches. Ratio = client / research
-// (above 1: the client is slower). Both must give the same Q (checked first).
-// Run: npm run bench -- client-clip   (about a minute)
+// through the client entry (the shipped bundle + privsample-client.wasm, built for size around -O2 hot files), the
+// research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD) and the module issue 14 measured
+// before the client entry existed (commit 5fd3315: the whole core at -O3 in one 608,519-byte module, built from this
+// repository's history by scripts/build-baseline.sh), in the same run. Batches rotate through the three; each time is
+// the median of 9 batches. Ratios = client / research and client / that module (above 1: the client is slower). The
+// two current entries must give the same Q bit for bit (checked first); the older solver's Q may differ in its last
+// bits (its root came by another search path), and the largest relative difference is printed.
+// Run: npm run bench -- client-clip   (about two minutes, plus ~40 s the first time to build the older module)
 import { init as initClient } from '../build/bundle/privsample.mjs';
 import { init as initResearch } from '../bindings/js/research.mjs';
+import { init as initBaseline } from '../build/baseline-5fd3315/bindings/js/privsample.mjs';
 
 const client = await initClient();
 const research = await initResearch();
+const baseline = await initBaseline();
 const EPSILONS = [0.1, 1, 5];
 
 // Deterministic inputs: dense (every category positive, skewed) and sparse (1% of the categories positive).
@@ -34,9 +39,10 @@ function perCall(run, calls) {
 }
 
 const us = (v) => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} µs`).padStart(11);
-console.log("sampler('minimax').distribution(hist): per call, median of 9 alternating batches; ratio = client / research");
-console.log('        k  input   eps     client   research   ratio');
+console.log("sampler('minimax').distribution(hist): per call, median of 9 batches in turns; ratios = client / the other");
+console.log('        k  input   eps     client   research   ratio    5fd3315   ratio  max rel. diff. to 5fd3315');
 const ratios = [];
+const toBaseline = [];
 for (const k of [100, 1_000, 100_000, 1_000_000]) {
   const calls = k >= 1_000_000 ? 3 : k >= 100_000 ? 20 : k >= 1_000 ? 1000 : 10_000;
   for (const sparse of [false, true]) {
@@ -44,25 +50,40 @@ for (const k of [100, 1_000, 100_000, 1_000_000]) {
     for (const epsilon of EPSILONS) {
       const a = client.sampler('minimax', { epsilon });
       const b = research.sampler('minimax', { epsilon });
+      const c = baseline.sampler('minimax', { epsilon });
       const qa = a.distribution(hist);
       const qb = b.distribution(hist);
+      const qc = c.distribution(hist);
+      let difference = 0;
       for (let i = 0; i < k; i += 1) {
         if (qa[i] !== qb[i]) throw new Error(`k = ${k}, eps = ${epsilon}: the entries disagree at ${i}: ${qa[i]} vs ${qb[i]}`);
+        difference = Math.max(difference, Math.abs(qa[i] - qc[i]) / qa[i]);
       }
-      const times = { client: [], research: [] };
+      if (!(difference < 1e-9)) throw new Error(`k = ${k}, eps = ${epsilon}: the 5fd3315 module's Q differs by ${difference}`);
+      const times = { client: [], research: [], baseline: [] };
+      const turns = [['client', a], ['research', b], ['baseline', c]];
       for (let batch = 0; batch < 9; batch += 1) {
-        const order = batch % 2 === 0 ? [['client', a], ['research', b]] : [['research', b], ['client', a]];
-        for (const [name, s] of order) times[name].push(perCall(() => s.distribution(hist), calls));
+        for (let t = 0; t < 3; t += 1) {
+          const [name, s] = turns[(batch + t) % 3];
+          times[name].push(perCall(() => s.distribution(hist), calls));
+        }
       }
       const med = (v) => v.sort((x, y) => x - y)[4];
       const tc = med(times.client);
       const tr = med(times.research);
+      const tb = med(times.baseline);
       ratios.push(tc / tr);
-      console.log(`${String(k).padStart(9)}  ${(sparse ? 'sparse' : 'dense').padEnd(7)}${String(epsilon).padStart(4)}${us(tc)}${us(tr)}  ${(tc / tr).toFixed(2).padStart(5)}x`);
+      toBaseline.push(tc / tb);
+      console.log(`${String(k).padStart(9)}  ${(sparse ? 'sparse' : 'dense').padEnd(7)}${String(epsilon).padStart(4)}${us(tc)}${us(tr)}  ${(tc / tr).toFixed(2).padStart(5)}x${us(tb)}  ${(tc / tb).toFixed(2).padStart(5)}x  ${difference.toExponential(1)}`);
       a.dispose();
       b.dispose();
     }
   }
 }
-const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
-console.log(`\nclient / research: geometric mean ${geomean.toFixed(2)}x, worst ${Math.max(...ratios).toFixed(2)}x, best ${Math.min(...ratios).toFixed(2)}x`);
+const summary = (name, values) => {
+  const geomean = Math.exp(values.reduce((s, r) => s + Math.log(r), 0) / values.length);
+  console.log(`client / ${name}: geometric mean ${geomean.toFixed(2)}x, worst ${Math.max(...values).toFixed(2)}x, best ${Math.min(...values).toFixed(2)}x`);
+};
+console.log('');
+summary('research', ratios);
+summary('the 5fd3315 module', toBaseline);

@@ -3,7 +3,7 @@
 #   client-size     bytes per entry point and init() in Chromium         (bench/client-size.mjs)
 #   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
-#   client-clip     minimax distribution(), client entry vs research entry (bench/client-clip.mjs)
+#   client-clip     minimax distribution(): client entry vs research entry vs the 5fd3315 module (bench/client-clip.mjs)
 #   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
@@ -21,6 +21,10 @@ case "$name" in
     NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target "$target" >/dev/null
     echo "== native"; "build/native/$target" "$@"
     echo "== WebAssembly (Node $(node --version))"; node "build/wasm/$target.cjs" "$@"
+    ;;
+  client-clip)
+    bash scripts/build-baseline.sh
+    node bench/client-clip.mjs "$@"
     ;;
   *)
     file="bench/${name%.mjs}.mjs"
