@@ -1,9 +1,12 @@
 // Validated input and clear errors (DESIGN.md "Errors"): every message names the parameter, the index and
 // the value, e.g. "hist[3] = -2: counts must be finite and >= 0".
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,6 +41,42 @@ TEST_CASE("validation: normalized_pmf accepts counts and probabilities of any ma
   std::vector<double> many(1'000'000);
   for (std::size_t x = 0; x < many.size(); ++x) many[x] = static_cast<double>(x % 97) + 0.1;
   CHECK(std::fabs(compensated_total(normalized_pmf(many)) - 1.0) <= 1e-14);
+}
+
+// The linear samplers mix while they normalise (one pass): each value must be the double that normalising first and
+// mixing after gives, and the identity AffineClip must leave every p_x as it is (−0 included).
+TEST_CASE("validation: normalized_pmf with an AffineClip is the mix of normalized_pmf, bit for bit", "[validation]") {
+  std::mt19937_64 rng(20261126);
+  std::size_t compared = 0;
+  for (const std::size_t k : {1, 2, 3, 7, 100, 1000}) {
+    std::vector<Histogram> inputs = structured_histograms(k, rng);
+    for (int shape = 0; shape < 14; ++shape) inputs.push_back(random_histogram(k, rng, shape));
+    for (const Histogram& h : inputs) {
+      INFO(h.label << ", k = " << k);
+      const std::vector<double> p = normalized_pmf(h.counts);
+      const std::vector<double> identity = normalized_pmf(h.counts, AffineClip{});
+      REQUIRE(identity.size() == p.size());
+      for (std::size_t x = 0; x < k; ++x) CHECK(std::bit_cast<std::uint64_t>(identity[x]) == std::bit_cast<std::uint64_t>(p[x]));
+      for (const double epsilon : {1e-9, 0.1, 1.0, 5.0, 40.0}) {
+        const FiniteBox box = finite_minimax_box(k, epsilon);
+        const double gamma = -std::expm1(-epsilon) / (1.0 + static_cast<double>(k - 1) * std::exp(-epsilon));
+        const std::vector<double> mixed = normalized_pmf(h.counts, AffineClip{gamma, box.floor, box.ceiling});
+        for (std::size_t x = 0; x < k; ++x) {
+          const double two_loops = std::clamp(gamma * p[x] + box.floor, box.floor, box.ceiling);
+          CHECK(std::bit_cast<std::uint64_t>(mixed[x]) == std::bit_cast<std::uint64_t>(two_loops));
+          ++compared;
+        }
+        // and the k-RR sampler's distribution() is that mix (its γ computed the same way, ε below 700)
+        const std::vector<double> q = LinearSampler(epsilon).distribution(h.counts);
+        CHECK(std::equal(q.begin(), q.end(), mixed.begin(), mixed.end()));
+      }
+    }
+    std::vector<double> with_negative_zero(k, -0.0);
+    with_negative_zero[0] = 3.0;
+    const std::vector<double> identity = normalized_pmf(with_negative_zero, AffineClip{});
+    for (std::size_t x = 1; x < k; ++x) CHECK(std::signbit(identity[x]));
+  }
+  CHECK(compared > 100000);
 }
 
 TEST_CASE("validation: normalized_pmf rejects bad histograms, naming index and value", "[validation]") {
