@@ -50,7 +50,7 @@ for (const k of [100, 1_000, 100_000, 1_000_000]) {
     for (const epsilon of EPSILONS) {
       const a = client.sampler('minimax', { epsilon });
       const b = research.sampler('minimax', { epsilon });
-      const c = baseline.sampler('minimax', { epsilon });
+      const c = baseline.sampler('minimax', { epsilon }); // that API had no dispose(): 24 samplers stay
       const qa = a.distribution(hist);
       const qb = b.distribution(hist);
       const qc = c.distribution(hist);

@@ -14,7 +14,7 @@ fi
 rm -rf "$dir"
 git clone -q --no-checkout . "$dir"
 git -C "$dir" checkout -q "$commit"
-# That commit's own build script, limited to the one module (no tests, no npm packages needed).
+# What that commit's scripts/build-wasm.sh runs, limited to the one module's target (no tests, no npm packages).
 (cd "$dir" && export NODE_PATH=/usr/share/nodejs && emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&
   cmake --build build/wasm -j2 --target privsample_wasm >/dev/null)
 echo "privsample: built the baseline module of $commit ($(stat -c %s "$dir/build/wasm/privsample-wasm.mjs") bytes) in $dir" >&2

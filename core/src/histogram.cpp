@@ -115,7 +115,7 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x.
+// precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
 std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
   double first = 1.0;
   double scale = 1.0;
