@@ -8,6 +8,7 @@
 // selection search finishes; one pass writes q. A miss of the bracket costs one more pass, never exactness.
 // Masses beyond 2^±500 and roots past the double range take the older, materialising route (rare inputs).
 #include "privsample/clip_normalise.hpp"
+#include "clip_normalise_internal.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1873,10 +1874,6 @@ namespace detail {
 
 ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box) {
   return solve(p, uniform_bounds(box), false);
-}
-
-ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const AtomBox& box) {
-  return solve(p, atom_bounds(box), false);
 }
 
 }  // namespace detail

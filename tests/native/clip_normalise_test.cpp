@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "privsample/numeric.hpp"
+#include "../../core/src/clip_normalise_internal.hpp"
 #include "../digest/fixed_schedule_digest.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"

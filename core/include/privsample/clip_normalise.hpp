@@ -78,12 +78,4 @@ enum class RootSchedule {
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box,
                                             RootSchedule schedule = RootSchedule::adaptive);
 
-namespace detail {
-// Tests only: the same solver without its small-k route (a UniformBox with k <= 128: the first bracket found by
-// Newton steps on the stack instead of by sorting the breakpoints). The results are identical to the last bit;
-// the tests check that they are. For an AtomBox there is no such route: the same as clip_normalise.
-[[nodiscard]] ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box);
-[[nodiscard]] ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const AtomBox& box);
-}  // namespace detail
-
 }  // namespace privsample
