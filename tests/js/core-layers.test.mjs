@@ -14,7 +14,7 @@ const LAYERS = [
   ['base', ['numeric', 'optimise', 'quadrature', 'special_functions', 'randomness', 'draw', 'errors', 'simd_lanes']],
   ['model', ['histogram', 'divergence']],
   ['privacy', ['privacy', 'functional_ldp', 'privacy_box']],
-  ['solver', ['clip_normalise']],
+  ['solver', ['clip_normalise', 'clip_normalise_internal']],
   ['mechanisms', ['sampler', 'minimax', 'clip_samplers', 'linear_samplers', 'reveal_or_obscure', 'continuous', 'membership',
     'registry', 'mechanism', 'continuous_mechanism']],
   ['analysis', ['channel', 'accountant', 'lmidp', 'estimate', 'simulate', 'collection_accounting', 'ledger']],
