@@ -8,12 +8,18 @@
 // two current entries must give the same Q bit for bit (checked first); the older solver's Q may differ in its last
 // bits (its root came by another search path), and the largest relative difference is printed.
 // Run: npm run bench -- client-clip   (about two minutes, plus ~40 s the first time to build the older module)
+import { existsSync } from 'node:fs';
 import { init as initClient } from '../build/bundle/privsample.mjs';
 import { init as initResearch } from '../bindings/js/research.mjs';
-import { init as initBaseline } from '../build/baseline-5fd3315/bindings/js/privsample.mjs';
 
 const client = await initClient();
 const research = await initResearch();
+// The older module is built by scripts/build-baseline.sh (npm run bench -- client-clip runs it first).
+const baselineEntry = new URL('../build/baseline-5fd3315/bindings/js/privsample.mjs', import.meta.url);
+if (!existsSync(baselineEntry)) {
+  throw new Error('bench/client-clip: the 5fd3315 module is not built: run `bash scripts/build-baseline.sh` (npm run bench -- client-clip does)');
+}
+const { init: initBaseline } = await import(baselineEntry);
 const baseline = await initBaseline();
 const EPSILONS = [0.1, 1, 5];
 
