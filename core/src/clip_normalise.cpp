@@ -527,6 +527,44 @@ PRIVSAMPLE_SIMD_FUNCTION inline v128_t pair_at(const double* base, std::size_t s
 }
 #endif
 
+#if PRIVSAMPLE_VECTOR_LANES
+using F64x2 = double __attribute__((vector_size(16)));
+using I64x2 = long long __attribute__((vector_size(16)));  // a comparison's mask: -1 (all ones) or 0 per lane
+
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 load_pair(const double* at) {
+  F64x2 pair;
+  std::memcpy(&pair, at, sizeof pair);  // unaligned
+  return pair;
+}
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 splat(double x) { return F64x2{x, x}; }
+// The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`), and mask ? a : b lane by
+// lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
+// move through general registers (2x slower passes).
+#if defined(__SSE2__)
+inline F64x2 masked(I64x2 mask, F64x2 x) { return _mm_and_pd(reinterpret_cast<__m128d>(mask), x); }
+inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+  const __m128d bits = reinterpret_cast<__m128d>(mask);
+  return _mm_or_pd(_mm_and_pd(bits, a), _mm_andnot_pd(bits, b));
+}
+// Whether both lanes of a mask are set (the rare branch for open atoms).
+inline bool both_set(I64x2 mask) { return _mm_movemask_pd(reinterpret_cast<__m128d>(mask)) == 3; }
+// v > m ? v : m and v < m ? v : m (maxpd and minpd return their second operand unless the first is greater/less).
+inline F64x2 larger(F64x2 v, F64x2 m) { return _mm_max_pd(v, m); }
+inline F64x2 smaller(F64x2 v, F64x2 m) { return _mm_min_pd(v, m); }
+#else
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 masked(I64x2 mask, F64x2 x) {
+  return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x));
+}
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+  return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
+}
+PRIVSAMPLE_SIMD_FUNCTION inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
+#endif
+
+#endif
+
 // One steering pass of small_pivots at s over n masses in two lanes (even and odd atoms; an odd n's last atom in the
 // even lane): Σ clip(s·m; lo, hi) and the slope Σm over the atoms strictly inside, and the smallest mass at or above
 // each bound at s and the largest below it (from which the neighbouring breakpoints follow: bound/m falls as m grows).
@@ -595,6 +633,38 @@ PRIVSAMPLE_SIMD_FUNCTION SteeringSums steering_pass(const double* masses, std::s
                          lane(floor_down, 1), lane(floor_up, 1)};
   return merged(even, odd);
 }
+#elif PRIVSAMPLE_VECTOR_LANES
+// Natively (SSE2, NEON) and in the research module: the two lanes in one F64x2, each doing SteeringLane::visit's
+// operations in the same order (larger then smaller is std::clamp's value, smaller/larger(candidate, acc) are
+// std::min/max(acc, candidate), masks instead of selects), so the same doubles. The scalar form's select of m or 0
+// for the slope compiled to a branch that random masses mispredict: at k = 100 the steering took most of a call.
+SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u, double hi_u) {
+  const F64x2 scale = splat(s);
+  const F64x2 lo = splat(lo_u);
+  const F64x2 hi = splat(hi_u);
+  const F64x2 infinity = splat(kInfinity);
+  F64x2 value = splat(0.0);
+  F64x2 slope = value;
+  F64x2 ceiling_down = infinity;
+  F64x2 ceiling_up = value;
+  F64x2 floor_down = infinity;
+  F64x2 floor_up = value;
+  std::size_t j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const F64x2 m = load_pair(masses + j);
+    const F64x2 x = scale * m;
+    value += smaller(larger(x, lo), hi);
+    slope += masked(x > lo, masked(x < hi, m));  // (a & b) on the masks compiled to scalar code (g++ 12)
+    ceiling_down = smaller(select_lanes(x >= hi, m, infinity), ceiling_down);
+    ceiling_up = larger(masked(x < hi, m), ceiling_up);
+    floor_down = smaller(select_lanes(x >= lo, m, infinity), floor_down);
+    floor_up = larger(masked(x < lo, m), floor_up);
+  }
+  SteeringLane even{value[0], slope[0], ceiling_down[0], ceiling_up[0], floor_down[0], floor_up[0]};
+  const SteeringLane odd{value[1], slope[1], ceiling_down[1], ceiling_up[1], floor_down[1], floor_up[1]};
+  if (j < n) even.visit(masses[j], s, lo_u, hi_u);
+  return merged(even, odd);
+}
 #else
 SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u, double hi_u) {
   SteeringLane even, odd;  // two lanes, so that neighbouring atoms do not wait on each other
@@ -656,7 +726,13 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   // F̂ exactly as pick_first_pivots evaluates it.
   const auto reaches = [&](double s) {
     double value = 0.0;
+    // Branch-free (clip_bits, select_bits): the same terms, whose selects random masses mispredicted (natively ~10% of
+    // a call at k = 100). Not in the client, where it cost 43 gzip bytes the budget does not have.
+#if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
     for (std::size_t j = 0; j < n; ++j) value += masses[j] > 0.0 ? std::clamp(s * masses[j], lo_u, hi_u) : 0.0;
+#else
+    for (std::size_t j = 0; j < n; ++j) value += select_bits(masses[j] > 0.0, clip_bits(s * masses[j], lo_u, hi_u), 0.0);
+#endif
     return constant + value >= 1.0;
   };
   // Exact neighbours (divisions): the largest breakpoint <= s (0 if none), the smallest > s (∞ if none).
@@ -956,43 +1032,6 @@ struct ClosingLane {
   }
 }
 
-#if PRIVSAMPLE_VECTOR_LANES
-using F64x2 = double __attribute__((vector_size(16)));
-using I64x2 = long long __attribute__((vector_size(16)));  // a comparison's mask: -1 (all ones) or 0 per lane
-
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 load_pair(const double* at) {
-  F64x2 pair;
-  std::memcpy(&pair, at, sizeof pair);  // unaligned
-  return pair;
-}
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 splat(double x) { return F64x2{x, x}; }
-// The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`), and mask ? a : b lane by
-// lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
-// move through general registers (2x slower passes).
-#if defined(__SSE2__)
-inline F64x2 masked(I64x2 mask, F64x2 x) { return _mm_and_pd(reinterpret_cast<__m128d>(mask), x); }
-inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
-  const __m128d bits = reinterpret_cast<__m128d>(mask);
-  return _mm_or_pd(_mm_and_pd(bits, a), _mm_andnot_pd(bits, b));
-}
-// Whether both lanes of a mask are set (the rare branch for open atoms).
-inline bool both_set(I64x2 mask) { return _mm_movemask_pd(reinterpret_cast<__m128d>(mask)) == 3; }
-// v > m ? v : m and v < m ? v : m (maxpd and minpd return their second operand unless the first is greater/less).
-inline F64x2 larger(F64x2 v, F64x2 m) { return _mm_max_pd(v, m); }
-inline F64x2 smaller(F64x2 v, F64x2 m) { return _mm_min_pd(v, m); }
-#else
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 masked(I64x2 mask, F64x2 x) {
-  return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x));
-}
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
-  return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
-}
-PRIVSAMPLE_SIMD_FUNCTION inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
-#endif
-
-#endif
 
 #if PRIVSAMPLE_VECTOR_CLOSING
 // close_over_p_uniform's disjoint steps from `from` while four atoms remain before `end`, lanes 0, 1 and 2, 3 in two
