@@ -799,7 +799,10 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   // Steering: Newton on F inside the bracket (low, high), F(low) < 1 <= F(high) (steering values), with an
   // Illinois-weighted secant where Newton's step leaves it. Stops when a Newton step stays on the piece it
   // starts from (that piece holds the root), or F(s) is within rounding of 1, or the bracket is two doubles.
-  double low = 0.0;
+  // Below lo/(largest mass) every atom sits at its floor, so F = F(0) < 1 there and the root lies above: with a narrow
+  // box (ε = 0.1) Newton's first step fell far into that flat stretch and cost a pass. (The start, (1 − constant)/Σm,
+  // is at least lo/mean(m), so it is not below.)
+  double low = floor_breakpoint(lo_u, largest);
   double high = kInfinity;
   double value_low = constant;
   value_low += static_cast<double>(open_count) * lo_u;
@@ -855,6 +858,19 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   double above = kInfinity;
   bool high_reaches = false;
   bool low_reaches = false;
+  // A Newton step that ends at an end of the root's piece (s within 1e-9 of a breakpoint: the ends' regimes at s are
+  // unsure) would take two exact evaluations of F̂; one steering pass at the piece's middle decides them instead
+  // when it finds the same piece there. (Not in the client: 220 gzip bytes, a second inlined steering pass.)
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+  if (on_piece && !inside(piece, s) && piece.below > 0.0 && piece.above < kInfinity) {
+    const double middle = piece.below + 0.5 * (piece.above - piece.below);
+    const Piece at_middle = evaluate(middle);
+    if (at_middle.below == piece.below && at_middle.above == piece.above) {
+      piece = at_middle;
+      s = middle;
+    }
+  }
+#endif
   if (on_piece && inside(piece, s)) {
     below = piece.below;
     above = piece.above;
