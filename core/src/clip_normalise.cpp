@@ -559,8 +559,15 @@ PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b)
   return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
 }
 PRIVSAMPLE_SIMD_FUNCTION inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
+#if defined(__wasm__)
+// pmax(m, v) = m < v ? v : m and pmin(m, v) = v < m ? v : m: one instruction each (f64x2.min/max follow IEEE's NaN and
+// signed-zero rules, which V8 spells out in several).
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return __builtin_wasm_pmax_f64x2(m, v); }
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return __builtin_wasm_pmin_f64x2(m, v); }
+#else
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
+#endif
 #endif
 
 #endif
@@ -593,52 +600,15 @@ inline SteeringSums merged(const SteeringLane& even, const SteeringLane& odd) {
           std::max(even.floor_up, odd.floor_up)};
 }
 
-#if PRIVSAMPLE_SIMD_LANES
-// The lanes in one f64x2 each: no branch (V8 compiles scalar min, max and selects on doubles to branches, which the
-// masses of a histogram mispredict). pmax(lo, x) then pmin(hi, ·) is std::clamp's value, pmin/pmax(acc, m) are
-// std::min/max(acc, m), and a mask's and is the select of m or +0: the same doubles as the scalar form. The padding
-// atom of an odd n (mass 0) changes no minimum or maximum that is used (floor_down only counts where lo > 0).
+#if PRIVSAMPLE_VECTOR_LANES
+// The two lanes in one F64x2, each doing SteeringLane::visit's operations in the same order (larger then smaller is
+// std::clamp's value, smaller/larger(candidate, acc) are std::min/max(acc, candidate), masks instead of selects), so
+// the same doubles. No branch: V8 compiles scalar min, max and selects on doubles to branches, and natively the
+// select of m or 0 for the slope compiled to one; random masses mispredict them (at k = 100 the steering took most
+// of a call). Past the end of an odd n the odd lane holds a zero mass whose clip (lo) is masked off: it changes no
+// minimum or maximum that is used (floor_down only counts where lo > 0).
 PRIVSAMPLE_SIMD_FUNCTION SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u,
                                                     double hi_u) {
-  const v128_t scale = wasm_f64x2_splat(s);
-  const v128_t lo = wasm_f64x2_splat(lo_u);
-  const v128_t hi = wasm_f64x2_splat(hi_u);
-  const v128_t infinity = wasm_f64x2_splat(kInfinity);
-  v128_t value = wasm_f64x2_splat(0.0);
-  v128_t slope = value;
-  v128_t ceiling_down = infinity;
-  v128_t ceiling_up = value;
-  v128_t floor_down = infinity;
-  v128_t floor_up = value;
-  for (std::size_t j = 0; j < n; j += 2) {
-    // past the end (odd n) a zero mass, whose clip (lo) is masked off: it then adds nothing
-    const v128_t keep = pair_mask(j, n);
-    const v128_t m = pair_at(masses, 1, j, n, keep);
-    const v128_t x = wasm_f64x2_mul(scale, m);
-    value = wasm_f64x2_add(value, wasm_v128_and(keep, wasm_f64x2_pmin(hi, wasm_f64x2_pmax(lo, x))));
-    slope = wasm_f64x2_add(slope, wasm_v128_and(m, wasm_v128_and(wasm_f64x2_gt(x, lo), wasm_f64x2_lt(x, hi))));
-    const v128_t reaches_hi = wasm_f64x2_ge(x, hi);
-    const v128_t reaches_lo = wasm_f64x2_ge(x, lo);
-    ceiling_down = wasm_f64x2_pmin(ceiling_down, wasm_v128_bitselect(m, infinity, reaches_hi));
-    ceiling_up = wasm_f64x2_pmax(ceiling_up, wasm_v128_andnot(m, reaches_hi));
-    floor_down = wasm_f64x2_pmin(floor_down, wasm_v128_bitselect(m, infinity, reaches_lo));
-    floor_up = wasm_f64x2_pmax(floor_up, wasm_v128_andnot(m, reaches_lo));
-  }
-  const auto lane = [](v128_t v, int which) PRIVSAMPLE_SIMD_FUNCTION {
-    return which == 0 ? wasm_f64x2_extract_lane(v, 0) : wasm_f64x2_extract_lane(v, 1);
-  };
-  const SteeringLane even{lane(value, 0), lane(slope, 0), lane(ceiling_down, 0), lane(ceiling_up, 0),
-                          lane(floor_down, 0), lane(floor_up, 0)};
-  const SteeringLane odd{lane(value, 1), lane(slope, 1), lane(ceiling_down, 1), lane(ceiling_up, 1),
-                         lane(floor_down, 1), lane(floor_up, 1)};
-  return merged(even, odd);
-}
-#elif PRIVSAMPLE_VECTOR_LANES
-// Natively (SSE2, NEON) and in the research module: the two lanes in one F64x2, each doing SteeringLane::visit's
-// operations in the same order (larger then smaller is std::clamp's value, smaller/larger(candidate, acc) are
-// std::min/max(acc, candidate), masks instead of selects), so the same doubles. The scalar form's select of m or 0
-// for the slope compiled to a branch that random masses mispredict: at k = 100 the steering took most of a call.
-SteeringSums steering_pass(const double* masses, std::size_t n, double s, double lo_u, double hi_u) {
   const F64x2 scale = splat(s);
   const F64x2 lo = splat(lo_u);
   const F64x2 hi = splat(hi_u);
@@ -649,20 +619,20 @@ SteeringSums steering_pass(const double* masses, std::size_t n, double s, double
   F64x2 ceiling_up = value;
   F64x2 floor_down = infinity;
   F64x2 floor_up = value;
-  std::size_t j = 0;
-  for (; j + 2 <= n; j += 2) {
-    const F64x2 m = load_pair(masses + j);
+  for (std::size_t j = 0; j < n; j += 2) {
+    const bool pair = j + 1 < n;
+    const I64x2 keep{-1, pair ? -1 : 0};
+    const F64x2 m = masked(keep, F64x2{masses[j], masses[pair ? j + 1 : j]});
     const F64x2 x = scale * m;
-    value += smaller(larger(x, lo), hi);
+    value += masked(keep, smaller(larger(x, lo), hi));
     slope += masked(x > lo, masked(x < hi, m));  // (a & b) on the masks compiled to scalar code (g++ 12)
     ceiling_down = smaller(select_lanes(x >= hi, m, infinity), ceiling_down);
     ceiling_up = larger(masked(x < hi, m), ceiling_up);
     floor_down = smaller(select_lanes(x >= lo, m, infinity), floor_down);
     floor_up = larger(masked(x < lo, m), floor_up);
   }
-  SteeringLane even{value[0], slope[0], ceiling_down[0], ceiling_up[0], floor_down[0], floor_up[0]};
+  const SteeringLane even{value[0], slope[0], ceiling_down[0], ceiling_up[0], floor_down[0], floor_up[0]};
   const SteeringLane odd{value[1], slope[1], ceiling_down[1], ceiling_up[1], floor_down[1], floor_up[1]};
-  if (j < n) even.visit(masses[j], s, lo_u, hi_u);
   return merged(even, odd);
 }
 #else
@@ -1047,7 +1017,6 @@ struct ClosingLane {
     }
   }
 }
-
 
 #if PRIVSAMPLE_VECTOR_CLOSING
 // close_over_p_uniform's disjoint steps from `from` while four atoms remain before `end`, lanes 0, 1 and 2, 3 in two
