@@ -537,11 +537,12 @@ PRIVSAMPLE_SIMD_FUNCTION inline F64x2 load_pair(const double* at) {
   return pair;
 }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 splat(double x) { return F64x2{x, x}; }
-// The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`), and mask ? a : b lane by
-// lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
+// The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`; masked_out: where it is
+// clear), and mask ? a : b lane by lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
 // move through general registers (2x slower passes).
 #if defined(__SSE2__)
 inline F64x2 masked(I64x2 mask, F64x2 x) { return _mm_and_pd(reinterpret_cast<__m128d>(mask), x); }
+inline F64x2 masked_out(I64x2 mask, F64x2 x) { return _mm_andnot_pd(reinterpret_cast<__m128d>(mask), x); }
 inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
   const __m128d bits = reinterpret_cast<__m128d>(mask);
   return _mm_or_pd(_mm_and_pd(bits, a), _mm_andnot_pd(bits, b));
@@ -555,16 +556,24 @@ inline F64x2 smaller(F64x2 v, F64x2 m) { return _mm_min_pd(v, m); }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 masked(I64x2 mask, F64x2 x) {
   return reinterpret_cast<F64x2>(mask & reinterpret_cast<I64x2>(x));
 }
-PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
-  return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 masked_out(I64x2 mask, F64x2 x) {
+  return reinterpret_cast<F64x2>(~mask & reinterpret_cast<I64x2>(x));
 }
 PRIVSAMPLE_SIMD_FUNCTION inline bool both_set(I64x2 mask) { return (mask[0] & mask[1]) != 0; }
 #if defined(__wasm__)
+using I32x4 = int __attribute__((vector_size(16)));
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {  // v128.bitselect: one instruction
+  return reinterpret_cast<F64x2>(__builtin_wasm_bitselect(reinterpret_cast<I32x4>(a), reinterpret_cast<I32x4>(b),
+                                                          reinterpret_cast<I32x4>(mask)));
+}
 // pmax(m, v) = m < v ? v : m and pmin(m, v) = v < m ? v : m: one instruction each (f64x2.min/max follow IEEE's NaN and
 // signed-zero rules, which V8 spells out in several).
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return __builtin_wasm_pmax_f64x2(m, v); }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return __builtin_wasm_pmin_f64x2(m, v); }
 #else
+PRIVSAMPLE_SIMD_FUNCTION inline F64x2 select_lanes(I64x2 mask, F64x2 a, F64x2 b) {
+  return reinterpret_cast<F64x2>((mask & reinterpret_cast<I64x2>(a)) | (~mask & reinterpret_cast<I64x2>(b)));
+}
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 larger(F64x2 v, F64x2 m) { return select_lanes(v > m, v, m); }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 smaller(F64x2 v, F64x2 m) { return select_lanes(v < m, v, m); }
 #endif
@@ -626,10 +635,13 @@ PRIVSAMPLE_SIMD_FUNCTION SteeringSums steering_pass(const double* masses, std::s
     const F64x2 x = scale * m;
     value += masked(keep, smaller(larger(x, lo), hi));
     slope += masked(x > lo, masked(x < hi, m));  // (a & b) on the masks compiled to scalar code (g++ 12)
-    ceiling_down = smaller(select_lanes(x >= hi, m, infinity), ceiling_down);
-    ceiling_up = larger(masked(x < hi, m), ceiling_up);
-    floor_down = smaller(select_lanes(x >= lo, m, infinity), floor_down);
-    floor_up = larger(masked(x < lo, m), floor_up);
+    // x is never NaN (s and the masses are finite), so x < bound is !(x >= bound)
+    const I64x2 reaches_hi = x >= hi;
+    const I64x2 reaches_lo = x >= lo;
+    ceiling_down = smaller(select_lanes(reaches_hi, m, infinity), ceiling_down);
+    ceiling_up = larger(masked_out(reaches_hi, m), ceiling_up);
+    floor_down = smaller(select_lanes(reaches_lo, m, infinity), floor_down);
+    floor_up = larger(masked_out(reaches_lo, m), floor_up);
   }
   const SteeringLane even{value[0], slope[0], ceiling_down[0], ceiling_up[0], floor_down[0], floor_up[0]};
   const SteeringLane odd{value[1], slope[1], ceiling_down[1], ceiling_up[1], floor_down[1], floor_up[1]};
