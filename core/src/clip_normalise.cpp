@@ -675,7 +675,7 @@ SteeringSums steering_pass(const double* masses, std::size_t n, double s, double
 // otherwise, walking to neighbouring breakpoints while an end is on the wrong side. Returns false when there is
 // no breakpoint (as pick_first_pivots does). Per-atom boxes keep the sorted search (code size of the client).
 bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, double constant,
-                  std::size_t open_count, double open_mass, std::pair<double, double>& pivots) {
+                  std::size_t open_count, double open_mass, double largest, std::pair<double, double>& pivots) {
   std::array<double, kSmall> mass;  // the open atoms' (rescaled) masses, in index order
   std::size_t n = 0;
   // A uniform box reads p itself when it needs no rescaling and most atoms are open (zeros included: at any s
@@ -702,8 +702,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   const auto ceiling_of = [&](std::size_t j) { return hi_u / masses[j]; };
   const auto in_set = [](double b) { return b > 0.0 && b < kInfinity; };  // the breakpoints pick_first_pivots sorts
   // hi/p and lo/p are smallest at the largest mass, and positive: some breakpoint is finite iff one of its are.
-  double largest = 0.0;
-  for (std::size_t j = 0; j < n; ++j) largest = std::max(largest, masses[j]);
+  // `largest` (the validation's largest open mass, rescaled: the largest of `masses`) saves a pass.
   if (!(largest > 0.0 && (in_set(hi_u / largest) || in_set(floor_breakpoint(lo_u, largest))))) return false;
   // F̂ exactly as pick_first_pivots evaluates it.
   const auto reaches = [&](double s) {
@@ -1188,8 +1187,8 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
 // search_root over the atoms of p with positive mass and room, without materialising them all.
 // `constant` holds the other atoms (always at lo).
 RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                              std::size_t open_count, double open_mass, const CompensatedSum& constant,
-                              bool small_route) {
+                              std::size_t open_count, double open_mass, double largest_open,
+                              const CompensatedSum& constant, bool small_route) {
   std::vector<double> scratch;
   std::vector<Bounds::Atom> sample;
   std::pair<double, double> pivots;
@@ -1204,7 +1203,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
   };
   const bool have_pivots =
       bounds.uniform() && small_route && p.size() <= kSmall
-          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, pivots)
+          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, largest_open, pivots)
           : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
   if (!have_pivots) {
     close();
@@ -1542,8 +1541,8 @@ ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small
   int last_shift = shift;
   int shift_before_last = 0;
   std::size_t levels = 1;
-  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass), constant,
-                                       small_route);
+  RootSearch root = search_root_over_p(bounds, p, PowerOfTwo(-shift), open_count, PowerOfTwo(-shift)(open_mass),
+                                       PowerOfTwo(-shift)(largest_mass), constant, small_route);
   for (;;) {
     if (!root.beyond_range) break;
     // Rare (masses spanning more than ~2^1000): whether some open atom's ceiling breakpoint is +∞.
