@@ -538,8 +538,8 @@ PRIVSAMPLE_SIMD_FUNCTION inline F64x2 load_pair(const double* at) {
 }
 PRIVSAMPLE_SIMD_FUNCTION inline F64x2 splat(double x) { return F64x2{x, x}; }
 // The lanes of x where mask is set, +0 elsewhere (the scalar form's `condition ? x : 0.0`; masked_out: where it is
-// clear), and mask ? a : b lane by lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector types into a per-lane conditional
-// move through general registers (2x slower passes).
+// clear), and mask ? a : b lane by lane, on the bits. With SSE2 by intrinsics: g++ 12 turns `mask & x` on vector
+// types into a per-lane conditional move through general registers (2x slower passes).
 #if defined(__SSE2__)
 inline F64x2 masked(I64x2 mask, F64x2 x) { return _mm_and_pd(reinterpret_cast<__m128d>(mask), x); }
 inline F64x2 masked_out(I64x2 mask, F64x2 x) { return _mm_andnot_pd(reinterpret_cast<__m128d>(mask), x); }
@@ -712,7 +712,9 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
 #if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
     for (std::size_t j = 0; j < n; ++j) value += masses[j] > 0.0 ? std::clamp(s * masses[j], lo_u, hi_u) : 0.0;
 #else
-    for (std::size_t j = 0; j < n; ++j) value += select_bits(masses[j] > 0.0, clip_bits(s * masses[j], lo_u, hi_u), 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+      value += select_bits(masses[j] > 0.0, clip_bits(s * masses[j], lo_u, hi_u), 0.0);
+    }
 #endif
     return constant + value >= 1.0;
   };
@@ -841,7 +843,7 @@ bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOf
   bool low_reaches = false;
   // A Newton step that ends at an end of the root's piece (s within 1e-9 of a breakpoint: the ends' regimes at s are
   // unsure) would take two exact evaluations of F̂; one steering pass at the piece's middle decides them instead
-  // when it finds the same piece there. (Not in the client: 220 gzip bytes, a second inlined steering pass.)
+  // when it finds the same piece there. (Not in the client: ~210 gzip bytes, a second inlined steering pass.)
 #if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
   if (on_piece && !inside(piece, s) && piece.below > 0.0 && piece.above < kInfinity) {
     const double middle = piece.below + 0.5 * (piece.above - piece.below);
