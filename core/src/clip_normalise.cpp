@@ -38,7 +38,13 @@
 // has the scan's lanes (as target("simd128") functions: 228 gzip bytes, distribution() 0.89-0.95x the time at k = 10^3
 // to 10^6) but keeps the scalar closing pass (its lanes would cost 300 bytes more than the 60 KB budget leaves): that
 // and the other large-k-only code below is left out where PRIVSAMPLE_CLIENT_SIZE_BUDGET is defined (CMakeLists.txt).
-#if defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
+// PRIVSAMPLE_SCALAR_FORMS (the test build privsample_scalar_forms_tests, CMakeLists.txt) compiles the scalar form of
+// every pass instead, as a build without SSE2, NEON or WebAssembly SIMD would: no shipped build runs the scalar scan or
+// steering pass, and only the client the scalar closing pass, yet the digests' goldens came from them.
+#if defined(PRIVSAMPLE_SCALAR_FORMS)
+#define PRIVSAMPLE_VECTOR_LANES 0
+#define PRIVSAMPLE_VECTOR_CLOSING 0
+#elif defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
 #if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
 #define PRIVSAMPLE_VECTOR_CLOSING 0
