@@ -5,11 +5,12 @@
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
 #   client-clip     minimax distribution(): client entry vs research entry vs the 5fd3315 module (bench/client-clip.mjs)
 #   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
+#   clip-normalise-ab [commit] [largest k]   clip-normalise against another commit's, in one native process
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:-}"
-[[ -n "$name" ]] || { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ -n "$name" ]] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 bash scripts/bootstrap.sh
 bash scripts/build-wasm.sh >/dev/null
@@ -21,6 +22,9 @@ case "$name" in
     NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target "$target" >/dev/null
     echo "== native"; "build/native/$target" "$@"
     echo "== WebAssembly (Node $(node --version))"; node "build/wasm/$target.cjs" "$@"
+    ;;
+  clip-normalise-ab)
+    bash scripts/bench-clip-ab.sh "$@"
     ;;
   client-clip)
     bash scripts/build-baseline.sh
