@@ -77,8 +77,9 @@ int main(int argc, char** argv) {
         } else {
           std::snprintf(answers, sizeof answers, "%zu values differ, by up to %.1e relative", differ, farthest);
         }
-        std::printf("%9zu %6s %4g %9.2f us %9.2f us %7.2fx  %s\n", k, shape == 0 ? "dense" : shape == 1 ? "sparse" : "cube",
-                    epsilon, times[0] * 1e6, times[1] * 1e6, times[1] / times[0], answers);
+        const char* input = shape == 0 ? "dense" : shape == 1 ? "sparse" : "cube";
+        std::printf("%9zu %6s %4g %9.2f us %9.2f us %7.2fx  %s\n", k, input, epsilon, times[0] * 1e6, times[1] * 1e6,
+                    times[1] / times[0], answers);
       }
     }
   }

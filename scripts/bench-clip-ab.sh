@@ -17,7 +17,11 @@ if [[ ! -f "$dir/libbaseline.a" ]]; then
   mkdir -p "$dir/tree"
   git archive "$commit" core | tar -x -C "$dir/tree"
   baseline=("${flags[@]}" -Dprivsample=privsample_baseline -I"$dir/tree/core/include" -I"$dir/tree/core/src")
-  printf '%s\0' "$dir"/tree/core/src/*.cpp | xargs -0 -P 2 -I{} sh -c 'g++ "$@" -c "{}" -o "'"$dir"'/$(basename "{}" .cpp).o"' _ "${baseline[@]}"
+  for source in "$dir"/tree/core/src/*.cpp; do  # two at a time
+    g++ "${baseline[@]}" -c "$source" -o "$dir/$(basename "$source" .cpp).o" &
+    (( $(jobs -r | wc -l) < 2 )) || wait -n
+  done
+  wait
   g++ "${baseline[@]}" -c bench/clip_normalise_ab_baseline.cpp -o "$dir/wrapper.o"
   ar rcs "$dir/libbaseline.a" "$dir"/*.o
   echo "privsample: built $commit's core for the A/B in $dir" >&2

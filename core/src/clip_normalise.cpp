@@ -44,7 +44,8 @@
 #if defined(PRIVSAMPLE_SCALAR_FORMS)
 #define PRIVSAMPLE_VECTOR_LANES 0
 #define PRIVSAMPLE_VECTOR_CLOSING 0
-#elif defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) : (defined(__SSE2__) || defined(__ARM_NEON))
+#elif defined(__wasm__) ? (defined(__wasm_simd128__) || PRIVSAMPLE_SIMD_LANES) \
+                         : (defined(__SSE2__) || defined(__ARM_NEON))
 #define PRIVSAMPLE_VECTOR_LANES 1
 #if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
 #define PRIVSAMPLE_VECTOR_CLOSING 0
