@@ -1,11 +1,11 @@
 // clip-normalise against itself at another commit, in one process (npm run bench -- clip-normalise-ab [commit]
 // [largest k]; scripts/bench-clip-ab.sh builds the other commit's core with its namespace renamed and links it here).
-// Park's finite box at ε ∈ {0.1, 1, 5}, k = 10^3 … largest, three inputs per k: dense = Dirichlet(0.5) over all
-// atoms, sparse = Dirichlet(0.5) over a random 1%, cube = u³ + 1e-12 for uniform u (flat-topped: many masses near
-// the largest). The two solvers are timed in turns (interleaved_median_seconds: A, B, A, B, …), so that the host's
-// drift falls on both; the ratio current / baseline below 1 means the current code is faster. Run it with the same
-// commit on both sides to see the spread of a ratio that should be 1 (on this project's shared 2-core machine
-// ±4%). Each row also says whether the two answers are the same bit for bit, and if not how far apart.
+// Park's finite box at ε ∈ {0.1, 1, 5}, k = 10^3 … largest, three inputs per k (park_inputs.hpp): dense and sparse
+// as clip_normalise_bench has them (Dirichlet(0.5) over all atoms or ~1% of them) and cube = u³ + 1e-12 (flat-topped:
+// many masses near the largest). The two solvers are timed in turns (interleaved_median_seconds: A, B, A, B, …), so
+// that the host's drift falls on both; the ratio current / baseline below 1 means the current code is faster. Run it
+// with the same commit on both sides to see the spread of a ratio that should be 1 (bench/README.md). Each row also
+// says whether the two answers are the same bit for bit, and if not how far apart.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,32 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "park_inputs.hpp"
 #include "privsample/clip_normalise.hpp"
+#include "privsample/minimax.hpp"
 #include "timing.hpp"
 
 std::vector<double> baseline_clip_normalise(std::span<const double> p, double lo, double hi);
-
-namespace {
-
-std::vector<double> masses(std::size_t k, int shape, std::mt19937_64& rng) {
-  std::gamma_distribution<double> gamma(0.5, 1.0);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  std::vector<double> p(k, 0.0);
-  if (shape == 0) {
-    for (double& x : p) x = gamma(rng);
-  } else if (shape == 1) {
-    const std::size_t support = std::max<std::size_t>(1, k / 100);
-    for (std::size_t j = 0; j < support; ++j) p[rng() % k] = gamma(rng);
-  } else {
-    for (double& x : p) x = std::pow(uniform(rng), 3) + 1e-12;
-  }
-  double total = 0.0;
-  for (const double x : p) total += x;
-  for (double& x : p) x /= total;
-  return p;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const std::string baseline = argc > 1 ? argv[1] : "baseline";
@@ -53,10 +33,12 @@ int main(int argc, char** argv) {
     const auto k = static_cast<std::size_t>(kd);
     for (const int shape : {0, 1, 2}) {
       std::mt19937_64 rng(20261126 + k + static_cast<std::size_t>(shape));
-      const std::vector<double> p = masses(k, shape, rng);
+      const std::vector<double> p =
+          shape == 2 ? privsample_bench::flat_topped(k, rng) : privsample_bench::dirichlet_half(k, shape == 1, rng);
       for (const double epsilon : {0.1, 1.0, 5.0}) {
-        const double lo = 1.0 / (std::exp(epsilon) + kd - 1.0);
-        const double hi = std::exp(epsilon) * lo;
+        const privsample::FiniteBox box = privsample::finite_minimax_box(k, epsilon);
+        const double lo = box.floor;
+        const double hi = box.ceiling;
         const std::vector<double> a = baseline_clip_normalise(p, lo, hi);
         const std::vector<double> b = privsample::clip_normalise(p, privsample::UniformBox{k, lo, hi}).q;
         std::size_t differ = 0;

@@ -32,10 +32,12 @@
 
 #include "privsample/clip_normalise.hpp"
 #include "privsample/minimax.hpp"
+#include "park_inputs.hpp"
 #include "timing.hpp"
 
 namespace {
 
+using privsample_bench::dirichlet_half;
 using privsample_bench::one_pass;
 using privsample_bench::sink;
 using privsample_bench::sum_in_lanes;
@@ -80,18 +82,6 @@ Approximate authors_bisection(const std::vector<double>& p, double lo, double hi
     (total > 1.0 ? r_low : r_high) = r;
   }
   return out;
-}
-
-std::vector<double> dirichlet_half(std::size_t k, bool sparse, std::mt19937_64& rng) {
-  std::gamma_distribution<double> gamma(0.5, 1.0);
-  std::vector<double> p(k, 0.0);
-  double total = 0.0;
-  for (std::size_t i = 0; i < k; ++i) {
-    if (!sparse || rng() % 100 == 0 || i == 0) p[i] = gamma(rng);
-    total += p[i];
-  }
-  for (double& v : p) v /= total;
-  return p;
 }
 
 double peak_memory_bytes() {

@@ -1309,7 +1309,8 @@ bool some_atom_inside(const Bounds& bounds, std::span<const double> p, const Pow
 #if PRIVSAMPLE_VECTOR_CLOSING
   // A uniform box in f64x2 lanes, a block at a time (the same products and comparisons, so the same answer). The
   // scalar loop, which runs over every mass where none is inside (F flat near the root, as with Park's box at
-  // ε = 0.1), was ~20% of a call at k = 10^4-10^5 natively; in lanes the call takes 0.7-0.8x the time there.
+  // ε = 0.1), was ~20% of a call at k = 10^4-10^5 natively; in lanes such calls take 0.71-0.87x the time (10^3-10^6;
+  // other calls at 10^6 1.03-1.07x: bench/README.md, clip-normalise-ab).
   if (bounds.uniform() && shift.factor() != 0.0) {
     const F64x2 scale = splat(s);
     const F64x2 factor = splat(shift.factor());
