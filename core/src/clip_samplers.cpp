@@ -22,13 +22,6 @@ void check_prior_size(std::size_t k, std::size_t prior_size, const char* name = 
 
 }  // namespace
 
-// A probability never exceeds 1, so a ceiling above 1 only wastes proposals.
-std::vector<double> capped_at_one(std::span<const double> ceiling) {
-  std::vector<double> out(ceiling.begin(), ceiling.end());
-  for (double& c : out) c = std::min(c, 1.0);
-  return out;
-}
-
 double validated_gamma(double gamma) {
   if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
     throw_invalid({"gamma = ", gamma, ": must be a finite number in (1, ", kMaxGamma, "]"});
@@ -57,11 +50,11 @@ ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedul
   return clip_normalise(p, AtomBox{box_.lo, box_.hi}, schedule);
 }
 
-// Envelope draw under the box top hi = b·e^ε·p0 (public): Geometric(1/Σhi) proposals for every input.
-IndexDraw LocalClipSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> q = solve(hist, RootSchedule::fixed).q;
-  Envelope envelope(capped_at_one(box_.hi));
-  return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
+// The floors b·p0 are the public base (release_plan.hpp).
+Release LocalClipSampler::release(std::span<const double> hist) const {
+  const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
 }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
@@ -87,40 +80,39 @@ MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<dou
   }
 }
 
+UniformBox MollifierSampler::uniform_box(std::size_t k) const {
+  const double half = effective_epsilon(epsilon_) / 2.0;
+  const double uniform = 1.0 / static_cast<double>(k);
+  const double top = std::min(1.0, std::exp(half) * uniform);
+  const double floor = private_floor(std::exp(-half) * uniform, top, 2.0 * half);
+  // An ε below the doubles' resolution: the raised floors leave no output summing to 1 but the reference itself.
+  if (floor * static_cast<double>(k) > 1.0) return UniformBox{k, uniform, uniform};
+  return UniformBox{k, floor, top};
+}
+
+PrivacyBox MollifierSampler::reference_box(std::size_t k) const {
+  check_prior_size(k, reference_->size(), "reference");
+  const double half = effective_epsilon(epsilon_) / 2.0;
+  PrivacyBox box = privacy_box(*reference_, std::exp(-half), std::exp(half), 2.0 * half, "reference");
+  for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
+  return box;
+}
+
 ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
-  const double half = effective_epsilon(epsilon_) / 2.0;
-  const double shrink = std::exp(-half);
-  const double grow = std::exp(half);
-  if (!reference_) {
-    const double uniform = 1.0 / static_cast<double>(p.size());
-    const double top = std::min(1.0, grow * uniform);
-    const double floor = private_floor(shrink * uniform, top, 2.0 * half);
-    if (floor * static_cast<double>(p.size()) > 1.0) {
-      return clip_normalise(p, UniformBox{p.size(), uniform, uniform}, schedule);
-    }
-    return clip_normalise(p, UniformBox{p.size(), floor, top}, schedule);
-  }
-  check_prior_size(p.size(), reference_->size(), "reference");
-  PrivacyBox box = privacy_box(*reference_, shrink, grow, 2.0 * half, "reference");
-  for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
+  if (!reference_) return clip_normalise(p, uniform_box(p.size()), schedule);
+  const PrivacyBox box = reference_box(p.size());
   return clip_normalise(p, AtomBox{box.lo, box.hi}, schedule);
 }
 
-// Envelope draw under the box top min(1, e^{ε/2}·Q0) (public).
-IndexDraw MollifierSampler::prepare(std::span<const double> hist) const {
-  ClipNormalised solved = solve(hist, RootSchedule::fixed);
-  const std::size_t k = solved.q.size();
-  const double grow = std::exp(effective_epsilon(epsilon_) / 2.0);
-  Envelope envelope = [&] {
-    if (!reference_) return Envelope(k, std::min(1.0, grow / static_cast<double>(k)));
-    std::vector<double> top(k);
-    for (std::size_t x = 0; x < k; ++x) top[x] = std::min(1.0, grow * (*reference_)[x]);
-    return Envelope(std::move(top));
-  }();
-  return [q = std::move(solved.q), envelope = std::move(envelope)](RandomBits& bits) {
-    return envelope.draw(q, bits).cell;
-  };
+// The floors e^{−ε/2}·Q0 are the public base (release_plan.hpp).
+Release MollifierSampler::release(std::span<const double> hist) const {
+  const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  const std::size_t k = q.size();
+  auto plan = std::make_shared<const ReleasePlan>(
+      reference_ ? clip_release_plan(reference_box(k).lo, epsilon_)
+                 : uniform_clip_release_plan(k, uniform_box(k).lo, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
 }
 
 double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

@@ -222,7 +222,6 @@ std::vector<double> density_pmf(std::span<const double> density, std::size_t cel
 }
 
 // The weight a linear sampler runs at: effective guarantee, and the GDP weight rounded down (functional_ldp.hpp).
-double running_lambda(const Guarantee& g, double T) { return running_linear_weight(g, T).lambda; }
 
 void require_in_class(const DensityClass& cls, std::span<const double> p) {
   if (!(in_class(cls, p)))
@@ -531,6 +530,12 @@ double ContinuousClipSampler::normaliser(std::span<const double> density) const 
   return constants_.trivial ? 1.0 : normaliser_of(solved);
 }
 
+Release ContinuousClipSampler::release(std::span<const double> density) const {
+  const std::vector<double> q = solve(density).q;
+  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(lo_, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
+}
+
 double ContinuousClipSampler::worst_case_risk(const FDivergence& f) const {
   if (constants_.trivial) return 0.0;
   return chord_risk(f, constants_.r1, constants_.r2);
@@ -543,22 +548,35 @@ ContinuousLinearSampler::ContinuousLinearSampler(Guarantee g, std::vector<double
     : guarantee_(validated_ldp_guarantee(g)), class_(privsample::density_class(reference, c1, c2)) {
   // λ* = λ_T(g)/(1 − c1) (docs/mechanisms/linear.md#the-weight-for-each-notion); T > 1 because c2 > 1.
   const double T = (class_.c2 - class_.c1) / (1.0 - class_.c1);
+  // The output's ratio to h lies in [λc1 + 1 − λ, λc2 + 1 − λ]; both ends, and the base share 1 − λ, are computed
+  // without forming 1 − λ from a λ that rounds to 1 (ε or μ large), where the floor would vanish.
+  double out_floor = 0.0;
+  double out_ceiling = 0.0;
   if (guarantee_.notion == PrivacyNotion::pure_ldp) {
     // Park's γ (docs/mechanisms/continuous.md#linear-sampler): its output lies in the mollifier [b·h, b·e^ε·h] (eqs. 37–38), which is ε-LDP for every
     // T. For T < 2 (c1 + c2 < 2) the functional-LDP weight takes the β = 0 branch (e^ε − 1)/((e^ε + 1)(1 − c1)),
     // which is smaller (it bounds the total variation by 1, unreachable when T < 2); for T >= 2 the two agree.
-    lambda_ = std::clamp(continuous_constants(class_.c1, class_.c2, guarantee_.epsilon).gamma, 0.0, 1.0);
+    const ContinuousConstants k = continuous_constants(class_.c1, class_.c2, guarantee_.epsilon);
+    lambda_ = std::clamp(k.gamma, 0.0, 1.0);
+    out_floor = k.trivial ? class_.c1 : k.b;        // 1 − γ(1 − c1) = b
+    out_ceiling = k.trivial ? class_.c2 : k.ceiling;  // 1 + γ(c2 − 1) = b·e^ε
+    base_share_ = k.trivial ? 0.0 : std::clamp((out_floor - lambda_ * class_.c1), 0.0, 1.0);
   } else {
-    lambda_ = std::clamp(running_lambda(guarantee_, T) / (1.0 - class_.c1), 0.0, 1.0);
+    const LinearWeight w = running_linear_weight(guarantee_, T);
+    lambda_ = std::clamp(w.lambda / (1.0 - class_.c1), 0.0, 1.0);
+    // 1 − λ = (1 − λ_T − c1)/(1 − c1) with 1 − λ_T = T·floor (solve_linear_weight computes the floor directly),
+    // raised by a few roundings: a larger base share is still private (Lemma C.1).
+    const double complement = T * w.floor;
+    const double raw = (complement - class_.c1) / (1.0 - class_.c1);
+    base_share_ = std::clamp(raw + 0x1p-50 * (complement + class_.c1) / (1.0 - class_.c1), 0.0, 1.0);
+    out_floor = base_share_ + lambda_ * class_.c1;
+    out_ceiling = base_share_ + lambda_ * class_.c2;
   }
   const std::size_t n = class_.h.size();
   lo_.resize(n);
   hi_.resize(n);
   out_lo_.resize(n);
   out_hi_.resize(n);
-  // Output ratio to h lies in [λc1 + 1 − λ, λc2 + 1 − λ] (= [b, b e^ε] for Park's γ, eqs. 37–38).
-  const double out_floor = lambda_ * class_.c1 + (1.0 - lambda_);
-  const double out_ceiling = lambda_ * class_.c2 + (1.0 - lambda_);
   for (std::size_t i = 0; i < n; ++i) {
     lo_[i] = class_.c1 * class_.h[i];
     hi_[i] = class_.c2 * class_.h[i];
@@ -574,9 +592,22 @@ std::vector<double> ContinuousLinearSampler::distribution(std::span<const double
   // holds in floating point; the clamp absorbs the rounding of the mixture itself.
   std::vector<double> q = clip_normalise(p, AtomBox{lo_, hi_}).q;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    q[i] = std::clamp(lambda_ * q[i] + (1.0 - lambda_) * class_.h[i], out_lo_[i], out_hi_[i]);
+    q[i] = std::clamp(lambda_ * q[i] + base_share_ * class_.h[i], out_lo_[i], out_hi_[i]);
   }
   return q;
+}
+
+Release ContinuousLinearSampler::release(std::span<const double> density) const {
+  if (guarantee_.notion == PrivacyNotion::pure_ldp) {
+    const std::vector<double> q = distribution(density);
+    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(out_lo_, guarantee_.epsilon));
+    return Release(plan, clip_data_target(*plan, q));
+  }
+  const std::vector<double> p = density_pmf(density, class_.h.size());
+  require_in_class(class_, p);
+  auto plan = std::make_shared<const ReleasePlan>(class_release_plan(
+      mixture_release_plan_by_base_share(base_share_, quantized_base(class_.h)), class_.c1, class_.c2));
+  return Release(plan, clip_normalise(p, AtomBox{lo_, hi_}).q);
 }
 
 double ContinuousLinearSampler::worst_case_risk(const FDivergence& f) const {
@@ -593,6 +624,12 @@ ContinuousLocalClipSampler::ContinuousLocalClipSampler(double epsilon, std::vect
   double total = 0.0;
   prior_ = normalised_reference(prior, "prior", total);
   box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output);
+}
+
+Release ContinuousLocalClipSampler::release(std::span<const double> density) const {
+  const std::vector<double> q = solve(density).q;
+  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
 }
 
 ClipNormalised ContinuousLocalClipSampler::solve(std::span<const double> density) const {
@@ -629,11 +666,18 @@ std::vector<double> ContinuousLocalLinearSampler::distribution(std::span<const d
   return q;
 }
 
-std::vector<double> ContinuousLocalLinearSampler::ceiling() const {
-  const double ceiling = lambda_ * gamma_ + (1.0 - lambda_);
-  std::vector<double> out(prior_.size());
-  for (std::size_t i = 0; i < prior_.size(); ++i) out[i] = ceiling * prior_[i];
-  return out;
+Release ContinuousLocalLinearSampler::release(std::span<const double> density) const {
+  if (guarantee_.notion == PrivacyNotion::pure_ldp) {
+    const std::vector<double> q = distribution(density);
+    const double floor = lambda_ / gamma_ + (1.0 - lambda_);
+    std::vector<double> lo(prior_.size());
+    for (std::size_t i = 0; i < lo.size(); ++i) lo[i] = floor * prior_[i];
+    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(lo, guarantee_.epsilon));
+    return Release(plan, clip_data_target(*plan, q));
+  }
+  auto plan = std::make_shared<const ReleasePlan>(
+      class_release_plan(mixture_release_plan(lambda_, quantized_base(prior_)), 1.0 / gamma_, gamma_));
+  return Release(plan, projection(density));
 }
 
 double ContinuousLocalLinearSampler::worst_case_risk(const FDivergence& f) const {
@@ -677,20 +721,6 @@ Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bi
   if (!(q.size() == n))
     fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
   return point_in_cell(grid, DiscreteSampler(q).draw(bits), bits);
-}
-
-double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
-  validate_grid(grid);
-  if (!(q.size() == grid.cells))
-    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(grid.cells) + " cells");
-  return point_in_cell(grid, draw_cell_under_envelope(q, ceiling, bits).cell, bits);
-}
-
-Point2D draw_point(const Grid2D& grid, std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
-  const std::size_t n = cell_count(grid);
-  if (!(q.size() == n))
-    fail_shape("q has " + std::to_string(q.size()) + " entries but the grid has " + std::to_string(n) + " cells");
-  return point_in_cell(grid, draw_cell_under_envelope(q, ceiling, bits).cell, bits);
 }
 
 }  // namespace privsample

@@ -61,7 +61,7 @@ std::optional<double> mixture_weight(const ContinuousMechanism& mechanism) {
 
 namespace {
 
-// q from the mechanism, then the draw from its ceiling (q <= ceiling cellwise for every input: draw.hpp's policy).
+// A cell from the mechanism's exact release (release_plan.hpp), then a uniform point in it.
 template <typename Grid>
 auto point_from(const ContinuousMechanism& mechanism, const Grid& grid, std::span<const double> density,
                 RandomBits& bits) {
@@ -73,16 +73,14 @@ auto point_from(const ContinuousMechanism& mechanism, const Grid& grid, std::spa
     cells = cell_count(grid);
   }
   if (density.size() != cells) throw_shape({"density has ", density.size(), " cells but the grid has ", cells});
-  return std::visit(
-      [&](const auto& m) {
-        const std::vector<double> q = m.distribution(density);
-        const auto& ceiling = m.ceiling();  // a reference, or for local-linear a vector made here
-        return draw_point(grid, q, ceiling, bits);
-      },
-      mechanism);
+  return point_in_cell(grid, released_law(mechanism, density).draw_once(bits), bits);
 }
 
 }  // namespace
+
+Release released_law(const ContinuousMechanism& mechanism, std::span<const double> density) {
+  return std::visit([&](const auto& m) { return m.release(density); }, mechanism);
+}
 
 double sample_point(const ContinuousMechanism& mechanism, const Grid1D& grid, std::span<const double> density,
                     RandomBits& bits) {

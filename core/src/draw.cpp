@@ -26,65 +26,6 @@ void check_weights(std::span<const double> weights, const char* name) {
 
 }  // namespace
 
-Envelope::Envelope(std::size_t atoms, double height) : atoms_(atoms), height_(height) {
-  if (atoms == 0) throw std::invalid_argument("envelope: atoms = 0: need at least one atom");
-  if (!(height > 0.0 && height < std::numeric_limits<double>::infinity())) {
-    throw_invalid({"envelope: height = ", height, ": must be finite and > 0"});
-  }
-  mass_ = static_cast<double>(atoms) * height;
-}
-
-Envelope::Envelope(std::vector<double> ceiling) : atoms_(ceiling.size()), ceiling_(std::move(ceiling)) {
-  check_weights(ceiling_, "ceiling");
-  const double largest = *std::max_element(ceiling_.begin(), ceiling_.end());
-  proposal_acceptance_.resize(atoms_);
-  CompensatedSum total;
-  for (std::size_t x = 0; x < atoms_; ++x) {
-    proposal_acceptance_[x] = ceiling_[x] / largest;
-    total.add(ceiling_[x]);
-  }
-  mass_ = total.value();
-}
-
-EnvelopeDraw Envelope::draw(std::span<const double> q, RandomBits& bits) const {
-  if (q.size() != atoms_) {
-    throw_invalid({"q has ", q.size(), " entries but the envelope has ", atoms_, " atoms"});
-  }
-  EnvelopeDraw out;
-  for (;;) {
-    std::size_t x = 0;
-    if (ceiling_.empty()) {
-      x = static_cast<std::size_t>(uniform_below(bits, atoms_));
-    } else {
-      // A proposal ∝ ceiling by rejection from uniform indices; its trial count depends on the ceiling only.
-      do {
-        x = static_cast<std::size_t>(uniform_below(bits, atoms_));
-      } while (!bernoulli(bits, proposal_acceptance_[x]));
-    }
-    ++out.proposals;
-    const double top = ceiling_.empty() ? height_ : ceiling_[x];
-    if (bernoulli_fixed_cost(bits, top > 0.0 ? std::min(1.0, q[x] / top) : 0.0)) {
-      out.cell = x;
-      return out;
-    }
-  }
-}
-
-EnvelopeDraw draw_cell_under_envelope(std::span<const double> q, std::span<const double> ceiling, RandomBits& bits) {
-  if (q.size() != ceiling.size()) {
-    throw_invalid({"q has ", q.size(), " entries but ceiling has ", ceiling.size()});
-  }
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    if (!(q[i] >= 0.0 && q[i] < std::numeric_limits<double>::infinity())) {
-      throw_invalid({"q[", i, "] = ", q[i], ": must be finite and >= 0"});
-    }
-    if (q[i] > 0.0 && !(ceiling[i] > 0.0)) {
-      throw_invalid({"ceiling[", i, "] = ", ceiling[i], " is below q[", i, "] = ", q[i], ": the envelope must cover q"});
-    }
-  }
-  return Envelope(std::vector<double>(ceiling.begin(), ceiling.end())).draw(q, bits);
-}
-
 namespace {
 
 // upper[x] = w_0 + … + w_x as plain running sums, in one pass with no branch per weight; returns the total, and
@@ -128,15 +69,6 @@ std::size_t CumulativeTable::draw(RandomBits& bits) const {
     low = upper_[probe] <= target ? probe + 1 : low;
   }
   return std::min(low, upper_.size() - 1);
-}
-
-IndexDraw mixture_draw(double data_weight, IndexDraw data, std::size_t categories, IndexDraw base) {
-  if (!(data_weight >= 0.0 && data_weight <= 1.0)) throw_invalid({"data_weight = ", data_weight, ": must be in [0, 1]"});
-  if (categories == 0) throw std::invalid_argument("categories = 0: need at least one category");
-  return [data_weight, data = std::move(data), categories, base = std::move(base)](RandomBits& bits) -> std::size_t {
-    if (bernoulli_fixed_cost(bits, data_weight)) return data(bits);
-    return base ? base(bits) : static_cast<std::size_t>(uniform_below(bits, categories));
-  };
 }
 
 }  // namespace privsample

@@ -185,12 +185,6 @@ std::vector<double> normalized_pmf(std::span<const double> hist, const AffineCli
   return divided_by_total(hist, checked_histogram(hist, name), then);
 }
 
-CumulativeTable histogram_table(std::span<const double> hist, std::string_view name) {
-  const Scan scan = checked_histogram(hist, name);
-  // k <= 10^7 < 2^24 entries of at most 2^500 cannot overflow; at least 2^-500 keeps the total normal.
-  if (scan.largest >= 0x1p-500 && scan.largest <= 0x1p500) return CumulativeTable(hist);
-  return CumulativeTable(divided_by_total(hist, scan));
-}
 
 }  // namespace privsample
 

@@ -103,12 +103,12 @@ std::vector<double> FunctionalLinearSampler::distribution(std::span<const double
   return normalized_pmf(hist, AffineClip{m.lambda, m.floor, m.lambda + m.floor});
 }
 
-// With probability λ a draw from P (cumulative table), else a uniform category: the released law is this mechanism
-// applied to the cumulative table's pmf, so its guarantee holds for it as for any input.
-IndexDraw FunctionalLinearSampler::prepare(std::span<const double> hist) const {
-  CumulativeTable table = histogram_table(hist);
-  const Mix m = mix(hist.size());
-  return mixture_draw(m.lambda, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
+// With probability λ a draw from P (its units), else a uniform category: the released law is this mechanism applied
+// to the units' pmf, so its guarantee holds for it as for any input (λ is rounded for this law: rounded_toward_delta).
+Release FunctionalLinearSampler::release(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const Mix m = mix(p.size());
+  return Release(std::make_shared<const ReleasePlan>(mixture_release_plan(m.lambda, PublicBase::uniform(p.size()))), p);
 }
 
 double FunctionalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
@@ -168,17 +168,18 @@ std::vector<double> LocalLinearSampler::distribution(std::span<const double> his
   return q;
 }
 
-// With probability λ a draw from the projection P̂ (envelope draw under its public top γ·p0, so its rounding
-// keeps P̂'s ratios), else a draw from the prior (public).
-IndexDraw LocalLinearSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> projected = projection(hist, RootSchedule::fixed);
-  Envelope top(capped_at_one(neighbourhood_.hi));
-  auto data = [projected = std::move(projected), top = std::move(top)](RandomBits& bits) {
-    return top.draw(projected, bits).cell;
-  };
-  // The prior is public: an envelope draw under itself accepts every proposal.
-  auto base = [prior = prior_, top = Envelope(prior_)](RandomBits& bits) { return top.draw(prior, bits).cell; };
-  return mixture_draw(lambda_, std::move(data), prior_.size(), std::move(base));
+Release LocalLinearSampler::release(std::span<const double> hist) const {
+  const std::vector<double> projected = projection(hist, RootSchedule::fixed);
+  if (guarantee_.notion == PrivacyNotion::pure_ldp) {
+    std::vector<double> q(projected.size());
+    for (std::size_t x = 0; x < q.size(); ++x) {
+      q[x] = std::clamp(lambda_ * projected[x] + complement_ * prior_[x], out_lo_[x], out_hi_[x]);
+    }
+    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(out_lo_, guarantee_.epsilon));
+    return Release(plan, clip_data_target(*plan, q));
+  }
+  auto plan = std::make_shared<const ReleasePlan>(class_release_plan(mixture_release_plan(lambda_, quantized_base(prior_)), 1.0 / gamma_, gamma_));
+  return Release(plan, projected);
 }
 
 double LocalLinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

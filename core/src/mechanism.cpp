@@ -61,14 +61,26 @@ double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std:
   return std::visit([&](const auto& m) { return m.worst_case_risk(f, k); }, mechanism);
 }
 
-IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist) {
-  return std::visit([&](const auto& m) { return m.prepare(hist); }, mechanism);
+IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist, std::size_t draws) {
+  return std::visit([&](const auto& m) { return m.prepare(hist, draws); }, mechanism);
+}
+
+std::optional<Release> released_law(const FiniteMechanism& mechanism, std::span<const double> hist) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<Release> {
+        if constexpr (requires { m.release(hist); }) {
+          return m.release(hist);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
 }
 
 std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
                                        std::size_t n, RandomBits& bits) {
   std::vector<std::uint32_t> draws(n);
-  const IndexDraw draw_one = prepare(mechanism, hist);
+  const IndexDraw draw_one = prepare(mechanism, hist, n);
   for (auto& draw : draws) draw = static_cast<std::uint32_t>(draw_one(bits));
   return draws;
 }

@@ -62,11 +62,13 @@ double MinimaxSampler::normaliser(std::span<const double> hist) const {
   return 1.0 + spread(hist.size(), epsilon_);
 }
 
-// Envelope draw under the box top u = e^ε·ℓ, the same for every input: Geometric(1/(k·u)) proposals.
-IndexDraw MinimaxSampler::prepare(std::span<const double> hist) const {
-  std::vector<double> q = solve(hist, RootSchedule::fixed).q;
-  Envelope envelope(q.size(), finite_minimax_box(q.size(), epsilon_).ceiling);
-  return [q = std::move(q), envelope = std::move(envelope)](RandomBits& bits) { return envelope.draw(q, bits).cell; };
+// The floors ℓ are the public base; the data part is what q has above them, capped so that every released law stays
+// within e^ε of the floor (release_plan.hpp).
+Release MinimaxSampler::release(std::span<const double> hist) const {
+  const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
+  auto plan = std::make_shared<const ReleasePlan>(uniform_clip_release_plan(q.size(), box.floor, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
 }
 
 std::vector<double> LinearSampler::distribution(std::span<const double> hist) const {
@@ -77,11 +79,11 @@ std::vector<double> LinearSampler::distribution(std::span<const double> hist) co
   return normalized_pmf(hist, AffineClip{gamma, box.floor, box.ceiling});
 }
 
-// k-RR on one draw of P: with probability γ a draw from P (cumulative table), else a uniform category. The released
-// law is k-RR applied to the cumulative table's pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is
-// rounded down until that bound, evaluated in extended precision, is at most e^ε.
-IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
-  CumulativeTable table = histogram_table(hist);
+// k-RR on one draw of P: with probability γ a draw from P (its units), else a uniform category. The released law is
+// k-RR applied to the units' pmf, so the ratio bound 1 + kγ/(1−γ) holds for it exactly; γ is rounded down until that
+// bound, with every rounding counted against it, is at most e^ε.
+Release LinearSampler::release(std::span<const double> hist) const {
+  const std::vector<double> p = normalized_pmf(hist);
   const double k = static_cast<double>(hist.size());
   const double eps = effective_epsilon(epsilon_);
   double gamma = std::clamp(-std::expm1(-eps) / (1.0 + spread(hist.size(), epsilon_)), 0.0, 1.0);
@@ -89,7 +91,7 @@ IndexDraw LinearSampler::prepare(std::span<const double> hist) const {
   constexpr double kUlp = 0x1.0p-52;
   const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
   while (gamma > 0.0 && k * gamma / (1.0 - gamma) * (1.0 + 4.0 * kUlp) > room) gamma = std::nextafter(gamma, 0.0);
-  return mixture_draw(gamma, [table = std::move(table)](RandomBits& bits) { return table.draw(bits); }, hist.size());
+  return Release(std::make_shared<const ReleasePlan>(mixture_release_plan(gamma, PublicBase::uniform(p.size()))), p);
 }
 
 }  // namespace privsample

@@ -303,7 +303,7 @@ std::vector<double> RooSampler::distribution(std::span<const double> counts) con
   return mixture(c, records_, obscure_probability(c.c.size()));
 }
 
-IndexDraw RooSampler::prepare(std::span<const double> counts) const {
+IndexDraw RooSampler::prepare(std::span<const double> counts, std::size_t /*draws*/) const {
   Counts c = validated_counts(counts, records_, "ROO");
   const double q = obscure_probability(c.c.size());
   return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
@@ -376,7 +376,7 @@ std::vector<double> DsRooSampler::distribution(std::span<const double> counts) c
   return mixture(c, records_, q_for(c.c.size(), c.min));
 }
 
-IndexDraw DsRooSampler::prepare(std::span<const double> counts) const {
+IndexDraw DsRooSampler::prepare(std::span<const double> counts, std::size_t /*draws*/) const {
   Counts c = validated_counts(counts, records_, "DS-ROO");
   const double q = q_for(c.c.size(), c.min);
   return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
@@ -438,7 +438,7 @@ std::size_t LaplaceProjectionSampler::sample(std::span<const double> counts, Ran
 }
 
 // Every run draws fresh noise, so there is nothing to prepare beyond checking the counts.
-IndexDraw LaplaceProjectionSampler::prepare(std::span<const double> counts) const {
+IndexDraw LaplaceProjectionSampler::prepare(std::span<const double> counts, std::size_t /*draws*/) const {
   validated_counts(counts, records_, "laplace-projection");
   return [self = *this, c = std::vector<double>(counts.begin(), counts.end())](RandomBits& bits) {
     return self.sample(c, bits);

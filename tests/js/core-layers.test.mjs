@@ -11,13 +11,15 @@ const core = fileURLToPath(new URL('../../core/', import.meta.url));
 
 // Lowest first; the order of README's layout.
 const LAYERS = [
-  ['base', ['numeric', 'optimise', 'quadrature', 'special_functions', 'randomness', 'draw', 'errors', 'simd_lanes']],
+  ['base', ['numeric', 'optimise', 'quadrature', 'special_functions', 'randomness', 'draw', 'errors', 'simd_lanes',
+    'release_table']],
   ['model', ['histogram', 'divergence']],
-  ['privacy', ['privacy', 'functional_ldp', 'privacy_box']],
+  ['privacy', ['privacy', 'functional_ldp', 'privacy_box', 'release_plan']],
   ['solver', ['clip_normalise', 'clip_normalise_internal']],
   ['mechanisms', ['sampler', 'minimax', 'clip_samplers', 'linear_samplers', 'reveal_or_obscure', 'continuous', 'membership',
     'registry', 'mechanism', 'continuous_mechanism']],
-  ['analysis', ['channel', 'accountant', 'lmidp', 'estimate', 'simulate', 'collection_accounting', 'ledger']],
+  ['analysis', ['channel', 'accountant', 'lmidp', 'estimate', 'simulate', 'collection_accounting', 'ledger',
+    'privacy_audit']],
   ['baselines', ['mbde']],
 ];
 const layerOf = new Map(LAYERS.flatMap(([, topics], level) => topics.map((topic) => [topic, level])));

@@ -17,9 +17,6 @@
 
 namespace privsample {
 
-// min(c, 1) per atom: the tightest envelope a probability vector below c can have.
-[[nodiscard]] std::vector<double> capped_at_one(std::span<const double> ceiling);
-
 // γ of the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}: finite, > 1 and at most kMaxGamma.
 inline constexpr double kMaxGamma = 1e12;
 double validated_gamma(double gamma);
@@ -47,8 +44,8 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
                                      RootSchedule schedule = RootSchedule::adaptive) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release for this input (release_plan.hpp): the fixed schedule's q over the floors b·p0.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
   // k must equal the prior's length.
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
@@ -80,12 +77,15 @@ class MollifierSampler : public ClipSampler<MollifierSampler> {
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
                                      RootSchedule schedule = RootSchedule::adaptive) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release for this input (release_plan.hpp): the fixed schedule's q over the floors e^{−ε/2}·Q0.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
 
  private:
+  // The box for k categories, around the uniform reference and around reference_.
+  [[nodiscard]] UniformBox uniform_box(std::size_t k) const;
+  [[nodiscard]] PrivacyBox reference_box(std::size_t k) const;
   std::optional<std::vector<double>> reference_;
 };
 

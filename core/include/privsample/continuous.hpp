@@ -181,8 +181,8 @@ class ContinuousClipSampler : public ClipSampler<ContinuousClipSampler> {
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] const ContinuousConstants& constants() const noexcept { return constants_; }
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
-  // q <= ceiling() on every cell for every input (b·e^ε·h): the data-independent envelope draws use.
-  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return hi_; }
+  // The exact release over the cells (release_plan.hpp): q over the floors b·h.
+  [[nodiscard]] Release release(std::span<const double> density) const;
 
  private:
   DensityClass class_;
@@ -209,13 +209,15 @@ class ContinuousLinearSampler : public SamplerBase<ContinuousLinearSampler> {
   using SamplerBase::worst_case_risk;  // the named divergences (sampler.hpp)
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] const DensityClass& density_class() const noexcept { return class_; }
-  // q <= ceiling() = (λc2 + 1 − λ)·h on every cell.
-  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return out_hi_; }
+  // The exact release over the cells (release_plan.hpp): pure ε, q over its floors (λc1 + 1 − λ)·h; (ε,δ) and
+  // Gaussian, with probability λ a cell of the density projected onto the class, else one of h.
+  [[nodiscard]] Release release(std::span<const double> density) const;
 
  private:
   Guarantee guarantee_;
   DensityClass class_;
   double lambda_ = 0.0;
+  double base_share_ = 0.0;  // 1 − λ, computed without cancellation where λ rounds to 1
   std::vector<double> lo_;  // c1·h, then the output floor (λc1 + 1 − λ)·h
   std::vector<double> hi_;
   std::vector<double> out_lo_;
@@ -237,8 +239,8 @@ class ContinuousLocalClipSampler : public ClipSampler<ContinuousLocalClipSampler
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
-  // q <= ceiling() = b·e^ε·p0 on every cell for every input.
-  [[nodiscard]] const std::vector<double>& ceiling() const noexcept { return box_.hi; }
+  // The exact release over the cells (release_plan.hpp): q over the floors b·p0.
+  [[nodiscard]] Release release(std::span<const double> density) const;
 
  private:
   double gamma_;
@@ -261,8 +263,9 @@ class ContinuousLocalLinearSampler : public SamplerBase<ContinuousLocalLinearSam
   using SamplerBase::worst_case_risk;  // the named divergences (sampler.hpp)
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const;
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
-  // q <= ceiling() = (λγ + 1 − λ)·p0 on every cell for every input.
-  [[nodiscard]] std::vector<double> ceiling() const;
+  // The exact release over the cells (release_plan.hpp): pure ε, q over its floors (λ/γ + 1 − λ)·p0; (ε,δ) and
+  // Gaussian, with probability λ a cell of P̂ (kept in N_γ of the quantized prior), else one of the prior.
+  [[nodiscard]] Release release(std::span<const double> density) const;
 
  private:
   Guarantee guarantee_;
@@ -282,11 +285,5 @@ class ContinuousLocalLinearSampler : public SamplerBase<ContinuousLocalLinearSam
 [[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, RandomBits& bits);
 [[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, RandomBits& bits);
 
-// The draw policy (draw.hpp): propose a cell from the sampler's ceiling() (q <= ceiling cellwise for every input),
-// accept with q_i/ceiling_i; the number of proposals is geometric with mean Σ ceiling whatever the data are.
-[[nodiscard]] double draw_point(const Grid1D& grid, std::span<const double> q, std::span<const double> ceiling,
-                                RandomBits& bits);
-[[nodiscard]] Point2D draw_point(const Grid2D& grid, std::span<const double> q, std::span<const double> ceiling,
-                                 RandomBits& bits);
 
 }  // namespace privsample

@@ -34,9 +34,13 @@ using ContinuousMechanism = std::variant<ContinuousClipSampler, ContinuousLinear
 // λ of the linear samplers; nothing for the clip samplers.
 [[nodiscard]] std::optional<double> mixture_weight(const ContinuousMechanism& mechanism);
 
-// One released point for the density on the grid (one cell mass per grid cell), under the draw policy (draw.hpp): q
-// is distribution(density), a cell is proposed from the mechanism's data-independent ceiling() and accepted with
-// q/ceiling, then a uniform point in that cell. The number of proposals has a law that does not depend on the density.
+// The exact law of a released cell for this density (release_plan.hpp): distribution(density) over the mechanism's
+// public floors, quantized into its plan.
+[[nodiscard]] Release released_law(const ContinuousMechanism& mechanism, std::span<const double> density);
+
+// One released point for the density on the grid (one cell mass per grid cell): a cell from released_law (one scan
+// of the cells and one word, or the public base), then a uniform point in that cell. The work does not depend on the
+// density, but q itself comes from the adaptive solver, whose time does (docs/draw-policy.md).
 [[nodiscard]] double sample_point(const ContinuousMechanism& mechanism, const Grid1D& grid,
                                   std::span<const double> density, RandomBits& bits);
 [[nodiscard]] Point2D sample_point(const ContinuousMechanism& mechanism, const Grid2D& grid,

@@ -31,12 +31,6 @@ struct AffineClip {
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then,
                                                  std::string_view name = "hist");
 
-// A cumulative table that draws from P = hist/Σhist (hist checked as normalized_pmf checks it), for the samplers
-// that only draw from P: built on the counts themselves (one pass less than normalising first; the law is P's up
-// to one rounding per entry either way), or on the normalised pmf when the counts are so large that their total
-// could overflow or so small that it would lose precision.
-[[nodiscard]] CumulativeTable histogram_table(std::span<const double> hist, std::string_view name = "hist");
-
 // A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
 // scale, like a histogram): length k, every entry finite and > 0 (or >= 0 when zeros are allowed, with a positive
 // total). Returns it normalised to sum 1 the way normalized_pmf does. Errors name `name` ("prior",

@@ -35,8 +35,8 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
   explicit FunctionalLinearSampler(Guarantee g);
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release (release_plan.hpp): with probability λ a draw from P, else a uniform category.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
 
   // The weight actually used for k categories (clamped, after the GDP slack).
   [[nodiscard]] double lambda(std::size_t k) const;
@@ -101,8 +101,10 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
   [[nodiscard]] std::vector<double> projection(std::span<const double> hist,
                                                RootSchedule schedule = RootSchedule::adaptive) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release (release_plan.hpp). Pure ε: the output box's floors are the public base and the fixed schedule's
+  // q the target, so the released law is within e^ε of the floors whatever λ is. (ε,δ) and μ-GDP: with probability λ a
+  // draw from P̂, kept inside N_γ of the quantized prior, else a draw from that prior: the mechanism for that prior.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
 
   [[nodiscard]] double lambda() const noexcept { return lambda_; }  // λ_loc actually used
   [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }

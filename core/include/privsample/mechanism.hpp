@@ -47,9 +47,13 @@ void keep_for_categories(FiniteMechanism& mechanism, std::size_t k);
 // Throws std::domain_error for a mechanism without a closed form (laplace-projection).
 [[nodiscard]] double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std::size_t k);
 
-// Ready to release indices for this input under the draw policy (draw.hpp): the number of random proposals a
-// release takes has a law that does not depend on hist.
-[[nodiscard]] IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist);
+// Ready to release `draws` indices for this input under the draw policy (draw.hpp): the work and the random words a
+// release takes do not depend on hist.
+[[nodiscard]] IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist, std::size_t draws = 1);
+
+// The exact law a release draws from for this input (release_plan.hpp), for the mechanisms that release through a
+// plan; nothing for the record-level ones, whose released law is their distribution() (reveal_or_obscure.hpp).
+[[nodiscard]] std::optional<Release> released_law(const FiniteMechanism& mechanism, std::span<const double> hist);
 
 // n independent runs of the mechanism (each spends the privacy budget again). Mechanisms whose distribution()
 // is exact draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.

@@ -42,8 +42,9 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
                                      RootSchedule schedule = RootSchedule::adaptive) const;
   // r_P ∈ [1, (e^ε+k−1)/e^ε] (r_P = 1/scale); the right end of that bracket when every r gives the same Q*.
   [[nodiscard]] double normaliser(std::span<const double> hist) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release for this input (release_plan.hpp): the fixed schedule's q with the box's floors as the public
+  // base; prepare() and sample() draw from it.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
   // Theorem 3.1 (finite_minimax_risk), the named divergences through their closed forms.
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
   [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
@@ -58,8 +59,8 @@ class LinearSampler : public PureLdpSampler<LinearSampler> {
   using PureLdpSampler::PureLdpSampler;  // explicit LinearSampler(double epsilon), validated
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> hist) const;
-  // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  // The exact release (release_plan.hpp): with probability γ a draw from P, else a uniform category.
+  [[nodiscard]] Release release(std::span<const double> hist) const;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
   [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const { return finite_minimax_risk(f, k, epsilon_); }
 };

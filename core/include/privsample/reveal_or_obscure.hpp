@@ -126,7 +126,7 @@ class RooSampler : public RecordDpSampler<RooSampler> {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Runs the algorithm itself: Bernoulli(q) → uniform letter, else a uniformly chosen record.
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist, std::size_t draws = 1) const;
   // The q this sampler uses for alphabet size k (public: it depends on ε, n and k only).
   [[nodiscard]] double obscure_probability(std::size_t k) const;
 
@@ -157,7 +157,7 @@ class DsRooSampler : public RecordDpSampler<DsRooSampler> {
   // Pr(y | x^n) = q_m/k + (1 − q_m)c_y/n; counts validated as for RooSampler.
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist, std::size_t draws = 1) const;
   // The q_m this sampler uses for these counts (data-dependent: for tests and plots, never to be released).
   [[nodiscard]] double obscure_probability(std::span<const double> counts) const;
 
@@ -204,7 +204,7 @@ class LaplaceProjectionSampler : public RecordDpSampler<LaplaceProjectionSampler
   [[nodiscard]] std::vector<double> distribution(std::span<const double> counts) const;
   // Runs the algorithm with fresh noise from `bits`.
   // Ready to release indices for this input under the draw policy (draw.hpp); sample() is one call of it.
-  [[nodiscard]] IndexDraw prepare(std::span<const double> hist) const;
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist, std::size_t draws = 1) const;
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
 
   // Throws std::domain_error("laplace-projection has no closed-form worst-case risk"), for every f.

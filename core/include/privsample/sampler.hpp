@@ -24,6 +24,7 @@
 #include "privsample/divergence.hpp"
 #include "privsample/privacy.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/release_plan.hpp"
 
 namespace privsample {
 
@@ -48,6 +49,11 @@ class SamplerBase {
   // checks it while S is still incomplete and then rejects every call.)
   [[nodiscard]] std::size_t sample(std::span<const double> hist, RandomBits& bits) const {
     return self().prepare(hist)(bits);
+  }
+  // Ready to release `draws` indices for this input: the sampler's exact release (S::release, release_plan.hpp)
+  // drawn by one scan for a single draw, or an alias table for many. Samplers without release() declare their own.
+  [[nodiscard]] IndexDraw prepare(std::span<const double> hist, std::size_t draws = 1) const {
+    return Release::draw(self().release(hist), draws);
   }
 
  protected:
