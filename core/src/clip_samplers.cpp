@@ -41,7 +41,7 @@ PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double 
   const double shrink = std::exp(-effective_epsilon(epsilon));
   const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);
   const double floor = ceiling * shrink;
-  return privacy_box(prior, floor, ceiling, effective_epsilon(epsilon), "prior", rule);
+  return privacy_box(prior, floor, ceiling, epsilon, "prior", rule);
 }
 
 LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
