@@ -76,7 +76,7 @@ auto point_from(const ContinuousMechanism& mechanism, const Grid& grid, std::spa
   return std::visit(
       [&](const auto& m) {
         const std::vector<double> q = m.distribution(density);
-        const auto& ceiling = m.ceiling();  // a reference, or for local-linear a vector made here
+        const std::vector<double>& ceiling = m.ceiling();
         return draw_point(grid, q, ceiling, bits);
       },
       mechanism);
