@@ -84,6 +84,10 @@ MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<dou
   if (reference) {
     check_category_count(reference->size(), "reference");
     reference_ = validated_prior(*reference, reference->size(), "reference", /*allow_zeros=*/true);
+    // Built once, here: a reference entry whose floor would underflow is refused now, not on every later call.
+    const double half = effective_epsilon(epsilon_) / 2.0;
+    box_ = privacy_box(*reference_, std::exp(-half), std::exp(half), epsilon_, "reference");
+    for (double& hi : box_.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
   }
 }
 
@@ -102,9 +106,7 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedul
     return clip_normalise(p, UniformBox{p.size(), floor, top}, schedule);
   }
   check_prior_size(p.size(), reference_->size(), "reference");
-  PrivacyBox box = privacy_box(*reference_, shrink, grow, 2.0 * half, "reference");
-  for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
-  return clip_normalise(p, AtomBox{box.lo, box.hi}, schedule);
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi}, schedule);
 }
 
 // Envelope draw under the box top min(1, e^{ε/2}·Q0) (public).
