@@ -360,7 +360,9 @@ interface SimulateCommon {
 }
 
 /** ps.simulate() options: each user holds one item drawn from `population` ('point-masses', the default), or has a
- * histogram drawn from Dirichlet(concentration · population) ('dirichlet'), or the given histograms ('given'). */
+ * histogram drawn from Dirichlet(concentration · population) ('dirichlet', concentration default 1), or the given
+ * histograms ('given'). An option the model does not use is refused with a RangeError naming it, not ignored:
+ * `concentration` with 'point-masses' or 'given', `population` with 'given'. */
 export type SimulateOptions =
   | (SimulateCommon & { model?: 'point-masses'; population: Histogram; users: number })
   | (SimulateCommon & { model: 'dirichlet'; population: Histogram; users: number; concentration?: number })
