@@ -477,8 +477,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   readonly roo: Roo;
   /**
    * Population estimates from `counts[x]` = how many users released category x, and the sampler's public parameters
-   * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts or a wrong
-   * length; TypeError for non-numeric entries.
+   * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts, a count above
+   * 2^53 (beyond it a number cannot hold every integer) or a wrong length; TypeError for non-numeric entries.
    */
   estimate(sampler: Sampler, counts: Histogram, options?: EstimateOptions): EstimateReport;
   /** N users drawn from a population model, privatized by the sampler, counted and estimated, in one call. */

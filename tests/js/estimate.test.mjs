@@ -208,6 +208,22 @@ test('simulate: an option the model does not use is refused with a RangeError na
   assert.deepEqual(ps.simulate(s, dirichlet), ps.simulate(s, { ...dirichlet, concentration: 1 }));
 });
 
+test('messages name the options: compose\'s reports and deltaPrime, shuffle\'s users, estimate\'s limit 2^53', () => {
+  const refused = (run, pattern) =>
+    assert.throws(run, (e) => e instanceof RangeError && pattern.test(e.message), String(pattern));
+  const { compose, shuffle } = ps.collection;
+  refused(() => compose({ epsilon: 1, reports: 2.5 }), /^reports = 2\.5: must be an integer in \[1, 1e12\]/);
+  refused(() => compose({ epsilon: 1, reports: 0, method: 'basic' }), /^reports = 0: /);
+  refused(() => compose({ epsilon: 1, reports: 10, method: 'advanced' }), /^deltaPrime = 0: must be in \(0, 1\)/);
+  refused(() => shuffle({ epsilon0: 1, users: 0.5, delta: 1e-6 }), /^users = 0\.5: must be an integer/);
+  // 1e16 is an integer, past the largest count a double holds exactly: the message says that limit
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const limit = /^counts\[0\] = 10000000000000000: counts must be at most 2\^53 = 9007199254740992 /;
+  refused(() => ps.estimate(s, [1e16, 1]), limit);
+  refused(() => ps.estimate(s, [1.5, 1]), /^counts\[0\] = 1\.5: counts must be integers >= 0$/);
+  assert.equal(ps.estimate(s, [2 ** 53, 1]).released.q.length, 2);
+});
+
 test('collection.compose: basic and advanced composition (hand-checked values)', () => {
   const basic = ps.collection.compose({ epsilon: 0.1, delta: 1e-7, reports: 100, method: 'basic' });
   assert.ok(Math.abs(basic.epsilon - 10) < 1e-12);
