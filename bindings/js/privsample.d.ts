@@ -47,7 +47,10 @@ export interface SamplerOptions {
   prior?: Histogram;
   /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */
   gamma?: number;
-  /** 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). */
+  /**
+   * 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). An entry
+   * whose floor e^{−ε/2}·Q0(x) would underflow (below 2.2e-308) is refused by ps.sampler() with a RangeError.
+   */
   reference?: Histogram;
   /**
    * 'roo', 'ds-roo', 'laplace-projection': the public number n of the user's records, an integer in

@@ -360,7 +360,9 @@ interface SimulateCommon {
 }
 
 /** ps.simulate() options: each user holds one item drawn from `population` ('point-masses', the default), or has a
- * histogram drawn from Dirichlet(concentration · population) ('dirichlet'), or the given histograms ('given'). */
+ * histogram drawn from Dirichlet(concentration · population) ('dirichlet', concentration default 1), or the given
+ * histograms ('given'). An option the model does not use is refused with a RangeError naming it, not ignored:
+ * `concentration` with 'point-masses' or 'given', `population` with 'given'. */
 export type SimulateOptions =
   | (SimulateCommon & { model?: 'point-masses'; population: Histogram; users: number })
   | (SimulateCommon & { model: 'dirichlet'; population: Histogram; users: number; concentration?: number })
@@ -475,8 +477,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   readonly roo: Roo;
   /**
    * Population estimates from `counts[x]` = how many users released category x, and the sampler's public parameters
-   * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts or a wrong
-   * length; TypeError for non-numeric entries.
+   * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts, a count above
+   * 2^53 (beyond it a number cannot hold every integer) or a wrong length; TypeError for non-numeric entries.
    */
   estimate(sampler: Sampler, counts: Histogram, options?: EstimateOptions): EstimateReport;
   /** N users drawn from a population model, privatized by the sampler, counted and estimated, in one call. */

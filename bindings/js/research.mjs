@@ -348,16 +348,19 @@ function makeApi(wasm) {
   function simulate(s, options) {
     const o = plainObject(options, 'options');
     onlyKeys(o, ['population', 'model', 'users', 'concentration', 'alpha', 'divergence', 'pointMasses', 'seed'], 'simulate');
-    const { model = 'point-masses', users, concentration = 1, alpha = 0.05, divergence = 'kl', pointMasses = true, seed } = o;
+    const { model = 'point-masses', users, concentration, alpha = 0.05, divergence = 'kl', pointMasses = true } = o;
+    const { seed } = o;
     text(model, 'options.model');
-    number(concentration, 'options.concentration');
+    if (concentration !== undefined) number(concentration, 'options.concentration');
     number(alpha, 'options.alpha');
     text(divergence, 'options.divergence');
     if (typeof pointMasses !== 'boolean') throw new TypeError(`options.pointMasses must be a boolean, got ${describe(pointMasses)}`);
     if (seed !== undefined) number(seed, 'options.seed');
     let values;
     let k = 0;
+    let givenPopulation = null;  // passed on for the core to refuse: 'given' has the users' histograms as population
     if (model === 'given') {
+      if (o.population !== undefined) givenPopulation = histogram(o.population, 'options.population');
       // The users' histograms travel as one flat array of k columns (a conversion, not a computation).
       const rows = o.users;
       if (!Array.isArray(rows) || rows.length === 0) {
@@ -374,7 +377,10 @@ function makeApi(wasm) {
       number(users, 'options.users');
       values = histogram(o.population, 'options.population');
     }
-    const wasmOptions = { model, users: model === 'given' ? 0 : users, concentration, alpha, divergence, pointMasses, seed: seed ?? null };
+    const wasmOptions = {
+      model, users: model === 'given' ? 0 : users, concentration: concentration ?? null, alpha, divergence, pointMasses,
+      seed: seed ?? null, population: givenPopulation,
+    };
     return withHandle(s, (handle) => {
       const r = checked(abi, wasm.simulate(handle, values, k, wasmOptions));
       return Object.freeze({

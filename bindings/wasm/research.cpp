@@ -518,7 +518,8 @@ val estimate_of(double sampler_address, val counts, double alpha, std::string di
   });
 }
 
-// options: {model, users, concentration, alpha, divergence, pointMasses, seed} with types checked by the wrapper;
+// options: {model, users, concentration, alpha, divergence, pointMasses, seed, population} with types checked by the
+// wrapper (concentration null when not given; population, for 'given' only, the user's options.population or null);
 // population: the model's histogram, or for 'given' the users' histograms flattened row by row (k columns).
 val simulate_of(double sampler_address, val population, double k, val options) {
   return guarded([&] {
@@ -532,14 +533,17 @@ val simulate_of(double sampler_address, val population, double k, val options) {
     if (o.model != PopulationModel::given) {
       o.users = validated_count(options["users"].as<double>(), "options.users", 1, kMaxSimulatedUsers);
     }
-    o.concentration = options["concentration"].as<double>();
+    if (!options["concentration"].isNull()) o.concentration = options["concentration"].as<double>();
     o.alpha = options["alpha"].as<double>();
     o.divergence = parse_divergence(options["divergence"].as<std::string>());
     o.point_mass_inversion = options["pointMasses"].as<bool>();
     const std::vector<double> values = numbers(population);
     const auto run = [&](RandomBits& bits) {
       if (o.model == PopulationModel::given) {
-        return simulate_given(sampler.mechanism(), values, validated_count(k, "k", 1, kMaxCategories), o, bits);
+        const std::vector<double> population =
+            options["population"].isNull() ? std::vector<double>{} : numbers(options["population"]);
+        return simulate_given(sampler.mechanism(), values, validated_count(k, "k", 1, kMaxCategories), o, bits,
+                              population);
       }
       return simulate(sampler.mechanism(), values, o, bits);
     };

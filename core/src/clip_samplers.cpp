@@ -34,7 +34,7 @@ PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double 
   const double shrink = std::exp(-effective_epsilon(epsilon));
   const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);
   const double floor = ceiling * shrink;
-  return privacy_box(prior, floor, ceiling, effective_epsilon(epsilon), "prior", rule);
+  return privacy_box(prior, floor, ceiling, epsilon, "prior", rule);
 }
 
 LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
@@ -77,6 +77,10 @@ MollifierSampler::MollifierSampler(double epsilon, std::optional<std::vector<dou
   if (reference) {
     check_category_count(reference->size(), "reference");
     reference_ = validated_prior(*reference, reference->size(), "reference", /*allow_zeros=*/true);
+    // Built once, here: a reference entry whose floor would underflow is refused now, not on every later call.
+    const double half = effective_epsilon(epsilon_) / 2.0;
+    box_ = privacy_box(*reference_, std::exp(-half), std::exp(half), epsilon_, "reference");
+    for (double& hi : box_.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
   }
 }
 
@@ -90,19 +94,11 @@ UniformBox MollifierSampler::uniform_box(std::size_t k) const {
   return UniformBox{k, floor, top};
 }
 
-PrivacyBox MollifierSampler::reference_box(std::size_t k) const {
-  check_prior_size(k, reference_->size(), "reference");
-  const double half = effective_epsilon(epsilon_) / 2.0;
-  PrivacyBox box = privacy_box(*reference_, std::exp(-half), std::exp(half), 2.0 * half, "reference");
-  for (double& hi : box.hi) hi = std::min(1.0, hi);  // a probability never exceeds 1; the ratio only shrinks
-  return box;
-}
-
 ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
   const std::vector<double> p = normalized_pmf(hist);
   if (!reference_) return clip_normalise(p, uniform_box(p.size()), schedule);
-  const PrivacyBox box = reference_box(p.size());
-  return clip_normalise(p, AtomBox{box.lo, box.hi}, schedule);
+  check_prior_size(p.size(), reference_->size(), "reference");
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi}, schedule);
 }
 
 // The floors e^{−ε/2}·Q0 are the public base (release_plan.hpp).
@@ -110,7 +106,7 @@ Release MollifierSampler::release(std::span<const double> hist) const {
   const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
   const std::size_t k = q.size();
   auto plan = std::make_shared<const ReleasePlan>(
-      reference_ ? clip_release_plan(reference_box(k).lo, epsilon_)
+      reference_ ? clip_release_plan(box_.lo, epsilon_)
                  : uniform_clip_release_plan(k, uniform_box(k).lo, epsilon_));
   return Release(plan, clip_data_target(*plan, q));
 }

@@ -16,6 +16,8 @@ namespace {
 
 constexpr double kMaxReports = 1e12;  // n and m: beyond this nobody collects, and doubles stop being exact soon
 
+// Messages name the parameters as the JS API's options do (collection.compose's reports and deltaPrime,
+// collection.shuffle's users), which the C++ functions call m, delta_prime and n.
 double validated_repetitions(double m, std::string_view name) {
   if (!std::isfinite(m) || m != std::floor(m) || m < 1.0 || m > kMaxReports) {
     throw std::invalid_argument(std::string(name) + " = " + format_value(m) + ": must be an integer in [1, 1e12]");
@@ -192,7 +194,7 @@ double delta_bound(double epsilon0, double n, double epsilon, const ShuffleNumer
 
 void check_shuffle_inputs(double epsilon0, double n, double delta) {
   validated_shuffle_epsilon0(epsilon0);
-  validated_repetitions(n, "n");
+  validated_repetitions(n, "users");
   validated_open_probability(delta, "delta");
 }
 
@@ -201,15 +203,15 @@ void check_shuffle_inputs(double epsilon0, double n, double delta) {
 PrivacyLoss basic_composition(double epsilon, double delta, double m) {
   validated_epsilon(epsilon);
   validated_delta(delta);
-  validated_repetitions(m, "m");
+  validated_repetitions(m, "reports");
   return {m * epsilon, std::min(1.0, m * delta)};
 }
 
 PrivacyLoss advanced_composition(double epsilon, double delta, double m, double delta_prime) {
   validated_epsilon(epsilon);
   validated_delta(delta);
-  validated_repetitions(m, "m");
-  validated_open_probability(delta_prime, "delta_prime");
+  validated_repetitions(m, "reports");
+  validated_open_probability(delta_prime, "deltaPrime");
   const double eps = std::sqrt(2.0 * m * std::log(1.0 / delta_prime)) * epsilon + m * epsilon * std::expm1(epsilon);
   return {eps, std::min(1.0, m * delta + delta_prime)};
 }
@@ -231,7 +233,7 @@ ShuffleBound shuffle_closed_form(double epsilon0, double n, double delta) {
 
 double shuffle_delta_bound(double epsilon0, double n, double epsilon, const ShuffleNumericalOptions& options) {
   validated_shuffle_epsilon0(epsilon0);
-  validated_repetitions(n, "n");
+  validated_repetitions(n, "users");
   if (!(epsilon >= 0.0 && epsilon < epsilon0)) {
     throw std::invalid_argument("epsilon = " + format_value(epsilon) + ": must be in [0, epsilon0)");
   }

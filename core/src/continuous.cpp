@@ -513,7 +513,7 @@ ContinuousClipSampler::ContinuousClipSampler(double epsilon, std::vector<double>
   // mollifier [b·h, b·e^ε·h] of Thm 3.3.
   const double floor = constants_.trivial ? class_.c1 : constants_.b;
   const double ceiling = constants_.trivial ? class_.c2 : constants_.ceiling;
-  PrivacyBox box = privacy_box(class_.h, floor, ceiling, effective_epsilon(epsilon_), "reference",
+  PrivacyBox box = privacy_box(class_.h, floor, ceiling, epsilon_, "reference",
                                UnderflowRule::never_output);
   lo_ = std::move(box.lo);
   hi_ = std::move(box.hi);
@@ -646,9 +646,28 @@ ContinuousLocalLinearSampler::ContinuousLocalLinearSampler(Guarantee g, std::vec
     : guarantee_(validated_ldp_guarantee(g)), gamma_(validated_gamma(gamma)) {
   double total = 0.0;
   prior_ = normalised_reference(prior, "prior", total);
-  neighbourhood_ = neighbourhood_box(prior_, gamma_);
-  // λ_loc = λ_{γ+1}(g)/(1 − 1/γ) (Thm 4.1 = Thm 3.4 with c1 = 1/γ, c2 = γ).
+  // λ_loc = λ_{γ+1}(g)/(1 − 1/γ) (Thm 4.1 = Thm 3.4 with c1 = 1/γ, c2 = γ), rounded toward privacy.
   lambda_ = local_linear_weight(guarantee_, gamma_);
+  complement_ = 1.0 - lambda_;
+  PrivacyBox box = local_linear_box(guarantee_, prior_, gamma_, lambda_, UnderflowRule::never_output);
+  // Cells whose output floor would underflow (far in the prior's tails) are never output, as in the other continuous
+  // samplers: they leave the prior, which is renormalised (its other entries grow, so no other floor underflows).
+  CompensatedSum kept;
+  bool dropped = false;
+  for (std::size_t i = 0; i < prior_.size(); ++i) {
+    if (prior_[i] > 0.0 && box.hi[i] == 0.0) {
+      prior_[i] = 0.0;
+      dropped = true;
+    }
+    kept.add(prior_[i]);
+  }
+  if (dropped) {
+    for (double& p : prior_) p /= kept.value();
+    box = local_linear_box(guarantee_, prior_, gamma_, lambda_, UnderflowRule::never_output);
+  }
+  out_lo_ = std::move(box.lo);
+  out_hi_ = std::move(box.hi);
+  neighbourhood_ = neighbourhood_box(prior_, gamma_);
 }
 
 std::vector<double> ContinuousLocalLinearSampler::projection(std::span<const double> density) const {
@@ -658,10 +677,8 @@ std::vector<double> ContinuousLocalLinearSampler::projection(std::span<const dou
 
 std::vector<double> ContinuousLocalLinearSampler::distribution(std::span<const double> density) const {
   std::vector<double> q = projection(density);
-  const double floor = lambda_ / gamma_ + (1.0 - lambda_);
-  const double ceiling = lambda_ * gamma_ + (1.0 - lambda_);
   for (std::size_t i = 0; i < q.size(); ++i) {
-    q[i] = std::clamp(lambda_ * q[i] + (1.0 - lambda_) * prior_[i], floor * prior_[i], ceiling * prior_[i]);
+    q[i] = std::clamp(lambda_ * q[i] + complement_ * prior_[i], out_lo_[i], out_hi_[i]);
   }
   return q;
 }
@@ -669,10 +686,7 @@ std::vector<double> ContinuousLocalLinearSampler::distribution(std::span<const d
 Release ContinuousLocalLinearSampler::release(std::span<const double> density) const {
   if (guarantee_.notion == PrivacyNotion::pure_ldp) {
     const std::vector<double> q = distribution(density);
-    const double floor = lambda_ / gamma_ + (1.0 - lambda_);
-    std::vector<double> lo(prior_.size());
-    for (std::size_t i = 0; i < lo.size(); ++i) lo[i] = floor * prior_[i];
-    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(lo, guarantee_.epsilon));
+    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(out_lo_, guarantee_.epsilon));
     return Release(plan, clip_data_target(*plan, q));
   }
   auto plan = std::make_shared<const ReleasePlan>(

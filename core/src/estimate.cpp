@@ -110,9 +110,14 @@ double validated_sample_counts(std::span<const double> counts, const FiniteMecha
   CompensatedSum total;
   for (std::size_t i = 0; i < counts.size(); ++i) {
     const double v = counts[i];
-    if (!std::isfinite(v) || v < 0.0 || v != std::floor(v) || v > kMaxExactCount) {
+    if (!std::isfinite(v) || v < 0.0 || v != std::floor(v)) {
       throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) + ": " +
                                   std::string(name) + " must be integers >= 0");
+    }
+    if (v > kMaxExactCount) {  // an integer, but past the doubles' exact integers
+      throw std::invalid_argument(std::string(name) + "[" + std::to_string(i) + "] = " + format_value(v) + ": " +
+                                  std::string(name) + " must be at most 2^53 = 9007199254740992 (beyond it a number "
+                                  "cannot hold every integer)");
     }
     total.add(v);
   }

@@ -249,6 +249,16 @@ LinearWeight solve_linear_weight(const Guarantee& g_in, double T) {
 
 double linear_weight(const Guarantee& g, double T) { return solve_linear_weight(g, T).lambda; }
 
+std::vector<double> gaussian_check_points(double mu, double T, double beta_star) {
+  const double beta_max =
+      std::max({50.0, mu * mu / 2.0 + 5.0 * mu + 5.0, mu * std::sqrt(2.0 * std::log(4.0 * T)) + 5.0});
+  std::vector<double> betas{0.0, beta_star};
+  for (const double step : {-1e-6, -1e-9, 1e-9, 1e-6}) betas.push_back(std::max(0.0, beta_star * (1.0 + step)));
+  const double log_lo = std::log(std::min(1e-3, mu * 1e-4));
+  for (int i = 0; i <= 64; ++i) betas.push_back(std::exp(log_lo + (std::log(beta_max) - log_lo) * i / 64.0));
+  return betas;
+}
+
 LinearWeight running_linear_weight(const Guarantee& g_in, double T) {
   const Guarantee g = effective_ldp_guarantee(validated_ldp_guarantee(g_in));
   LinearWeight weight = solve_linear_weight(g, T);
@@ -259,12 +269,7 @@ LinearWeight running_linear_weight(const Guarantee& g_in, double T) {
   // The worst pair of the mixture at weight λ against the profile: H(β) = max(0, λ + f(1 − e^β)) <= δ_μ(β),
   // i.e. λ <= (e^β − 1 + T·δ(β))/(e^β + T − 1) — the objective whose infimum λ_T is; checked where it matters.
   const double mu = g.mu;
-  const double beta_max = std::max({50.0, mu * mu / 2.0 + 5.0 * mu + 5.0, mu * std::sqrt(2.0 * std::log(4.0 * T)) + 5.0});
-  std::vector<double> betas{0.0, weight.beta};
-  for (const double step : {-1e-6, -1e-9, 1e-9, 1e-6}) betas.push_back(std::max(0.0, weight.beta * (1.0 + step)));
-  const double log_lo = std::log(std::min(1e-3, mu * 1e-4));
-  for (int i = 0; i <= 64; ++i) betas.push_back(std::exp(log_lo + (std::log(beta_max) - log_lo) * i / 64.0));
-  for (const double beta : betas) {
+  for (const double beta : gaussian_check_points(mu, T, weight.beta)) {
     const double f = (1.0 - weight.lambda) / T;
     const double excess = weight.lambda + f * -std::expm1(beta) - privacy_profile(g, beta);
     if (excess > 0.0) {

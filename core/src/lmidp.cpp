@@ -68,6 +68,8 @@ void require_positive_finite(double value, const char* name) {
   }
 }
 
+// Messages name the parameters as the JS API does (research.d.ts): the mixture's points (xs here), the bound Δ
+// (delta_bound), epsHint (eps_hint).
 void require_dimension(std::size_t d) {
   if (d == 0) throw std::invalid_argument("d = 0: the dimension must be >= 1");
 }
@@ -85,9 +87,9 @@ double log2_one_plus_exp2(double z) {
 // by ε = 700 (beyond which e^ε overflows) makes the integral diverge: +∞.
 double integrate_privacy_curve(const std::function<double(double)>& delta, double eps_hint,
                                const std::function<double(double)>& weight) {
-  require_epsilon(eps_hint, "eps_hint");
+  require_epsilon(eps_hint, "epsHint");
   if (!std::isfinite(eps_hint)) {
-    throw std::invalid_argument("eps_hint = " + format_value(eps_hint) + ": must be finite");
+    throw std::invalid_argument("epsHint = " + format_value(eps_hint) + ": must be finite");
   }
   if (!delta) throw std::invalid_argument("delta: an empty function");
   const std::function<double(double)> integrand = [&](double eps) {
@@ -159,10 +161,10 @@ struct Mixture {
 
 Mixture make_mixture(std::span<const double> xs, std::span<const double> prior, double sigma2) {
   if (xs.size() != prior.size()) {
-    throw std::invalid_argument("prior has " + std::to_string(prior.size()) + " entries but xs has " +
+    throw std::invalid_argument("prior has " + std::to_string(prior.size()) + " entries but points has " +
                                 std::to_string(xs.size()));
   }
-  if (xs.empty()) throw std::invalid_argument("xs is empty: the prior needs at least one point");
+  if (xs.empty()) throw std::invalid_argument("points is empty: the prior needs at least one point");
   require_positive_finite(sigma2, "sigma2");
   CompensatedSum total;
   for (std::size_t i = 0; i < prior.size(); ++i) {
@@ -171,7 +173,7 @@ Mixture make_mixture(std::span<const double> xs, std::span<const double> prior, 
                                   ": probabilities must be finite and >= 0");
     }
     if (!std::isfinite(xs[i])) {
-      throw std::invalid_argument("xs[" + std::to_string(i) + "] = " + format_value(xs[i]) + ": must be finite");
+      throw std::invalid_argument("points[" + std::to_string(i) + "] = " + format_value(xs[i]) + ": must be finite");
     }
     total.add(prior[i]);
   }
@@ -531,14 +533,14 @@ double gaussian_ldp_delta(double epsilon, double l2_sensitivity, double sigma) {
 
 double gaussian_ball_ldp_delta(double epsilon, std::size_t d, double delta_bound, double sigma2) {
   require_dimension(d);
-  require_positive_finite(delta_bound, "delta_bound");
+  require_positive_finite(delta_bound, "bound");
   require_positive_finite(sigma2, "sigma2");
   return gaussian_ldp_delta(epsilon, 2.0 * std::sqrt(static_cast<double>(d)) * delta_bound, std::sqrt(sigma2));
 }
 
 double gaussian_capacity_average_power(std::size_t d, double delta_bound, double sigma2) {
   require_dimension(d);
-  require_positive_finite(delta_bound, "delta_bound");
+  require_positive_finite(delta_bound, "bound");
   require_positive_finite(sigma2, "sigma2");
   // Thm 3: (d/2)·log2(1 + Δ²/σ²) (docs/analysis/lmidp.md#theorem-3-gaussian).
   return 0.5 * static_cast<double>(d) * std::log1p(delta_bound * delta_bound / sigma2) * kLog2e;
@@ -546,7 +548,7 @@ double gaussian_capacity_average_power(std::size_t d, double delta_bound, double
 
 double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) {
   require_dimension(d);
-  require_positive_finite(delta_bound, "delta_bound");
+  require_positive_finite(delta_bound, "bound");
   require_positive_finite(sigma2, "sigma2");
   // Amplitude-constrained vector AWGN channel, radius r = √d·Δ, in σ units ρ = r/σ (docs/analysis/lmidp.md#gaussian-mechanism).
   const double rho = std::sqrt(static_cast<double>(d)) * delta_bound / std::sqrt(sigma2);
@@ -634,7 +636,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
 double gaussian_sigma2_for_capacity(double mu_bits, std::size_t d, double delta_bound) {
   require_positive_finite(mu_bits, "mu");
   require_dimension(d);
-  require_positive_finite(delta_bound, "delta_bound");
+  require_positive_finite(delta_bound, "bound");
   // The average-power closed form σ² = Δ²/(2^{2μ/d} − 1) (docs/analysis/lmidp.md#theorem-3-gaussian) bounds the peak capacity from above, so its
   // σ² is an upper bracket; halve until the peak capacity exceeds μ, then bisect in log σ² (capacity decreases).
   const double avg = delta_bound * delta_bound / std::expm1(2.0 * mu_bits / static_cast<double>(d) * kLn2);

@@ -28,9 +28,37 @@ double private_floor(double lo, double top, double epsilon) {
   return std::max(lo, quotient);
 }
 
+namespace {
+
+constexpr double kSmallestNormal = std::numeric_limits<double>::min();
+
+[[noreturn]] void refuse_underflow(std::string_view name, std::size_t x, double w, double floor, const Guarantee& g) {
+  std::string at;
+  std::string_view hint = " at this epsilon (or use a smaller epsilon)";
+  if (g.notion == PrivacyNotion::gaussian_ldp) {
+    at = message({"mu = ", g.mu});
+    hint = " at this mu (or use a smaller mu)";
+  } else if (g.notion == PrivacyNotion::approximate_ldp) {
+    at = message({"epsilon = ", g.epsilon, ", delta = ", g.delta});
+    hint = " at these parameters (or use a smaller epsilon or delta)";
+  } else {
+    at = message({"epsilon = ", g.epsilon});
+  }
+  throw_invalid({name, "[", x, "] = ", w, ": at ", at, " the sampler's floor for it, ", floor, " × ", w,
+                 ", is below the smallest normal double (2.2e-308), so the privacy bound could not hold in floating "
+                 "point; entries of ", name, " must be at least ", kSmallestNormal / floor, hint});
+}
+
+}  // namespace
+
 PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, double epsilon,
                        std::string_view name, UnderflowRule rule) {
-  constexpr double kSmallestNormal = std::numeric_limits<double>::min();
+  return privacy_box(weights, floor, ceiling, Guarantee{PrivacyNotion::pure_ldp, epsilon}, name, rule);
+}
+
+PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, const Guarantee& g,
+                       std::string_view name, UnderflowRule rule) {
+  const bool pure = g.notion == PrivacyNotion::pure_ldp;
   PrivacyBox box{std::vector<double>(weights.size()), std::vector<double>(weights.size())};
   for (std::size_t x = 0; x < weights.size(); ++x) {
     const double w = weights[x];
@@ -38,14 +66,12 @@ PrivacyBox privacy_box(std::span<const double> weights, double floor, double cei
     const double lo = floor * w;
     if (!(lo >= kSmallestNormal)) {
       if (rule == UnderflowRule::never_output) continue;
-      throw_invalid({name, "[", x, "] = ", w, ": at epsilon = ", epsilon, " the sampler's floor for it, ", floor, " × ", w,
-                     ", is below the smallest normal double (2.2e-308), so the privacy bound could not hold in "
-                     "floating point; entries of ", name, " must be at least ", kSmallestNormal / floor,
-                     " at this epsilon (or use a smaller epsilon)"});
+      refuse_underflow(name, x, w, floor, g);
     }
     box.hi[x] = ceiling * w;
-    box.lo[x] = private_floor(lo, box.hi[x], epsilon);
+    box.lo[x] = pure ? private_floor(lo, box.hi[x], effective_epsilon(g.epsilon)) : lo;
   }
+  if (!pure) return box;
   // At an ε below the doubles' resolution the raised floors can sum above 1: no output within them exists.
   CompensatedSum floors;
   CompensatedSum mass;

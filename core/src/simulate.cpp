@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "privsample/errors.hpp"
 #include "privsample/histogram.hpp"
 #include "privsample/numeric.hpp"
 
@@ -294,6 +295,11 @@ SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const doub
   const bool records = g.notion == PrivacyNotion::record_dp;
   SimulationResult result;
   if (options.model == PopulationModel::point_masses) {
+    if (options.concentration) {
+      throw_invalid({"options.concentration = ", *options.concentration,
+                     ": model 'point-masses' gives each user one item and has no concentration; use model 'dirichlet' "
+                     "for users' histograms drawn from Dirichlet(concentration · population)"});
+    }
     const std::vector<std::uint64_t> items = multinomial(bits, n, pop);
     result.items.assign(items.begin(), items.end());
     result.truth.resize(k);
@@ -302,12 +308,12 @@ SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const doub
     return finish(mechanism, std::move(result), options);
   }
   if (options.model == PopulationModel::dirichlet) {
-    if (!(options.concentration > 0.0) || !std::isfinite(options.concentration)) {
-      throw std::invalid_argument("concentration = " + format_value(options.concentration) +
-                                  ": must be finite and > 0");
+    const double concentration = options.concentration.value_or(1.0);
+    if (!(concentration > 0.0) || !std::isfinite(concentration)) {
+      throw_invalid({"options.concentration = ", concentration, ": must be finite and > 0"});
     }
     std::vector<double> alpha(pop);
-    for (double& a : alpha) a *= options.concentration;
+    for (double& a : alpha) a *= concentration;
     std::vector<CompensatedSum> truth(k);
     result.counts.assign(k, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -329,7 +335,17 @@ SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const doub
 }
 
 SimulationResult simulate_given(const FiniteMechanism& mechanism, std::span<const double> users, std::size_t k,
-                                const SimulationOptions& options, RandomBits& bits) {
+                                const SimulationOptions& options, RandomBits& bits,
+                                std::span<const double> population) {
+  if (!population.empty()) {
+    throw_invalid({"options.population: model 'given' takes the users' histograms (options.users) as the population; "
+                   "omit options.population, or use model 'point-masses' or 'dirichlet' to draw users from it"});
+  }
+  if (options.concentration) {
+    throw_invalid({"options.concentration = ", *options.concentration,
+                   ": model 'given' uses the users' histograms as they are and has no concentration; use model "
+                   "'dirichlet' for users' histograms drawn from Dirichlet(concentration · population)"});
+  }
   validated_alpha(options.alpha);
   check_category_count(k, "k");
   if (users.empty() || users.size() % k != 0) {

@@ -109,5 +109,14 @@ test('accountant: clear errors for bad arguments; the module keeps working', () 
   assert.throws(() => ps.accountant(s, { inputs: [[1, 0], [1, 0, 0]] }), TypeError);
   assert.throws(() => ps.lmidp.ldpDeltaFromCapacity(-1, 1), RangeError);
   assert.throws(() => ps.lmidp.lipDeltaFromMutualInformation(0.1, 0, 1), RangeError);
+  // messages name the JS parameters (bound, points, epsHint), not the C++ ones (delta_bound, xs, eps_hint)
+  assert.throws(() => ps.lmidp.gaussianCapacityPeak(1, 0, 1), { name: 'RangeError', message: /^bound = 0: / });
+  assert.throws(() => ps.lmidp.gaussianLdpDelta(1, 1, -1, 1), { name: 'RangeError', message: /^bound = -1: / });
+  assert.throws(() => ps.lmidp.gaussianMixtureMutualInformation([0, 1], [0.2, 0.3, 0.5], 1),
+    { name: 'RangeError', message: /^prior has 3 entries but points has 2/ });
+  assert.throws(() => ps.lmidp.gaussianMixtureMutualInformation([0, Infinity], [0.5, 0.5], 1),
+    { name: 'RangeError', message: /^points\[1\] = Infinity: / });
+  assert.throws(() => ps.lmidp.capacityBoundFromLdpCurve(() => 0, -1),
+    { name: 'RangeError', message: /^epsHint = -1: / });
   assert.ok(Math.abs(ps.accountant(s, { k: 2 }).ldp.pureEpsilon - 1) < 1e-12, 'still works');
 });

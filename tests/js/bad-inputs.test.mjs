@@ -146,7 +146,12 @@ test('priors and references whose box floor would underflow are refused with wha
     message: /^prior\[0\] = 1e-300: at epsilon = 100 .* entries of prior must be at least 1\.99\d*e-265 at this epsilon/,
   });
   assert.throws(() => ps.sampler('local', { epsilon: 50, prior: [1e-300, 1 - 1e-300], gamma: 2 }), /prior\[0\] = 1e-300/);
-  assert.throws(() => ps.sampler('mollifier', { epsilon: 300, reference: [1e-300, 1] }).distribution([1, 1]), /reference\[0\] = 1e-300/);
+  // refused when the sampler is built (it used to be accepted, then refused on every call), with the same message
+  assert.throws(() => ps.sampler('mollifier', { epsilon: 300, reference: [1e-300, 1] }), {
+    name: 'RangeError',
+    message: /^reference\[0\] = 1e-300: at epsilon = 300 .* entries of reference must be at least .* at this epsilon/,
+  });
+  assert.throws(() => ps.sampler('mollifier', { epsilon: 1000, reference: [1e-300, 1] }), /at epsilon = 1000 /);
   const fine = ps.sampler('local', { epsilon: 18, prior: [1e-300, 1 - 1e-300], gamma: 2 });
   const a = fine.distribution([1, 0]);
   const b = fine.distribution([0, 1]);

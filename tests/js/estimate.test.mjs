@@ -190,6 +190,40 @@ test('simulate: seeded runs are reproducible, errors are reported, 10^6 users in
   assert.ok(million.errors.population.tv < a.errors.population.tv, '100 times the users, a closer estimate');
 });
 
+test('simulate: an option the model does not use is refused with a RangeError naming it, not ignored', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const given = [[1, 0, 0, 0], [0, 1, 0, 0]];
+  for (const [options, pattern] of [
+    [{ population: POPULATION, users: 100, concentration: 0.1 }, /^options\.concentration = 0\.1: model 'point-masses' /],
+    [{ population: POPULATION, model: 'point-masses', users: 100, concentration: 1 }, /^options\.concentration = 1: /],
+    [{ model: 'given', users: given, concentration: 2 }, /^options\.concentration = 2: model 'given' /],
+    [{ model: 'given', users: given, population: POPULATION }, /^options\.population: model 'given' takes the users'/],
+  ]) {
+    const refused = (e) => e instanceof RangeError && pattern.test(e.message);
+    assert.throws(() => ps.simulate(s, options), refused, JSON.stringify(options));
+  }
+  // what the models do use still works, and the Dirichlet model's default concentration is 1
+  assert.equal(ps.simulate(s, { model: 'given', users: given }).counts.reduce((a, b) => a + b, 0), 2);
+  const dirichlet = { population: POPULATION, model: 'dirichlet', users: 200, seed: 5 };
+  assert.deepEqual(ps.simulate(s, dirichlet), ps.simulate(s, { ...dirichlet, concentration: 1 }));
+});
+
+test('messages name the options: compose\'s reports and deltaPrime, shuffle\'s users, estimate\'s limit 2^53', () => {
+  const refused = (run, pattern) =>
+    assert.throws(run, (e) => e instanceof RangeError && pattern.test(e.message), String(pattern));
+  const { compose, shuffle } = ps.collection;
+  refused(() => compose({ epsilon: 1, reports: 2.5 }), /^reports = 2\.5: must be an integer in \[1, 1e12\]/);
+  refused(() => compose({ epsilon: 1, reports: 0, method: 'basic' }), /^reports = 0: /);
+  refused(() => compose({ epsilon: 1, reports: 10, method: 'advanced' }), /^deltaPrime = 0: must be in \(0, 1\)/);
+  refused(() => shuffle({ epsilon0: 1, users: 0.5, delta: 1e-6 }), /^users = 0\.5: must be an integer/);
+  // 1e16 is an integer, past the largest count a double holds exactly: the message says that limit
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const limit = /^counts\[0\] = 10000000000000000: counts must be at most 2\^53 = 9007199254740992 /;
+  refused(() => ps.estimate(s, [1e16, 1]), limit);
+  refused(() => ps.estimate(s, [1.5, 1]), /^counts\[0\] = 1\.5: counts must be integers >= 0$/);
+  assert.equal(ps.estimate(s, [2 ** 53, 1]).released.q.length, 2);
+});
+
 test('collection.compose: basic and advanced composition (hand-checked values)', () => {
   const basic = ps.collection.compose({ epsilon: 0.1, delta: 1e-7, reports: 100, method: 'basic' });
   assert.ok(Math.abs(basic.epsilon - 10) < 1e-12);

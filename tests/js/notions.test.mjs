@@ -104,6 +104,55 @@ test('local linear sampler: P̂ projection, pure-ε ratio bound and trivial regi
   assert.throws(() => s.worstCaseRisk('kl', 5), TypeError, 'k must equal the prior length (a shape error)');
 });
 
+// A finite double as the exact integer x·2^1074 (every finite double is an integer multiple of 2^-1074).
+function exactly(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const exponent = (bits >> 52n) & 0x7ffn;
+  const mantissa = bits & ((1n << 52n) - 1n);
+  return exponent === 0n ? mantissa : (mantissa | (1n << 52n)) << (exponent - 1n);
+}
+// The double below e^ε (at most e^ε: Math.exp is within an ulp; never below 1), as the native tests' within_ratio.
+function growthBelow(epsilon) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.exp(Math.min(epsilon, 700)));
+  view.setBigUint64(0, view.getBigUint64(0) - 1n);
+  return Math.max(1, view.getFloat64(0));
+}
+
+test('local linear sampler: the audit\'s witnesses stay within e^ε and δ for the doubles (exact arithmetic)', () => {
+  // p0 restricted to each non-empty set of categories: the inputs whose projections reach the box's ends
+  const subsets = (prior) =>
+    Array.from({ length: 2 ** prior.length - 1 }, (_, s) => prior.map((p, x) => (((s + 1) >> x) & 1 ? p : 0)));
+  // pure: λ from the closed form was a few ulps high and the box built at ln(high/low) > ε, ratio e^ε·(1 + 1.4e-12)
+  const pure = { epsilon: 18.015364997914965, prior: [0.5, 3.482448517969051e-5, 0.5], gamma: 14357.714045736931 };
+  const outputs = subsets(pure.prior).map((h) => Array.from(ps.sampler('local-linear', pure).distribution(h)));
+  const e = exactly(growthBelow(pure.epsilon));
+  for (let x = 0; x < 3; x += 1) {
+    const values = outputs.map((q) => q[x]);
+    const [high, low] = [Math.max(...values), Math.min(...values)];
+    assert.ok(exactly(high) * (1n << 1074n) <= e * exactly(low), `category ${x}: ${high} > e^ε · ${low}`);
+  }
+  // (ε,δ): at ε = 53, γ = 1e12 the worst pair's hockey-stick was 12.6 δ
+  const gamma = 1e12;
+  const approx = { epsilon: 53, delta: 1e-9, prior: [0.5, 0.5 / gamma, 0.5], gamma };
+  const sampler = ps.sampler('local-linear', approx);
+  const qs = subsets(approx.prior).map((h) => Array.from(sampler.distribution(h)));
+  const growth = exactly(growthBelow(approx.epsilon));
+  const allowed = exactly(approx.delta) * (1n << 1074n);
+  for (const a of qs) {
+    for (const b of qs) {
+      let total = 0n;
+      for (let x = 0; x < 3; x += 1) {
+        const term = exactly(a[x]) * (1n << 1074n) - growth * exactly(b[x]);
+        if (term > 0n) total += term;
+      }
+      assert.ok(total <= allowed, `hockey-stick ${Number(total >> 1100n) * 2 ** -524 * 2 ** -524} > δ`);
+    }
+  }
+});
+
 test('ROO: q_0 = k/(k + n(e^ε − 1)) and Pr(y) = q/k + (1 − q)c_y/n (docs/mechanisms/roo.md)', () => {
   const s = ps.sampler('roo', { epsilon: 1, records: 10 });
   const q0 = 4 / (4 + 10 * Math.expm1(1));

@@ -27,8 +27,9 @@ TEST_CASE("accounting: basic and advanced composition", "[accounting-collection]
   // Advanced beats basic (10) here; for one report basic wins.
   CHECK(best_composition(0.1, 0.0, 100, 1e-6).epsilon == Approx(adv.epsilon));
   CHECK(best_composition(1.0, 0.0, 1, 1e-6).epsilon == Approx(1.0));
-  CHECK_THROWS_WITH(basic_composition(1.0, 0.0, 2.5), "m = 2.5: must be an integer in [1, 1e12]");
-  CHECK_THROWS_WITH(advanced_composition(1.0, 0.0, 2, 0.0), "delta_prime = 0: must be in (0, 1)");
+  // messages name the JS options (collection.compose's reports and deltaPrime), not the C++ parameters m, delta_prime
+  CHECK_THROWS_WITH(basic_composition(1.0, 0.0, 2.5), "reports = 2.5: must be an integer in [1, 1e12]");
+  CHECK_THROWS_WITH(advanced_composition(1.0, 0.0, 2, 0.0), "deltaPrime = 0: must be in (0, 1)");
   CHECK_THROWS_AS(basic_composition(-1.0, 0.0, 2), std::invalid_argument);
   CHECK_THROWS_AS(basic_composition(1.0, 1.0, 2), std::invalid_argument);
 }
@@ -56,7 +57,8 @@ TEST_CASE("accounting: shuffling closed form (FMT21 Theorem 3.1)", "[accounting-
   CHECK_FALSE(out.applies);
   CHECK(out.epsilon == 5.0);
   CHECK_THROWS_WITH(shuffle_closed_form(1.0, 1e6, 0.0), "delta = 0: must be in (0, 1)");
-  CHECK_THROWS_WITH(shuffle_closed_form(1.0, 0.5, 1e-6), "n = 0.5: must be an integer in [1, 1e12]");
+  CHECK_THROWS_WITH(shuffle_closed_form(1.0, 0.5, 1e-6), "users = 0.5: must be an integer in [1, 1e12]");
+  CHECK_THROWS_WITH(shuffle_delta_bound(1.0, 0.0, 0.5), "users = 0: must be an integer in [1, 1e12]");
   CHECK_THROWS_AS(shuffle_closed_form(-1.0, 10, 1e-6), std::invalid_argument);
 }
 

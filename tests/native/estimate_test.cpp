@@ -77,6 +77,13 @@ TEST_CASE("estimate: bad counts are rejected with the parameter, index and value
         "counts[2] = NaN: counts must be integers >= 0");
   const std::vector<double> inf{privsample_test::kInf, 1};
   CHECK(message_of([&] { (void)estimate(linear, inf); }) == "counts[0] = Infinity: counts must be integers >= 0");
+  // an integer past 2^53 is refused for what it is, not as "not an integer"
+  const std::vector<double> huge{1e16, 1};
+  CHECK(message_of([&] { (void)estimate_released(linear, huge); }) ==
+        "counts[0] = 10000000000000000: counts must be at most 2^53 = 9007199254740992 (beyond it a number cannot hold "
+        "every integer)");
+  const std::vector<double> largest{9007199254740992.0, 1};
+  CHECK_NOTHROW(estimate_released(linear, largest));
   const std::vector<double> zeros{0, 0, 0};
   CHECK(message_of([&] { (void)estimate_released(linear, zeros); }) ==
         "counts are all zero: at least one released sample is needed");

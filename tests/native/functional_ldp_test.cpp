@@ -17,6 +17,7 @@
 #include "privsample/linear_samplers.hpp"
 #include "privsample/minimax.hpp"
 #include "privsample/randomness.hpp"
+#include "test_support.hpp"
 
 using namespace privsample;
 
@@ -340,11 +341,14 @@ TEST_CASE("functional-LDP: pure and (eps,delta) closed forms (docs/mechanisms/li
         const double e = std::exp(eps);
         REQUIRE(delta <= (gamma * gamma - e) / (gamma * (gamma + 1.0)));
         const LocalLinearSampler s(approx(eps, delta), uniform(12), gamma);
-        CHECK(s.lambda() ==
-              Approx(gamma * (e - 1.0 + (gamma + 1.0) * delta) / ((gamma - 1.0) * (e + gamma))).epsilon(1e-13));
+        // the sampler keeps its worst pair's divergence 2^-43 below δ (rounding toward privacy, linear_samplers.hpp),
+        // which lowers λ by at most ~2.5e-13 here (twice the margin times dλ/dH, the steps doubling)
+        const double closed = gamma * (e - 1.0 + (gamma + 1.0) * delta) / ((gamma - 1.0) * (e + gamma));
+        CHECK(s.lambda() == Approx(closed).epsilon(1e-13).margin(5e-13));
+        CHECK(s.lambda() < closed);
         const LinearRiskConstants r = linear_risk_constants(1.0 / gamma, gamma, s.lambda());
-        CHECK(r.r1 == Approx((e + gamma) / (gamma * (gamma + 1.0) * (1.0 - delta))).epsilon(1e-13));
-        CHECK(r.r2 == Approx(gamma * (e + gamma) / ((gamma + 1.0) * (e + gamma * delta))).epsilon(1e-13));
+        CHECK(r.r1 == Approx((e + gamma) / (gamma * (gamma + 1.0) * (1.0 - delta))).epsilon(1e-11));
+        CHECK(r.r2 == Approx(gamma * (e + gamma) / ((gamma + 1.0) * (e + gamma * delta))).epsilon(1e-11));
         CHECK(s.worst_case_risk(NamedDivergence::tv, 12) ==
               Approx(chord_risk(f_divergence(NamedDivergence::tv), r.r1, r.r2)));
       }
@@ -891,4 +895,155 @@ TEST_CASE("running_linear_weight: the GDP weight a sampler runs at passes the pr
     }
   }
   CHECK(checked == 80 * 4001);
+}
+
+namespace {
+
+// The inputs that reach the local linear mixture's extremes, for a prior of a few categories: p0 restricted to each
+// non-empty set A (2^k − 1 inputs). Its projection puts P̂ at the top γ·p0 on A when p0(A) <= 1/(γ+1) (Case B), and
+// the input on the complement of A puts P̂ at its floor p0/γ on A (Case A) — the worst pair of the divergence bound
+// (linear_samplers.cpp, local_mixture_exceeds), reached exactly when p0(A) = 1/(γ+1).
+std::vector<std::vector<double>> local_extreme_inputs(const std::vector<double>& p0) {
+  std::vector<std::vector<double>> inputs;
+  for (std::size_t set = 1; set < (std::size_t{1} << p0.size()); ++set) {
+    std::vector<double> p(p0.size(), 0.0);
+    for (std::size_t x = 0; x < p0.size(); ++x) {
+      if ((set >> x) & 1U) p[x] = p0[x];
+    }
+    inputs.push_back(p);
+  }
+  return inputs;
+}
+
+// Every ordered pair of the outputs against the notion, with no slack: pure, each category's largest output within
+// e^ε of its smallest (within_ratio); (ε,δ), the hockey-stick of every pair <= δ (hockey_stick_within); μ-GDP, the
+// same against δ_μ(β) (itself computed in doubles) on a few β. Returns the number of failing checks.
+std::size_t local_privacy_failures(const LocalLinearSampler& s, const Guarantee& g,
+                                   const std::vector<std::vector<double>>& inputs) {
+  std::vector<std::vector<double>> outputs;
+  for (const auto& p : inputs) outputs.push_back(s.distribution(p));
+  std::size_t failures = 0;
+  if (g.notion == PrivacyNotion::pure_ldp) {
+    for (std::size_t x = 0; x < outputs.front().size(); ++x) {
+      double low = 2.0;
+      double high = 0.0;
+      for (const auto& q : outputs) {
+        low = std::min(low, q[x]);
+        high = std::max(high, q[x]);
+      }
+      if (!privsample_test::within_ratio(high, low, g.epsilon)) ++failures;
+    }
+    return failures;
+  }
+  std::vector<std::pair<double, double>> points;  // (β, allowed divergence)
+  if (g.notion == PrivacyNotion::approximate_ldp) {
+    points.emplace_back(g.epsilon, g.delta);
+  } else {
+    for (const double beta : {0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0}) {
+      points.emplace_back(beta, privacy_profile(g, beta));
+    }
+  }
+  for (const auto& a : outputs) {
+    for (const auto& b : outputs) {
+      for (const auto& [beta, allowed] : points) {
+        if (!privsample_test::hockey_stick_within(a, b, beta, allowed)) ++failures;
+      }
+    }
+  }
+  return failures;
+}
+
+}  // namespace
+
+TEST_CASE("local-linear: the audit's witness keeps every ratio within e^eps for the doubles",
+          "[functional_ldp][privacy]") {
+  // λ from the closed form was a few ulps high; with λ ≈ 1 − 1.5e-4 the output box's floor λ/γ + 1 − λ is 2e-4, so the
+  // box (built at ln(high/low), not at ε) let two outputs differ by e^ε·(1 + 1.4e-12).
+  const std::vector<double> prior{0.5, 3.482448517969051e-5, 0.5};
+  const double gamma = 14357.714045736931;
+  const Guarantee g = pure(18.015364997914965);
+  const LocalLinearSampler s(g, prior, gamma);
+  CHECK(local_privacy_failures(s, g, local_extreme_inputs(prior)) == 0);
+  const std::vector<double> top = s.distribution(point_mass(3, 1));
+  const std::vector<double> bottom = s.distribution(point_mass(3, 0));
+  CHECK(privsample_test::within_ratio(top[1], bottom[1], g.epsilon));
+  CHECK(top[1] / bottom[1] == Approx(std::exp(g.epsilon)).epsilon(1e-9));  // and still tight
+}
+
+TEST_CASE("local-linear: a lambda scan keeps the worst pair within e^eps / delta / the GDP profile, no slack",
+          "[functional_ldp][privacy]") {
+  std::size_t samplers = 0;
+  std::size_t refused = 0;
+  std::size_t failures = 0;
+  for (const double gamma : {1.001, 2.0, 7.5, 100.0, 14357.714045736931, 1e6, 1e12}) {
+    const double kink = 1.0 / (gamma + 1.0);
+    const std::vector<std::vector<double>> priors{
+        {0.5, 0.5 / gamma, 0.5},                                // the witness's shape: γ·p0 = 0.5 on the small atom
+        {kink, 0.3 * (1.0 - kink), 0.7 * (1.0 - kink)},         // a set of mass 1/(γ+1): the worst set for (ε,δ)
+        {1e-200, 0.3, 0.7},                                     // tiny entries (refused where the floor underflows)
+        {1e-12, 2e-12, 0.4, 0.6 - 3e-12},
+        {0.25, 0.25, 0.25, 0.25}};
+    for (const auto& prior : priors) {
+      const std::vector<std::vector<double>> inputs = local_extreme_inputs(prior);
+      for (const double epsilon : {1e-6, 0.1, 1.0, 5.0, 18.015364997914965, 30.0, 53.0, 100.0, 300.0, 700.0}) {
+        for (const Guarantee& g :
+             {pure(epsilon), approx(epsilon, 1e-15), approx(epsilon, 1e-9), approx(epsilon, 1e-3)}) {
+          INFO("gamma = " << gamma << ", eps = " << epsilon << ", delta = " << g.delta << ", prior[0] = " << prior[0]);
+          try {
+            const LocalLinearSampler s(g, prior, gamma);
+            const std::size_t failed = local_privacy_failures(s, g, inputs);
+            CHECK(failed == 0);
+            failures += failed;
+            ++samplers;
+          } catch (const std::invalid_argument&) {
+            ++refused;
+          }
+        }
+      }
+      for (const double mu : {0.01, 0.5, 2.0, 8.0, 37.0}) {
+        INFO("gamma = " << gamma << ", mu = " << mu << ", prior[0] = " << prior[0]);
+        try {
+          const LocalLinearSampler s(gauss(mu), prior, gamma);
+          const std::size_t failed = local_privacy_failures(s, gauss(mu), inputs);
+          CHECK(failed == 0);
+          failures += failed;
+          ++samplers;
+        } catch (const std::invalid_argument&) {
+          ++refused;
+        }
+      }
+    }
+  }
+  // and 400 random (ε, γ), log-uniform over ε ∈ [1e-3, 700] and γ ∈ [1.001, 1e12], on the witness's shape
+  std::mt19937_64 rng(18);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  for (int trial = 0; trial < 400; ++trial) {
+    const double epsilon = std::exp(std::log(1e-3) + u01(rng) * (std::log(700.0) - std::log(1e-3)));
+    const double gamma = std::exp(std::log(1.001) + u01(rng) * (std::log(1e12) - std::log(1.001)));
+    const std::vector<double> prior{0.5, 0.5 / gamma, 0.5};
+    for (const Guarantee& g : {pure(epsilon), approx(epsilon, 1e-9)}) {
+      INFO("gamma = " << gamma << ", eps = " << epsilon << ", delta = " << g.delta);
+      const LocalLinearSampler s(g, prior, gamma);
+      const std::size_t failed = local_privacy_failures(s, g, local_extreme_inputs(prior));
+      CHECK(failed == 0);
+      failures += failed;
+      ++samplers;
+    }
+  }
+  CHECK(failures == 0);
+  CHECK(samplers > 2000);
+  CHECK(refused < samplers / 5);
+}
+
+TEST_CASE("local-linear: a refused prior entry is reported at the user's parameters", "[functional_ldp]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::Matches;
+  // the box used to be built at ln(high/low), and the message said "at epsilon = 50.00000012648048"
+  CHECK_THROWS_WITH(LocalLinearSampler(pure(50.0), {1e-300, 0.5, 0.5}, 1e12),
+                    Matches("prior\\[0\\] = 1e-300: at epsilon = 50 the sampler's floor.*at this epsilon.*"));
+  CHECK_THROWS_WITH(LocalLinearSampler(approx(50.0, 1e-9), {1e-300, 0.5, 0.5}, 1e12),
+                    Contains("at epsilon = 50, delta = 1e-9 the sampler's floor") &&
+                        Contains("at these parameters (or use a smaller epsilon or delta)"));
+  CHECK_THROWS_WITH(LocalLinearSampler(gauss(30.0), {1e-300, 0.5, 0.5}, 1e12),
+                    Contains("at mu = 30 the sampler's floor") && Contains("(or use a smaller mu)"));
 }

@@ -37,8 +37,11 @@ TEST_CASE("privacy box: the audit's underflowing priors and references are refus
   CHECK_THROWS_WITH(LocalClipSampler(100.0, {1e-300, 1.0 - 1e-300}, 2.0),
                     Contains("prior[0] = 1e-300: at epsilon = 100") && Contains("must be at least"));
   CHECK_THROWS_WITH(LocalClipSampler(50.0, {1e-300, 1.0 - 1e-300}, 2.0), Contains("prior[0] = 1e-300"));
-  CHECK_THROWS_WITH(MollifierSampler(300.0, std::vector<double>{1e-300, 1.0}).distribution(std::vector<double>{1, 1}),
-                    Contains("reference[0] = 1e-300"));
+  // a reference is refused when the sampler is built, not accepted and then refused on every call
+  CHECK_THROWS_WITH(MollifierSampler(300.0, std::vector<double>{1e-300, 1.0}),
+                    Contains("reference[0] = 1e-300: at epsilon = 300 ") && Contains("must be at least"));
+  CHECK_THROWS_WITH(MollifierSampler(1000.0, std::vector<double>{1e-300, 1.0}), Contains("at epsilon = 1000 "));
+  CHECK_NOTHROW(MollifierSampler(300.0, std::vector<double>{1e-200, 1.0}).distribution(std::vector<double>{1, 1}));
   // What the message promises works: the smallest entry it names, and a larger epsilon-free prior.
   CHECK_NOTHROW(LocalClipSampler(18.0, {1e-300, 1.0 - 1e-300}, 2.0));
   const PrivacyBox dropped = privacy_box(std::vector<double>{1e-300, 0.5, 0.0}, 1e-20, 1e-19, 46.0, "cells",

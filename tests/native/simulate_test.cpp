@@ -17,6 +17,7 @@
 using namespace privsample;
 using privsample_test::chi_square_survival;
 using privsample_test::kGoodnessOfFitLevel;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -251,9 +252,35 @@ TEST_CASE("simulate: one call runs N users end to end", "[simulate]") {
     o.users = 10;
     o.model = PopulationModel::dirichlet;
     o.concentration = -1.0;
-    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits), "concentration = -1: must be finite and > 0");
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
+                      "options.concentration = -1: must be finite and > 0");
+    o.concentration.reset();
     const std::vector<double> users{1, 0, 0, 1, 2};  // 5 entries, not a multiple of k = 2
-    CHECK_THROWS_AS(simulate_given(named("linear", 1.0), users, 2, o, bits), std::invalid_argument);
+    CHECK_THROWS_WITH(simulate_given(named("linear", 1.0), users, 2, o, bits), Contains("users has 5 entries"));
+  }
+  SECTION("an option the model does not use is refused, not ignored") {
+    // point masses have no concentration: it used to be ignored silently
+    o.concentration = 0.1;
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
+                      Contains("options.concentration = 0.1: model 'point-masses'") &&
+                          Contains("use model 'dirichlet'"));
+    const std::vector<double> fine{1, 0, 0, 1, 1, 1};
+    CHECK_THROWS_WITH(simulate_given(named("linear", 1.0), fine, 2, o, bits),
+                      Contains("options.concentration = 0.1: model 'given'"));
+    o.concentration.reset();
+    // 'given' takes the users' histograms as the population: a population passed along is refused
+    CHECK_THROWS_WITH(simulate_given(named("linear", 1.0), fine, 2, o, bits, population),
+                      Contains("options.population: model 'given' takes the users' histograms"));
+    CHECK_NOTHROW(simulate_given(named("linear", 1.0), fine, 2, o, bits));
+    // the Dirichlet model without a concentration uses 1
+    o.model = PopulationModel::dirichlet;
+    o.users = 50;
+    SeededRandom a(3);
+    SeededRandom b(3);
+    SimulationOptions explicit_one = o;
+    explicit_one.concentration = 1.0;
+    CHECK(simulate(named("linear", 1.0), population, o, a).counts ==
+          simulate(named("linear", 1.0), population, explicit_one, b).counts);
   }
 }
 

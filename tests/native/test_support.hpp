@@ -50,6 +50,53 @@ inline bool within_ratio(double a, double b, double epsilon) {
   return a <= 2.0 * p && a - p <= error;
 }
 
+// An exact sum of doubles (Shewchuk's grow-expansion: TwoSum against every part kept so far; the parts stay
+// non-overlapping and ordered by magnitude, so the last non-zero one has the total's sign). Valid without overflow and
+// for products of doubles above ~1e-290 (the products are split by fma, exact there).
+class ExpansionSum {
+ public:
+  void add(double x) {
+    for (double& part : parts_) {
+      const double s = x + part;
+      const double b = s - x;
+      part = (x - (s - b)) + (part - b);
+      x = s;
+    }
+    parts_.push_back(x);
+  }
+  void add_product(double a, double b) {
+    const double p = a * b;
+    add(p);
+    add(std::fma(a, b, -p));
+  }
+  [[nodiscard]] int sign() const {
+    for (auto part = parts_.rbegin(); part != parts_.rend(); ++part) {
+      if (*part != 0.0) return *part > 0.0 ? 1 : -1;
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<double> parts_;
+};
+
+// Σ_x max(0, a_x − e^ε·b_x) <= δ for the doubles a, b as real numbers, with no slack: E = exp(ε) one ulp down (at most
+// e^ε, as within_ratio) only overstates every term, and the terms and their total are summed exactly (ExpansionSum).
+inline bool hockey_stick_within(std::span<const double> a, std::span<const double> b, double epsilon, double delta) {
+  const double e = std::max(1.0, std::nextafter(std::exp(std::min(epsilon, 700.0)), 0.0));
+  ExpansionSum total;
+  total.add(-delta);
+  for (std::size_t x = 0; x < a.size(); ++x) {
+    ExpansionSum term;
+    term.add(a[x]);
+    term.add_product(-e, b[x]);
+    if (term.sign() <= 0) continue;
+    total.add(a[x]);
+    total.add_product(-e, b[x]);
+  }
+  return total.sign() <= 0;
+}
+
 inline std::vector<double> point_mass(std::size_t k, std::size_t x, double mass = 1.0) {
   std::vector<double> p(k, 0.0);
   p[x] = mass;

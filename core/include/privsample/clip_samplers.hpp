@@ -72,7 +72,8 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
 class MollifierSampler : public ClipSampler<MollifierSampler> {
  public:
   // reference: a pmf over the k categories (zeros allowed: those categories are never output), or
-  // nothing for the uniform reference of any k.
+  // nothing for the uniform reference of any k. An entry whose floor e^{−ε/2}·Q0(x) would underflow is refused here
+  // (privacy_box.hpp), so every later call with a valid histogram works.
   explicit MollifierSampler(double epsilon, std::optional<std::vector<double>> reference = std::nullopt);
 
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
@@ -83,10 +84,10 @@ class MollifierSampler : public ClipSampler<MollifierSampler> {
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
 
  private:
-  // The box for k categories, around the uniform reference and around reference_.
+  // The box around the uniform reference for k categories.
   [[nodiscard]] UniformBox uniform_box(std::size_t k) const;
-  [[nodiscard]] PrivacyBox reference_box(std::size_t k) const;
   std::optional<std::vector<double>> reference_;
+  PrivacyBox box_;  // with a reference: [e^{−ε/2}·Q0, min(1, e^{ε/2}·Q0)], floors raised toward privacy
 };
 
 }  // namespace privsample

@@ -14,7 +14,8 @@ struct PrivacyLoss {
 
 // Basic (sequential) composition of m mechanisms, each (ε, δ)-DP/LDP: (mε, mδ)-DP (Dwork & Roth, "The
 // Algorithmic Foundations of Differential Privacy", 2014, Thm 3.16). ε in [0, 1000], δ in [0, 1), m >= 1 an integer
-// (given as a double, as JavaScript numbers arrive); δ·m is capped at 1.
+// (given as a double, as JavaScript numbers arrive); δ·m is capped at 1. Messages call m `reports`, δ' `deltaPrime`
+// and n (below) `users`, the names of the JS options.
 [[nodiscard]] PrivacyLoss basic_composition(double epsilon, double delta, double m);
 
 // Advanced composition (Dwork, Rothblum, Vadhan, FOCS 2010, Thm III.3; Dwork & Roth Thm 3.20): for any δ' in (0, 1),

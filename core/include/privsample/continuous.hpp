@@ -250,7 +250,10 @@ class ContinuousLocalClipSampler : public ClipSampler<ContinuousLocalClipSampler
 
 // Local linear sampler (Ghoukasian et al. Thm 4.1; docs/mechanisms/continuous.md#local-linear-sampler): P̂ = clip_normalise(P; p0/γ, γ·p0) (the f-projection onto
 // N_γ(P0), every f), q = λ_loc·P̂ + (1 − λ_loc)·P0 with λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) for pure,
-// (ε,δ) or Gaussian LDP. Guarantee g for EVERY input (the projection is data-independent and lands in N_γ(P0)).
+// (ε,δ) or Gaussian LDP, rounded toward privacy and clamped into the output box as the finite sampler does
+// (local_linear_weight, local_linear_box of linear_samplers.hpp). Guarantee g for EVERY input (the projection is
+// data-independent and lands in N_γ(P0)). Cells whose output floor would underflow are never output (q = 0 for every
+// input; the prior is renormalised without them), like the other continuous samplers' (privacy_box.hpp).
 // Worst case over N_γ(P0): chord_risk(f, linear_risk_constants(1/γ, γ, λ_loc)); 0 when λ_loc = 1.
 class ContinuousLocalLinearSampler : public SamplerBase<ContinuousLocalLinearSampler> {
  public:
@@ -270,9 +273,12 @@ class ContinuousLocalLinearSampler : public SamplerBase<ContinuousLocalLinearSam
  private:
   Guarantee guarantee_;
   double gamma_;
-  std::vector<double> prior_;
-  PrivacyBox neighbourhood_;  // [p0/γ, γ·p0] (neighbourhood_box of linear_samplers.hpp)
+  std::vector<double> prior_;  // normalised, without the cells that are never output
+  PrivacyBox neighbourhood_;   // [p0/γ, γ·p0] (neighbourhood_box of linear_samplers.hpp)
   double lambda_ = 0.0;
+  double complement_ = 1.0;  // 1 − λ_loc
+  std::vector<double> out_lo_;  // the output box (local_linear_box)
+  std::vector<double> out_hi_;
 };
 
 // ---- drawing a point ----------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 // P̃_{c1,c2,h} is (β, δ)-LDP iff λ <= (e^β − 1 + Tδ)/((1−c1)(e^β + T − 1)), T = (c2−c1)/(1−c1) (Lemma C.1,
 // Prop C.2); λ_T(g) below is the infimum of that bound over β (times 1−c1).
 #include <span>
+#include <vector>
 
 #include "privsample/privacy.hpp"
 
@@ -83,6 +84,11 @@ inline constexpr double kGaussianWeightSlack = 1e-12;
 // δ_μ(β) at the minimiser and on a log grid of β up to β_max; where it does (a minimisation or rounding error
 // larger than the slack), λ is lowered to the largest value that passes every checked β.
 [[nodiscard]] LinearWeight running_linear_weight(const Guarantee& g, double T);
+
+// The β values at which a GDP weight is checked against the profile δ_μ(β) (running_linear_weight, and the local
+// linear sampler after its own rounding): 0, the minimiser β* and its neighbours at relative steps ±1e-9 and ±1e-6,
+// and 65 log-spaced values from min(1e-3, μ·1e-4) to β_max (as in solve_linear_weight).
+[[nodiscard]] std::vector<double> gaussian_check_points(double mu, double T, double beta_star);
 
 // E_{e^β}(P‖Q) = Σ_x max(0, p_x − e^β q_x) on the given (unnormalised) masses; Q is (β, δ)-LDP for a pair
 // of inputs iff E_{e^β}(Q_P‖Q_P') <= δ. Terms with q_x = 0 contribute p_x (also for β = +∞).

@@ -66,12 +66,20 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
 // The parts of Theorem 4.1 below that do not depend on what the atoms are, shared by the local linear sampler on
 // categories (LocalLinearSampler) and on grid cells (ContinuousLocalLinearSampler, continuous.hpp); g and γ validated,
 // prior a pmf:
-//  - neighbourhood_box: N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂);
-//  - local_linear_weight: λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) at effective_ldp_guarantee(g), the GDP weight
-//    rounded down by kGaussianWeightSlack (running_linear_weight);
+//  - neighbourhood_box: N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂), its ends rounded
+//    inward (P̂ is in N_γ(P0) as real numbers);
+//  - local_linear_weight: λ_loc = clamp(γ/(γ−1)·λ_{γ+1}(g), 0, 1) at effective_ldp_guarantee(g) (the GDP weight
+//    rounded down by kGaussianWeightSlack, running_linear_weight), then rounded toward privacy: lowered by doubling
+//    steps until the worst pair of the mixture passes exactly — pure: (λγ + 1 − λ) <= e^ε·(λ/γ + 1 − λ); (ε,δ): its
+//    hockey-stick <= δ; μ-GDP: <= δ_μ(β) on gaussian_check_points — the last two with a margin of 2^-43 for the
+//    rounding of distribution()'s values (derivation at the definition);
+//  - local_linear_box: the output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] by privacy_box (for pure ε its ends differ by at
+//    most e^ε for the doubles, at the user's ε; entries whose floor underflows handled by `rule`);
 //  - local_linear_risk: the worst case over N_γ(P0), chord_risk(f, linear_risk_constants(1/γ, γ, λ)); 0 when λ >= 1.
 [[nodiscard]] PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma);
 [[nodiscard]] double local_linear_weight(const Guarantee& g, double gamma);
+[[nodiscard]] PrivacyBox local_linear_box(const Guarantee& g, std::span<const double> prior, double gamma,
+                                          double lambda, UnderflowRule rule);
 [[nodiscard]] double local_linear_risk(const FDivergence& f, double gamma, double lambda);
 
 // Theorem 4.1 (local minimax around a public prior P0, neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}):
@@ -85,7 +93,9 @@ class FunctionalLinearSampler : public SamplerBase<FunctionalLinearSampler> {
 // a sparse P gives ratios (λ + (1−λ)p0(x))/((1−λ)p0(x)), unbounded as p0(x) → 0.
 // λ_loc >= 1 (e.g. pure with e^ε >= γ², or (ε,δ) with δ >= (γ² − e^ε)/(γ(γ+1))) is the trivial regime: the
 // identity is already g-FLDP on N_γ(P0), so Q(P) = P̂ and the risk is 0. Runs at effective_ldp_guarantee(g), with
-// the GDP slack as above. For pure ε its risk equals the local clip sampler's (same r1, r2); the clip sampler is
+// λ rounded toward privacy as above (local_linear_weight). distribution() clamps the mixture into local_linear_box,
+// so for pure ε every pair of its outputs is within e^ε for the doubles themselves. For pure ε its risk equals the
+// local clip sampler's (same r1, r2); the clip sampler is
 // pointwise better (Prop 5.2).
 // Worst case over N_γ(P0): chord_risk(f, r1, r2), r1 = 1/(γ − (γ−1)λ), r2 = γ/((γ−1)λ + 1) — an UPPER BOUND
 // for every P0 (Lemma C.3); the local minimax risk only when P0 splits into γ+1 blocks of mass 1/(γ+1) (and
@@ -119,8 +129,8 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
   double gamma_;
   std::vector<double> prior_;
   PrivacyBox neighbourhood_;  // [p0/γ, γ·p0]
-  // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (privacy_box: its floors raised toward privacy, and prior entries
-  // whose floor would underflow refused), which distribution() clamps the mixture into.
+  // The output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] (local_linear_box: for pure ε its floors raised to keep e^ε, and prior
+  // entries whose floor would underflow refused), which distribution() clamps the mixture into.
   std::vector<double> out_lo_;
   std::vector<double> out_hi_;
   double lambda_ = 0.0;

@@ -21,6 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include "privsample/privacy.hpp"
+
 namespace privsample {
 
 // A double that is at most the real number e^ε, for 0 <= ε <= 709: std::exp is within 1 ulp; two steps down,
@@ -36,11 +38,18 @@ struct PrivacyBox {
   std::vector<double> hi;
 };
 
-// weights finite and >= 0 (validated by the caller); 0 < floor <= ceiling; epsilon the ε the sampler runs at
-// (<= 700). `name` is the weights' name in messages ("prior", "reference", "reference cell masses").
+// weights finite and >= 0 (validated by the caller); 0 < floor <= ceiling; epsilon the user's ε (the floors keep the
+// ratio e^{effective_epsilon(ε)}, messages print ε as given). `name` is the weights' name in messages ("prior",
+// "reference", "reference cell masses").
 enum class UnderflowRule { refuse, never_output };
 
 [[nodiscard]] PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, double epsilon,
+                                     std::string_view name, UnderflowRule rule = UnderflowRule::refuse);
+
+// The same for a sampler of any local notion (g validated, as the user gave it): for pure ε-LDP exactly the above; for
+// (ε,δ)-LDP and μ-GDP the box is [floor·w, ceiling·w] rounded to nearest, its floors not raised (its ends differ by
+// more than e^ε by design: the guarantee rests on the mixture, not on the box), and messages name g's parameters.
+[[nodiscard]] PrivacyBox privacy_box(std::span<const double> weights, double floor, double ceiling, const Guarantee& g,
                                      std::string_view name, UnderflowRule rule = UnderflowRule::refuse);
 
 // The log-width of the smallest box [c, c·e^w]·h holding q: w = max_x ln(q_x/h_x) − min_x ln(q_x/h_x) over the atoms

@@ -79,7 +79,9 @@ enum class PopulationModel {
 struct SimulationOptions {
   PopulationModel model = PopulationModel::point_masses;
   std::size_t users = 0;                  // N (point_masses, dirichlet); ignored for given
-  double concentration = 1.0;             // dirichlet: total concentration c > 0 (small = heterogeneous users)
+  // dirichlet: total concentration c > 0 (small = heterogeneous users), 1 when not given. The other models have
+  // none and refuse one (std::invalid_argument naming options.concentration) rather than ignore it.
+  std::optional<double> concentration;
   double alpha = 0.05;                    // confidence level 1 − α of the intervals
   NamedDivergence divergence = NamedDivergence::kl;  // f of the released estimate's radius
   bool point_mass_inversion = true;       // also run estimate_point_masses (k <= kMaxPointMassCategories)
@@ -104,9 +106,12 @@ struct SimulationResult {
 [[nodiscard]] SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const double> population,
                                         const SimulationOptions& options, RandomBits& bits);
 
-// given: `users` holds N histograms of k entries each, row-major (users.size() = N·k, k >= 1).
+// given: `users` holds N histograms of k entries each, row-major (users.size() = N·k, k >= 1). The users' histograms
+// are the population: a non-empty `population` (a caller passing one along, e.g. JS options.population) is refused,
+// as is options.concentration, with std::invalid_argument naming the option.
 [[nodiscard]] SimulationResult simulate_given(const FiniteMechanism& mechanism, std::span<const double> users,
-                                              std::size_t k, const SimulationOptions& options, RandomBits& bits);
+                                              std::size_t k, const SimulationOptions& options, RandomBits& bits,
+                                              std::span<const double> population = {});
 
 // The released counts alone for N point-mass users with item counts `items` (items[x] users hold item x): the
 // fast path of simulate (one multinomial per item) and its baseline (one draw per user) for the bench.
