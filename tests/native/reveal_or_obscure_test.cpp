@@ -579,8 +579,8 @@ TEST_CASE("roo: the printed DS-ROO violates eps-DP at k=3, n=5, e^eps = 3/2, the
 
 // ---- exhaustive privacy audit ---------------------------------------------------------------------------------
 
-TEST_CASE("roo: exhaustive replace-one audit, ROO and DS-ROO are eps-DP on distribution() and on the released law, "
-          "without slack; the printed DS-ROO is not", "[roo][dsroo][privacy]") {
+TEST_CASE("roo: exhaustive replace-one audit without slack, ROO and DS-ROO are eps-DP on distribution() and on the "
+          "released law, the printed DS-ROO is not", "[roo][dsroo][privacy]") {
   // Several ε at and below 0.1 (where the second defect lives), rational e^ε (11/10, 6/5, 3/2), and large ε.
   const std::vector<double> epsilons = {0.001, 0.01, 0.05, 0.1, std::log(1.1), std::log(1.2), std::log(1.5), 0.4, 1.0,
                                         3.0};
