@@ -417,7 +417,7 @@ TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of docs/mechanism
     check_rational(corrected[5], 1819, 3993);
   }
 
-  // Only n/k matters for the paper's recursion (docs/mechanisms/ds-roo.md#the-recursion): (k=2, n=5) and (k=4, n=10)
+  // Only n/k matters for the paper's recursion (docs/mechanisms/ds-roo.md#the-mechanism): (k=2, n=5) and (k=4, n=10)
   // give the same table there; not for the corrected one, whose letters at their high ends depend on k.
   const auto a = dsroo_obscure_table_as_printed(0.3, 5, 2);
   const auto b = dsroo_obscure_table_as_printed(0.3, 10, 4);
