@@ -121,7 +121,7 @@ export interface Roo {
    * [0, 1]): an upper bound (within 2^-50 relative) of max log Pr(y|x)/Pr(y|x̃), +∞ when a letter can vanish, with x's
    * minimum count m, x̃'s mTilde, and the letter's count in each. O(M): the ends of every letter's count range.
    */
-  worstPair(table: ArrayLike<number>, records: number, k: number): {
+  worstPair(table: Histogram, records: number, k: number): {
     readonly logRatio: number;
     readonly m: number;
     readonly mTilde: number;
