@@ -162,17 +162,25 @@ const fig1 = {
     k: 9,
     records: 1000,
     epsilons: FIG_EPSILONS,
-    // The erratum's counterexample (docs/errata.md#ds-roo-top-index): k = 3, n = 5, e^ε = 3/2 (ε = ln 1.5).
+    // The first erratum's counterexample (docs/errata.md#ds-roo-top-index): k = 3, n = 5, e^ε = 3/2 (ε = ln 1.5).
     erratumCase: { k: 3, records: 5, epsilon: 0.4054651081081644 },
+    // The second erratum's witness (docs/errata.md#ds-roo-unchanged-letters): 999 letters with 99 records, one with
+    // 1098, and one record moved between two of the 99s.
+    secondErratumCase: { k: 1000, records: 99999, epsilon: 0.01 },
   },
   quick: {},
   erratum:
-    'Algorithm 2 (DS-ROO) as printed is not ε-DP at the top index m = M = ⌊n/k⌋ when k ∤ n and M·(e^ε − 1) < 1: ' +
-    'Lemma 3 needs u_M > 0, which fails there. Example: k = 3, n = 5, e^ε = 3/2 gives the printed q_1 = 7/22 < t_1 = 3/8, ' +
-    'and the counts (1,2,2) vs (2,1,2) have output ratio 25/16 > 3/2. We draw DS-ROO′, the table with q_M ← max(q_M, t_M) ' +
-    '(second panel); for the paper\'s k = 9, n = 1000, ε >= 0.01 the fix changes nothing (checked below).',
+    'Algorithm 2 (DS-ROO) as printed is not ε-DP, for two reasons. (1) At the top index m = M = ⌊n/k⌋ when k ∤ n and ' +
+    'M·(e^ε − 1) < 1: Lemma 3 needs u_M > 0, which fails there. Example: k = 3, n = 5, e^ε = 3/2 gives the printed ' +
+    'q_1 = 7/22 < t_1 = 3/8, and the counts (1,2,2) vs (2,1,2) have output ratio 25/16 > 3/2 (second panel). ' +
+    '(2) The proof checks only the letters whose counts change; a letter whose count does not change also moves when ' +
+    'the minimum count does, and a large one moves most. Example: ε = 0.01, k = 1000, n = 99999, 999 letters with 99 ' +
+    'records and one with 1098; moving one record between two of the 99s changes the minimum from 99 to 98 and, even ' +
+    'with the fix of (1), the 1098-letter\'s probability by e^0.0336 = e^(3.36ε) (third panel). We draw DS-ROO ' +
+    'corrected: the least table meeting every neighbouring pair, verified before use. For the paper\'s k = 9, ' +
+    'n = 1000, ε >= 0.01 neither correction changes anything (checked below).',
   async run(ps, setup, { progress = () => {} } = {}) {
-    const { k, records: n, epsilons, erratumCase } = setup;
+    const { k, records: n, epsilons, erratumCase, secondErratumCase } = setup;
     const tables = epsilons.map((e) => ps.roo.obscureTable(e, n, k));
     const printedTables = epsilons.map((e) => ps.roo.obscureTableAsPrinted(e, n, k));
     const panels = [{
@@ -192,7 +200,20 @@ const fig1 = {
       y: { label: 'q_m' },
       series: [
         { label: 'Algorithm 2 as printed', points: Array.from(printedSmall, (q, m) => [m, q]), printed: true },
-        { label: 'DS-ROO′ (q_M ← max(q_M, t_M))', points: Array.from(fixedSmall, (q, m) => [m, q]) },
+        { label: 'DS-ROO′ (corrected)', points: Array.from(fixedSmall, (q, m) => [m, q]) },
+      ],
+    });
+    const second = secondErratumCase;
+    const topFixOnly = ps.roo.obscureTableTopFixOnly(second.epsilon, second.records, second.k);
+    const corrected = ps.roo.obscureTable(second.epsilon, second.records, second.k);
+    panels.push({
+      title: `second erratum: k = ${second.k}, n = ${second.records}, ε = ${second.epsilon}`,
+      kind: 'lines',
+      x: { label: 'm (minimum count)', log: false },
+      y: { label: 'q_m', log: false },
+      series: [
+        { label: 'with the top-index fix only', points: Array.from(topFixOnly, (q, m) => [m, q]), printed: true },
+        { label: 'DS-ROO′ (corrected)', points: Array.from(corrected, (q, m) => [m, q]) },
       ],
     });
     progress(0.2);
@@ -208,7 +229,8 @@ const fig1 = {
     });
     checks.push(checkValue('q_m non-increasing in m (max q_m − q_{m−1}, every ε)', rise, 0));
     checks.push(checkValue('0 <= q_m <= q_0 (entries outside, every ε)', outside, 0));
-    checks.push(checkValue(`the fix changes nothing for k = ${k}, n = ${n} (max |fixed − printed|)`, fixDifference, 1e-12));
+    checks.push(checkValue(`the corrections change nothing for k = ${k}, n = ${n} (max |corrected − printed|)`,
+      fixDifference, 1e-12));
 
     // Privacy: DS-ROO′'s output ratio between neighbours <= e^ε (ps.channelLdp's pure ε of each pair <= ε).
     // (a) exhaustive for the erratum case; (b) the binding neighbours (docs/experiments.md#roo-fig1) for k = 9, n = 1000.
@@ -229,6 +251,23 @@ const fig1 = {
       progress(0.2 + (0.8 * (i + 1)) / epsilons.length);
     });
 
+    // The second erratum: the old table's worst pair (ps.roo.worstPair, all O(M) pairs) is the witness and exceeds ε;
+    // the corrected sampler's loss on the witness pair, every letter and both directions, is within ε.
+    const oldWorst = ps.roo.worstPair(topFixOnly, second.records, second.k);
+    checks.push(checkValue('second erratum reproduced: the top-fix table loses more than ε (value its worst ln ratio, '
+      + 'limit ε)', oldWorst.logRatio, second.epsilon, oldWorst.logRatio > second.epsilon));
+    checks.push(checkValue(`DS-ROO′ table, all neighbour pairs, k = ${second.k}, n = ${second.records} `
+      + '(worst ln ratio <= ε)',
+      ps.roo.worstPair(corrected, second.records, second.k).logRatio, second.epsilon * RATIO_SLACK));
+    const witness = Array(second.k).fill(99);
+    witness[0] = 1098;
+    const witnessNeighbour = moved(witness, 1, 2);
+    const secondSampler = ps.sampler('ds-roo', { epsilon: second.epsilon, records: second.records });
+    const witnessLoss = worstPairLoss(ps, secondSampler, [[witness, witnessNeighbour]]);
+    secondSampler.dispose();
+    checks.push(checkValue('DS-ROO′ sampler on the witness pair (max ln ratio <= ε)', witnessLoss,
+      second.epsilon * RATIO_SLACK));
+
     const printed = [];
     epsilons.forEach((e, i) => {
       const ref = FIG1_PRINTED[e];
@@ -243,6 +282,14 @@ const fig1 = {
     printed.push(printedValue('erratum case: q_0 = 6/11 (both)', 6 / 11, fixedSmall[0], { rel: 1e-12 }));
     printed.push(printedValue('erratum case: printed q_1 = 7/22', 7 / 22, printedSmall[1], { rel: 1e-12 }));
     printed.push(printedValue('erratum case: fixed q_1 = t_1 = 3/8', 3 / 8, fixedSmall[1], { rel: 1e-12 }));
+    // docs/errata.md#ds-roo-unchanged-letters: the old table's loss at the witness, and where it is.
+    printed.push(printedValue('second erratum: top-fix table\'s loss at the witness, ln ratio', 0.0335944,
+      oldWorst.logRatio, { rel: 1e-5 }));
+    printed.push(printedValue('second erratum: the witness\'s unchanged letter has 1098 records', 1098,
+      oldWorst.count));
+    printed.push(printedValue('second erratum: minimum counts 99 → 98 (as 1000·m + m̃)', 99 * 1000 + 98,
+      oldWorst.m * 1000 + oldWorst.mTilde));
+    printed.push(printedValue('second erratum: corrected q_99', 0.1291032, corrected[99], { abs: 5e-8 }));
 
     const rows = [];
     epsilons.forEach((e, i) => tables[i].forEach((q, m) => rows.push([e, m, q, printedTables[i][m]])));

@@ -52,7 +52,7 @@ export const MECHANISMS = {
     name: 'DS-ROO',
     short: 'data-specific Reveal-or-Obscure',
     explain:
-      'Data-specific Reveal-or-Obscure (Tasnim et al., with the q_M fix): like ROO, but the obscuring step depends on your smallest count. Counts must be whole numbers.',
+      'Data-specific Reveal-or-Obscure (Tasnim et al., corrected): like ROO, but the obscuring step depends on your smallest count. Counts must be whole numbers.',
   },
   'laplace-projection': {
     name: 'Laplace',

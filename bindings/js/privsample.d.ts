@@ -13,7 +13,7 @@ export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32
  * - 'mollifier': Husain et al.'s relative-mollifier f-projection around a reference (options: epsilon, reference?).
  * - 'local': Ghoukasian et al.'s local clip sampler around a public prior (options: epsilon, prior, gamma).
  * - 'local-linear': Ghoukasian et al.'s local linear sampler (options: prior, gamma, and epsilon [+ delta] or mu).
- * - 'roo', 'ds-roo': Reveal-or-Obscure and its data-specific variant (with the q_M fix) on a user's n records
+ * - 'roo', 'ds-roo': Reveal-or-Obscure and its data-specific variant (corrected, docs/errata.md) on a user's n records
  *   (options: epsilon, records): ε-DP of each record, not LDP of the whole histogram.
  * - 'laplace-projection': the Laplace-noise-then-project baseline (options: epsilon, records); record-level ε-DP.
  */

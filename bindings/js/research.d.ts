@@ -103,10 +103,31 @@ export interface Lmidp {
 export interface Roo {
   /** ROO's q_0 = k/(k + n·(e^ε − 1)) (eq. 9; the mathematical value, the sampler rounds it up by a few ulps). */
   obscureProbability(epsilon: number, records: number, k: number): number;
-  /** DS-ROO′'s table q_0..q_M (M = ⌊n/k⌋) by minimum count m, with the fix q_M >= t_M of the paper's Algorithm 2. */
+  /**
+   * DS-ROO's table q_0..q_M (M = ⌊n/k⌋) by minimum count m: the paper's Algorithm 2 corrected (two defects,
+   * docs/errata.md), the least table meeting every replace-one constraint, at ε itself (the sampler builds it at a
+   * slightly smaller ε′ and verifies it).
+   */
   obscureTable(epsilon: number, records: number, k: number): Float64Array;
-  /** Algorithm 2 exactly as printed: NOT ε-DP at m = M when k ∤ n and M·(e^ε − 1) < 1. For the erratum only. */
+  /** Algorithm 2 exactly as printed: NOT ε-DP at m = M when k ∤ n and M·(e^ε − 1) < 1. For the errata only. */
   obscureTableAsPrinted(epsilon: number, records: number, k: number): Float64Array;
+  /**
+   * Algorithm 2 with only the top-index fix q_M ← max(q_M, t_M): still NOT ε-DP (a letter whose count does not change
+   * moves when the minimum count does; ε = 0.01, k = 1000, n = 99999 loses 3.36·ε). For the errata only.
+   */
+  obscureTableTopFixOnly(epsilon: number, records: number, k: number): Float64Array;
+  /**
+   * The worst replace-one pair of a DS-ROO-style release with this table (q_m by minimum count m, M + 1 entries in
+   * [0, 1]): an upper bound (within 2^-50 relative) of max log Pr(y|x)/Pr(y|x̃), +∞ when a letter can vanish, with x's
+   * minimum count m, x̃'s mTilde, and the letter's count in each. O(M): the ends of every letter's count range.
+   */
+  worstPair(table: Histogram, records: number, k: number): {
+    readonly logRatio: number;
+    readonly m: number;
+    readonly mTilde: number;
+    readonly count: number;
+    readonly countTilde: number;
+  };
   /** Worst-case TV accuracy α: ROO (eq. 19) q_0(1 − 1/k), and the Laplace baseline as the paper states it, 2k/(nε) (eq. 18). */
   accuracyBounds(epsilon: number, records: number, k: number): { readonly roo: number; readonly rsss: number };
   /**

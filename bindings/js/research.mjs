@@ -302,6 +302,9 @@ function makeApi(wasm) {
     obscureProbability: ofNumbers(wasm.rooObscureProbability, 'epsilon', 'records', 'k'),
     obscureTable: ofNumbers(wasm.dsRooObscureTable, 'epsilon', 'records', 'k'),
     obscureTableAsPrinted: ofNumbers(wasm.dsRooObscureTableAsPrinted, 'epsilon', 'records', 'k'),
+    obscureTableTopFixOnly: ofNumbers(wasm.dsRooObscureTableTopFixOnly, 'epsilon', 'records', 'k'),
+    worstPair: (table, records, k) => Object.freeze(checked(abi,
+      wasm.dsRooWorstPair(histogram(table, 'table'), number(records, 'records'), number(k, 'k')))),
     accuracyBounds: (epsilon, records, k) => Object.freeze(accuracyBounds(epsilon, records, k)),
     sampleComplexity: (k, alpha, epsilon) => Object.freeze(sampleComplexity(k, alpha, epsilon)),
   });

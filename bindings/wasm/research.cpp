@@ -249,6 +249,21 @@ val dsroo_table_of(double epsilon, double records, double k) {
 val dsroo_table_as_printed_of(double epsilon, double records, double k) {
   return guarded([&] { return copy_out(dsroo_obscure_table_as_printed(epsilon, roo_records(records), roo_k(k))); });
 }
+val dsroo_table_top_fix_only_of(double epsilon, double records, double k) {
+  return guarded([&] { return copy_out(dsroo_obscure_table_top_fix_only(epsilon, roo_records(records), roo_k(k))); });
+}
+val dsroo_worst_pair_of(val table, double records, double k) {
+  return guarded([&] {
+    const DsRooWorstPair w = dsroo_worst_log_ratio(numbers(table), roo_records(records), roo_k(k));
+    val out = val::object();
+    out.set("logRatio", w.log_ratio);
+    out.set("m", static_cast<double>(w.m));
+    out.set("mTilde", static_cast<double>(w.m_tilde));
+    out.set("count", static_cast<double>(w.count));
+    out.set("countTilde", static_cast<double>(w.count_tilde));
+    return out;
+  });
+}
 val roo_accuracy_of(double epsilon, double records, double k) {
   return guarded([&] {
     const RooAccuracyBounds a = roo_accuracy_bounds(epsilon, roo_records(records), roo_k(k));
@@ -620,6 +635,8 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("rooObscureProbability", &roo_obscure_probability_of);
   emscripten::function("dsRooObscureTable", &dsroo_table_of);
   emscripten::function("dsRooObscureTableAsPrinted", &dsroo_table_as_printed_of);
+  emscripten::function("dsRooObscureTableTopFixOnly", &dsroo_table_top_fix_only_of);
+  emscripten::function("dsRooWorstPair", &dsroo_worst_pair_of);
   emscripten::function("rooAccuracyBounds", &roo_accuracy_of);
   emscripten::function("rooSampleComplexity", &roo_sample_complexity_of);
   emscripten::function("normalise", &normalise_of);

@@ -12,9 +12,9 @@ before(async () => {
   ps = await init();
 });
 
-// name → the panels the paper's figure has (kind, count); roo-fig1 adds the erratum's panel.
+// name → the panels the paper's figure has (kind, count); roo-fig1 adds the two errata's panels.
 const EXPECTED = {
-  'roo-fig1': { figure: 'Fig. 1', panels: ['lines', 'bars'], erratum: true, closedForm: true },
+  'roo-fig1': { figure: 'Fig. 1', panels: ['lines', 'bars', 'lines'], erratum: true, closedForm: true },
   'roo-fig2': { figure: 'Fig. 2', panels: ['bars'], erratum: false, closedForm: false },
   'roo-fig3': { figure: 'Fig. 3', panels: ['lines', 'lines'], erratum: false, closedForm: false },
   'roo-complexity': { figure: '§3', panels: ['lines'], erratum: false, closedForm: true },
@@ -66,6 +66,25 @@ describe('Reveal-or-Obscure experiments (quick)', () => {
     const [printed, fixed] = erratum.series;
     assert.ok(Math.abs(printed.points[1][1] - 7 / 22) < 1e-12);
     assert.ok(Math.abs(fixed.points[1][1] - 3 / 8) < 1e-12);
+    // The second erratum's witness: the old table ends far below the corrected one (q_99 0.00498 vs 0.1291).
+    const [topFixOnly, corrected] = result.panels[2].series;
+    assert.equal(topFixOnly.points.length, 100);
+    assert.ok(Math.abs(topFixOnly.points[99][1] - 0.0049834) < 1e-7);
+    assert.ok(Math.abs(corrected.points[99][1] - 0.1291032) < 1e-7);
+    for (let m = 0; m < 100; m += 1) assert.ok(corrected.points[m][1] >= topFixOnly.points[m][1] - 1e-15);
+    assert.ok(result.checks.some((c) => c.label.startsWith('second erratum reproduced') && c.ok && c.value > 0.033));
+  });
+
+  test('ps.roo.worstPair: the witness of the second erratum, and every input checked', () => {
+    const old = ps.roo.obscureTableTopFixOnly(0.01, 99999, 1000);
+    const w = ps.roo.worstPair(old, 99999, 1000);
+    assert.ok(Math.abs(w.logRatio - 0.0335944) < 1e-6, `${w.logRatio}`);
+    assert.deepEqual([w.m, w.mTilde, w.count, w.countTilde], [99, 98, 1098, 1098]);
+    assert.ok(ps.roo.worstPair(ps.roo.obscureTable(0.01, 99999, 1000), 99999, 1000).logRatio <= 0.01 * (1 + 1e-9));
+    assert.equal(ps.roo.worstPair([0, 0.5], 3, 3).logRatio, Infinity); // q_0 = 0: a letter absent from x̃
+    assert.throws(() => ps.roo.worstPair([0.5], 99999, 1000), { name: 'RangeError', message: /table has 1 entries/ });
+    assert.throws(() => ps.roo.worstPair([0.5, 1.5], 5, 3), { name: 'RangeError', message: /table\[1\] = 1\.5/ });
+    assert.throws(() => ps.roo.worstPair('x', 5, 3), TypeError);
   });
 
   test('roo-fig3: DS-ROO′ beats ROO and both beat the Laplace bound at small ε (the paper\'s claim)', async () => {

@@ -189,6 +189,27 @@ test('ROO and DS-ROO: exhaustive one-record changes for k = 3, n = 5 stay within
   }
 });
 
+test('DS-ROO: an unchanged letter stays within e^ε when the minimum count moves (the audit\'s witness)', () => {
+  // docs/errata.md#ds-roo-unchanged-letters: ε = 0.01, k = 1000, n = 99999; h has 999 letters with 99 records and
+  // h[0] = 1098, g moves one record from letter 1 to letter 2 (minimum 99 → 98). The table before the correction gave
+  // log(dist(h)[0]/dist(g)[0]) = 0.0336 = 3.36·ε.
+  const epsilon = 0.01;
+  const s = ps.sampler('ds-roo', { epsilon, records: 99999 });
+  const h = new Array(1000).fill(99);
+  h[0] = 1098;
+  const g = h.slice();
+  g[1] -= 1;
+  g[2] += 1;
+  const p = s.distribution(h);
+  const q = s.distribution(g);
+  assert.ok(Math.log(p[0] / q[0]) <= epsilon, `log ratio ${Math.log(p[0] / q[0])}`);
+  let worst = 0;
+  for (let y = 0; y < 1000; y += 1) worst = Math.max(worst, Math.abs(Math.log(p[y] / q[y])));
+  assert.ok(worst <= epsilon, `every letter, both directions: ${worst}`);
+  assert.ok(Math.log(p[0] / q[0]) > 0.9 * epsilon, 'the pair is still nearly tight');
+  s.dispose();
+});
+
 test('laplace-projection: fresh noise per draw, no closed-form risk', () => {
   const s = ps.sampler('laplace-projection', { epsilon: 1, records: 20 });
   const counts = [12, 5, 3, 0];

@@ -52,13 +52,15 @@ async function privatize(hist: Histogram): Promise<number> {
   const profile: number = research.privacyProfile({ mu: 1 }, 0.5);
   const mu8: number = research.lmidp.capacityBoundFromLdpCurve((e) => research.lmidp.gaussianLdpDelta(e, 1, 1, 200));
   const table: Float64Array = research.roo.obscureTable(0.1, 1000, 9);
+  const worstPair: { readonly logRatio: number; readonly count: number } =
+    research.roo.worstPair(research.roo.obscureTableTopFixOnly(0.01, 99999, 1000), 99999, 1000);
   const needed: number = research.roo.sampleComplexity(9, 0.1, 1).subrr;
   const loss: number = research.channelLdp([[0.5, 0.5], [0.25, 0.75]], [0]).pureEpsilon;
   const pmf: Float64Array = research.normalise([3, 1]);
   const near: boolean = research.classMembership.neighbourhood([3, 1], { prior: [1, 1], gamma: 2 }).inside;
   const ratio: number = research.classMembership.density(pmf, { reference: [1, 1], c2: 4 }).maxRatio;
   const pMin: number | undefined = report.prior?.minMass;
-  void [mu8, table, needed, loss, near, ratio, pMin];
+  void [mu8, table, worstPair, needed, loss, near, ratio, pMin];
   const baseline = research.mbde(research.grid1d({ lo: -4, hi: 4, cells: 50 }), new Float64Array(50).fill(1), { epsilon: 1, seed: 3 });
   const reference: Float64Array = baseline.reference;
   void [ps.version, ps.maxCategories, ps.mechanisms, bits, curve, floor, weight, profile, reference, disposed, again];

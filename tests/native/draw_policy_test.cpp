@@ -14,6 +14,7 @@
 #include "privsample/draw.hpp"
 #include "privsample/mechanism.hpp"
 #include "privsample/randomness.hpp"
+#include "privsample/reveal_or_obscure.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -208,6 +209,46 @@ TEST_CASE("draw policy: a release reads a few words whatever ε and k are", "[dr
       }
     }
   }
+}
+
+TEST_CASE("draw policy: DS-ROO finds q_m with the same work for every minimum count m", "[draw][timing]") {
+  // The words test above cannot see DS-ROO's q lookup (it takes no random words). The lookup reads every checkpoint and
+  // re-runs exactly stride − 1 steps of the pass from the one at or below m, whatever m is (docs/draw-policy.md): here
+  // every call of the step is counted, for every m of several plans, and the values are the sampler's table.
+  struct Case {
+    double epsilon;
+    std::size_t records;
+    std::size_t k;
+  };
+  std::size_t partial_last_block = 0;
+  std::size_t past_the_end = 0;
+  for (const Case c : {Case{0.001, 100000, 10}, Case{0.05, 2000, 3}, Case{1.0, 997, 7}, Case{0.01, 99999, 1000},
+                       Case{3.0, 60, 4}, Case{0.2, 100, 10}, Case{0.001, 1000000, 2}}) {
+    const detail::DsRooPlan plan = detail::dsroo_plan(c.epsilon, c.records, c.k);
+    REQUIRE_FALSE(plan.constant);
+    const DsRooSampler sampler(c.epsilon, static_cast<double>(c.records));
+    const std::vector<double> table = sampler.obscure_table(c.k);
+    const std::uint64_t M = c.records / c.k;
+    INFO("eps " << c.epsilon << " n " << c.records << " k " << c.k << ": J = " << plan.last << ", stride "
+                << plan.stride << ", M = " << M);
+    std::size_t unequal = 0;
+    for (std::uint64_t m = 0; m <= M; ++m) {
+      std::uint64_t steps = 0;
+      const double q = detail::dsroo_lookup(plan, m, [&](std::uint64_t j, double previous) {
+        ++steps;
+        return detail::dsroo_step(plan, j, previous);
+      });
+      if (steps != plan.stride - 1) ++unequal;
+      if (q != table[m]) FAIL_CHECK("m = " << m << ": lookup " << q << ", table " << table[m]);
+    }
+    CHECK(unequal == 0);
+    partial_last_block += (plan.last + 1) % plan.stride != 0 ? 1 : 0;
+    past_the_end += plan.last < M ? 1 : 0;
+  }
+  // The cases the old lookup got wrong, where it ran fewer steps: m in the last, partial block, or past the pass's
+  // end (m > J, where q_m = 0).
+  CHECK(partial_last_block >= 3);
+  CHECK(past_the_end >= 3);
 }
 
 TEST_CASE("draw policy: the cumulative table draws in proportion to its weights", "[draw]") {
