@@ -39,6 +39,8 @@ function frozenEntry(entry) {
   return Object.freeze({ ...entry, guarantee: Object.freeze({ ...entry.guarantee }) });
 }
 
+const NOT_A_LEDGER = 'the ledger storage holds something that is not a privsample ledger';
+
 
 // The core's ledger (ps_ledger_* in bindings/wasm/client.cpp, core/include/privsample/ledger.hpp) over the client
 // ABI: the purpose, the budget and the releases are staged as text lines and two arrays (the layout client.cpp
@@ -92,7 +94,7 @@ export function openLedger(abi, handleOf, memory, options) {
   const given = plainObject(options, 'options');
   const unknown = Object.keys(given).filter((key) => key !== 'storage' && key !== 'budgets');
   if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by ledger (supported: storage, budgets)`);
-  const storage = checkStorage(given.storage ?? memory());
+  const storage = given.storage === undefined ? memory() : checkStorage(given.storage);
   const budgets = Object.create(null);
   for (const [purpose, budget] of Object.entries(plainObject(given.budgets, 'options.budgets'))) {
     const name = `budgets.${purpose}`;
@@ -120,8 +122,26 @@ export function openLedger(abi, handleOf, memory, options) {
       parsed = null;
     }
     if (!parsed || parsed.format !== FORMAT || parsed.version !== VERSION || !Array.isArray(parsed.entries)) {
-      throw new Error('the ledger storage holds something that is not a privsample ledger: refusing to read it as empty (ledger.clear() resets it)');
+      throw new Error(`${NOT_A_LEDGER}: refusing to read it as empty (ledger.clear() resets it)`);
     }
+    // Each entry is an object with a string purpose and an object guarantee (what the ledger reads of it; the core
+    // checks the guarantee's fields).
+    const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+    parsed.entries.forEach((entry, i) => {
+      const [field, value] = !isObject(entry)
+        ? ['', entry]
+        : typeof entry.purpose !== 'string'
+          ? ['.purpose', entry.purpose]
+          : !isObject(entry.guarantee)
+            ? ['.guarantee', entry.guarantee]
+            : [null];
+      if (field !== null) {
+        throw new Error(
+          `${NOT_A_LEDGER}: entries[${i}]${field} is ${describe(value)}, and an entry is ` +
+            '{ purpose, mechanism, guarantee, time } (ledger.clear() resets it)',
+        );
+      }
+    });
     return parsed.entries;
   }
   const save = (entries) => storage.set(JSON.stringify({ format: FORMAT, version: VERSION, entries }));

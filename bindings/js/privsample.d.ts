@@ -219,7 +219,7 @@ export interface LedgerEntry {
 }
 
 export interface LedgerOptions {
-  /** Default: ps.ledgerStorage.memory(). */
+  /** Default (when undefined): ps.ledgerStorage.memory(). */
   storage?: LedgerStorage;
   /** Budgets per purpose; a purpose without one is recorded and reported but never refused for its size. */
   budgets?: Readonly<Record<string, LedgerBudget>>;

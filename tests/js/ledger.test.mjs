@@ -221,6 +221,40 @@ test('localStorage back-end (a fake Storage): entries persist across ledgers, ke
   await assert.rejects(failing.release(s, HIST, { purpose: 'p' }), /QuotaExceededError/);
 });
 
+test('a null or malformed stored entry is refused by its index and field, never read past', async () => {
+  const ps = await init();
+  let kept = null;
+  const storage = { get: () => kept, set: (text) => void (kept = text) };
+  const ledger = await ps.ledger({ storage, budgets: { p: { epsilon: 2 } } });
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const stored = (entries) => JSON.stringify({ format: 'privsample-ledger', version: 1, entries });
+  const good = { purpose: 'p', mechanism: 'minimax', guarantee: { notion: 'pure-ldp', epsilon: 1 }, time: 0 };
+  const cases = [
+    [[good, null], /entries\[1\] is null, and an entry is \{ purpose, mechanism, guarantee, time \}/],
+    [[3], /entries\[0\] is number 3/],
+    [[[good]], /entries\[0\] is an array/],
+    [[{ ...good, purpose: null }], /entries\[0\]\.purpose is null/],
+    [[{ ...good, guarantee: null }], /entries\[0\]\.guarantee is null/],
+    [[{ purpose: 'p' }], /entries\[0\]\.guarantee is undefined/],
+  ];
+  for (const [entries, message] of cases) {
+    kept = stored(entries);
+    const reads = [() => ledger.spent('p'), () => ledger.entries(), () => ledger.purposes()];
+    for (const call of [...reads, () => ledger.release(s, HIST, { purpose: 'p' }), () => ledger.clear('q')]) {
+      await assert.rejects(call(), (error) => {
+        assert.equal(error.name, 'Error');
+        assert.match(error.message, /^the ledger storage holds something that is not a privsample ledger: /);
+        assert.match(error.message, message);
+        assert.match(error.message, /ledger\.clear\(\) resets it/);
+        return true;
+      });
+    }
+    assert.equal(kept, stored(entries), 'nothing was written');
+  }
+  await ledger.clear();
+  assert.deepEqual(await ledger.entries(), []);
+});
+
 test('bad inputs: types and values are checked, with their names', async () => {
   const ps = await init();
   await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: -1 } } }), { name: 'RangeError', message: 'budgets.survey.epsilon = -1: must be a finite number >= 0' });
@@ -229,6 +263,9 @@ test('bad inputs: types and values are checked, with their names', async () => {
   await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: '1' } } }), TypeError);
   await assert.rejects(ps.ledger({ budgets: { survey: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } }), /no delta/);
   await assert.rejects(ps.ledger({ storage: {} }), TypeError);
+  // An explicit null is not the default storage (memory would silently forget every release at reload).
+  const badStorage = (storage, message) => assert.rejects(ps.ledger({ storage }), { name: 'TypeError', message });
+  await badStorage(null, /options\.storage must be an object with get\(\) and set\(text\).*got null/);
   await assert.rejects(ps.ledger({ store: 1 }), RangeError);
   assert.throws(() => ps.ledgerStorage.localStorage(), /no localStorage/);
   assert.throws(() => ps.ledgerStorage.indexedDB(), /no indexedDB/);
