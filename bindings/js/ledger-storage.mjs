@@ -1,23 +1,38 @@
-// privsample — where a privacy-budget ledger keeps its entries (docs/analysis/ledger.md): the storage back-ends
-// (ps.ledgerStorage) and ps.ledger itself, which loads the ledger (ledger.mjs, and in the client entry its own small
-// WebAssembly module) the first time a page asks for one, so a page without a ledger downloads none of it.
+// privsample — where a privacy-budget ledger keeps its entries (docs/analysis/ledger.md): the storage back-ends'
+// factories (ps.ledgerStorage) and ps.ledger itself, which loads the ledger (ledger.mjs, and in the client entry its own
+// small WebAssembly module) the first time a page asks for one, so a page without a ledger downloads none of it.
 import { plainObject, text } from './common.mjs';
 
-// ---- storage back-ends: get() → the serialised ledger or null; set(text). Both async. -----------------------------
+// ---- storage back-ends: ps.ledgerStorage's factories check their options here; the back-ends themselves (get, set,
+// and update: the atomic read-modify-write every ledger write goes through) are in ledger.mjs, loaded on first use,
+// so that a page without a ledger downloads none of them.
 
-function memory() {
-  let stored = null;
+function backend(kind, lockName, config) {
+  let made = null;
+  const impl = () =>
+    (made ??= import('./ledger.mjs').then(
+      (module) => module.storageBackend(kind, config),
+      (error) => {
+        made = null;
+        throw error;
+      },
+    ));
   return Object.freeze({
-    kind: 'memory',
-    lockName: null,
+    kind,
+    lockName,
     async get() {
-      return stored;
+      return (await impl()).get();
     },
     async set(value) {
-      stored = text(value, 'value');
+      await (await impl()).set(value);
+    },
+    async update(fn) {
+      await (await impl()).update(fn);
     },
   });
 }
+
+const memory = () => backend('memory', null, {});
 
 function localStorageBackend(options) {
   const { key = 'privsample-ledger', storage = globalThis.localStorage } = plainObject(options, 'options');
@@ -25,16 +40,7 @@ function localStorageBackend(options) {
   if (!storage || typeof storage.getItem !== 'function' || typeof storage.setItem !== 'function') {
     throw new TypeError('options.storage must be a Storage (getItem/setItem); this environment has no localStorage');
   }
-  return Object.freeze({
-    kind: 'localStorage',
-    lockName: `privsample-ledger:localStorage:${key}`,
-    async get() {
-      return storage.getItem(key);
-    },
-    async set(value) {
-      storage.setItem(key, text(value, 'value'));
-    },
-  });
+  return backend('localStorage', `privsample-ledger:localStorage:${key}`, { key, storage });
 }
 
 // One object store 'ledger' in database `database`, the serialised ledger under `key`.
@@ -45,40 +51,7 @@ function indexedDbBackend(options) {
   if (!indexedDB || typeof indexedDB.open !== 'function') {
     throw new TypeError('options.indexedDB must be an IDBFactory; this environment has no indexedDB');
   }
-  let opening = null;
-  const open = () => {
-    opening ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(database, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore('ledger');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    }).catch((error) => {
-      opening = null;
-      throw error;
-    });
-    return opening;
-  };
-  const run = async (mode, act) => {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const transaction = db.transaction('ledger', mode);
-      const request = act(transaction.objectStore('ledger'));
-      transaction.oncomplete = () => resolve(request.result);
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-  };
-  return Object.freeze({
-    kind: 'indexedDB',
-    lockName: `privsample-ledger:indexedDB:${database}:${key}`,
-    async get() {
-      return (await run('readonly', (store) => store.get(key))) ?? null;
-    },
-    async set(value) {
-      text(value, 'value');
-      await run('readwrite', (store) => store.put(value, key));
-    },
-  });
+  return backend('indexedDB', `privsample-ledger:indexedDB:${database}:${key}`, { database, key, indexedDB });
 }
 
 export const ledgerStorage = Object.freeze({ memory, localStorage: localStorageBackend, indexedDB: indexedDbBackend });

@@ -175,22 +175,40 @@ export interface Registry {
 // ---- the privacy-budget ledger (docs/analysis/ledger.md) ----------------------------------------------------------
 
 /**
- * Where a ledger keeps its entries: the serialised ledger (a string) or null when nothing is stored. Both methods may
- * be async; the ledger awaits them. `lockName` (optional): releases of ledgers with the same name are serialised
- * across tabs with navigator.locks where the browser has it.
+ * Where a ledger keeps its entries: the serialised ledger (a string), or null when nothing is stored. Methods may be
+ * async; the ledger awaits them. Any number of ledgers (pages, tabs, workers) may share one store as long as every
+ * write is one atomic step, which the storage provides in one of three ways (docs/analysis/ledger.md#many-writers):
+ *   - `update(fn)`: the ledger writes only through it. It must, as one step that no other write of the store (from any
+ *     tab, worker or process) interleaves, read the text (null if none), call `fn` on it (synchronous; it may throw)
+ *     and store what `fn` returned; resolve only once that is stored durably; reject with `fn`'s error, storing
+ *     nothing, if it threw. `fn` may be called more than once (e.g. compare-and-set retries): store its last result.
+ *   - `lockName`, without `update`: the store may be reached from other tabs or workers; the ledger writes it with
+ *     get() and set() under the exclusive Web Lock of that name, and under it get() must return the last set() of any
+ *     holder. Where navigator.locks is missing, writes are refused (an Error).
+ *   - neither: the store is private to this JavaScript realm and reached through this one object; the ledger writes
+ *     it with get() and set(), one write at a time over every ledger given this object.
  */
 export interface LedgerStorage {
   get(): Promise<string | null> | string | null;
   set(text: string): Promise<void> | void;
+  update?(fn: (text: string | null) => string): Promise<void> | void;
   readonly lockName?: string | null;
 }
 
 export interface LedgerStorageFactories {
-  /** In memory: gone with the page (the default of ps.ledger()). */
+  /** In memory: gone with the page (the default of ps.ledger()). Ledgers given the same one share it. */
   memory(): LedgerStorage;
-  /** window.localStorage (or any Storage given as `storage`) under `key` (default 'privsample-ledger'). */
+  /**
+   * window.localStorage (or any Storage given as `storage`) under `key` (default 'privsample-ledger'), for reading a
+   * ledger kept there: releases and clear() are refused with an Error, with or without Web Locks, since no tab can
+   * read, check and write localStorage atomically (another tab's write may not have reached it yet).
+   */
   localStorage(options?: { key?: string; storage?: Pick<Storage, 'getItem' | 'setItem'> }): LedgerStorage;
-  /** IndexedDB: object store 'ledger' of database `database` (default 'privsample-ledger'), under `key` (default 'ledger'). */
+  /**
+   * IndexedDB: object store 'ledger' of database `database` (default 'privsample-ledger'), under `key` (default
+   * 'ledger'). Each write is one readwrite transaction (durability 'strict'): safe across tabs and workers, with or
+   * without Web Locks. The storage to use in a browser.
+   */
   indexedDB(options?: { database?: string; key?: string; indexedDB?: IDBFactory }): LedgerStorage;
 }
 
@@ -222,7 +240,7 @@ export interface LedgerEntry {
 }
 
 export interface LedgerOptions {
-  /** Default: ps.ledgerStorage.memory(). */
+  /** Default (when undefined): ps.ledgerStorage.memory(). */
   storage?: LedgerStorage;
   /** Budgets per purpose; a purpose without one is recorded and reported but never refused for its size. */
   budgets?: Readonly<Record<string, LedgerBudget>>;
@@ -240,8 +258,11 @@ export interface Ledger {
   readonly storage: LedgerStorage;
   /**
    * Draws one sample with sampler.sample(hist) if the purpose's account counts the sampler's guarantee and the
-   * total stays within its budget, records it, and returns it only once its entry is stored. Otherwise rejects with
-   * a RangeError naming the purpose, what was spent, what was requested and the budget (nothing drawn).
+   * total stays within its budget, records it, and returns it only once its entry is stored; the check, the draw and
+   * the record are one atomic step of the storage, so ledgers sharing it never release more than the budget together.
+   * Otherwise rejects, with nothing drawn: a RangeError naming the purpose, what was spent, what was requested and the
+   * budget; or an Error when the storage cannot be written atomically here (localStorage; a lockName without
+   * navigator.locks), or when storing fails (then a sample drawn is dropped).
    */
   release(sampler: Sampler, hist: Histogram, options: { purpose: string }): Promise<number>;
   /** What the purpose has spent so far, composed in its account. */
@@ -252,7 +273,7 @@ export interface Ledger {
   entries(purpose?: string): Promise<readonly LedgerEntry[]>;
   /** Purposes with a budget or a recorded release. */
   purposes(): Promise<readonly string[]>;
-  /** Forgets the entries of one purpose, or all (its spent budget is available again). */
+  /** Forgets the entries of one purpose, or all (its spent budget is available again). Written like a release. */
   clear(purpose?: string): Promise<void>;
 }
 

@@ -8,7 +8,7 @@
 //     the accountant explains instead of failing;
 //   - a phone (390 × 844): index, continuous and many-users have no horizontal scroll (screenshots), and dark mode
 //     (prefers-color-scheme) renders with dark surfaces (screenshot);
-//   - the privacy-budget ledger panel: releases recorded in localStorage, kept across a reload, refusal past the budget;
+//   - the privacy-budget ledger panel: releases recorded in IndexedDB, kept across a reload, refusal past the budget;
 //   - no request leaves the page's own files, nothing is logged as an error.
 // Screenshots: test-output/e2e/phone-*.png, phone-dark-index.png, dark-index.png, ledger-panel.png.
 import assert from 'node:assert/strict';
@@ -194,7 +194,21 @@ describe('the demo for people: first screen, persistence, sharing, downloads, 1,
       assert.match(await page.getByTestId('ledger-message').textContent(), /^Released: .+ \(spent ε = 2 for “demo”\)/);
     }
     assert.match(await page.getByTestId('ledger-spent').textContent(), /demo: spent ε = 4 in 2 releases of a budget of ε = 5 \(ε = 1 left\)/);
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('privsample-demo:ledger')));
+    const stored = await page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const open = indexedDB.open('privsample-demo-ledger');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const read = open.result.transaction('ledger').objectStore('ledger').get('ledger');
+            read.onerror = () => reject(read.error);
+            read.onsuccess = () => {
+              open.result.close();
+              resolve(JSON.parse(read.result));
+            };
+          };
+        }),
+    );
     assert.equal(stored.entries.length, 2);
     assert.deepEqual(stored.entries[0].guarantee, { notion: 'pure-ldp', epsilon: 2 });
 

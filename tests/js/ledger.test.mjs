@@ -1,32 +1,22 @@
 // The privacy-budget ledger (docs/analysis/ledger.md) through the built module: golden totals of basic composition in
 // each account, refusal before anything is drawn, notions an account does not count, property tests over random
-// sequences of releases, the memory and a fake-localStorage back-end (persistence, damage, failures), concurrency,
-// bad inputs, and the research entry's re-export. The IndexedDB back-end runs in Chromium (tests/e2e/csp-file.e2e.mjs).
+// sequences of releases, the memory and a fake-localStorage back-end (persistence, damage, failures), releases of one
+// ledger at once, bad inputs, and the research entry's re-export. Many ledgers over one store:
+// tests/js/ledger-concurrency.test.mjs. The IndexedDB back-end runs in Chromium (tests/e2e/csp-file.e2e.mjs,
+// tests/e2e/ledger-concurrency.e2e.mjs).
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
 import { init as initResearch } from '../../bindings/js/research.mjs';
+// xorshift: the property tests' parameters (the samples themselves come from the CSPRNG).
+import { fakeLocalStorage, fakeLocks, withNavigator, xorshift } from './ledger-doubles.mjs';
 
 const HIST = [5, 3, 1, 1];
-
-/** A Storage look-alike over a Map (what a browser's localStorage offers the adapter). */
-function fakeLocalStorage() {
-  const map = new Map();
-  return { map, getItem: (k) => (map.has(k) ? map.get(k) : null), setItem: (k, v) => map.set(k, String(v)) };
-}
-
-// A small seeded generator for the property tests' parameters (the samples themselves come from the CSPRNG).
-function xorshift(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
+const LOCAL_STORAGE_REFUSED = new RegExp(
+  '^localStorage cannot be updated atomically across tabs, even under a Web Lock: the ledger refuses to write it, ' +
+    'nothing was drawn or changed \\(keep the ledger in ps\\.ledgerStorage\\.indexedDB\\(\\); entries already in ' +
+    'localStorage can still be read\\)$',
+);
 
 test('golden totals: ε adds, (ε, δ) adds both, μ composes as sqrt(Σμ²), record-level ε adds', async () => {
   const ps = await init();
@@ -189,36 +179,91 @@ test('memory back-end: ledgers over one storage share entries; clear() resets on
   assert.deepEqual(await (await ps.ledger()).entries(), []);
 });
 
-test('localStorage back-end (a fake Storage): entries persist across ledgers, keys are separate, damage is not read as empty', async () => {
+test('localStorage back-end (a fake Storage): reads a ledger, keys apart, damage not read as empty', async () => {
   const ps = await init();
   const fake = fakeLocalStorage();
-  const first = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
+  // Entries written before (here through a storage over the same Storage that is private to this realm).
+  const key = 'privsample-ledger';
+  const realmPrivate = { get: () => fake.getItem(key), set: (text) => fake.setItem(key, text) };
+  const writer = await ps.ledger({ storage: realmPrivate, budgets: { survey: { epsilon: 3 } } });
   const s = ps.sampler('minimax', { epsilon: 1 });
-  await first.release(s, HIST, { purpose: 'survey' });
-  await first.release(s, HIST, { purpose: 'survey' });
-  const stored = JSON.parse(fake.map.get('privsample-ledger'));
+  await writer.release(s, HIST, { purpose: 'survey' });
+  await writer.release(s, HIST, { purpose: 'survey' });
+  const stored = JSON.parse(fake.map.get(key));
   assert.equal(stored.format, 'privsample-ledger');
   assert.equal(stored.entries.length, 2);
   assert.deepEqual(stored.entries[0].guarantee, { notion: 'pure-ldp', epsilon: 1 });
-  // "Reload": a new module instance is not needed, a new ledger over the same Storage sees the same entries.
-  const again = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }), budgets: { survey: { epsilon: 2 } } });
-  assert.equal((await again.entries('survey')).length, 2);
-  await assert.rejects(again.release(s, HIST, { purpose: 'survey' }), /spent epsilon = 2 \(2 releases\)/);
+  const text = fake.map.get(key);
+  // The back-end reads them, with or without Web Locks, and refuses every write: no tab can read, check and write
+  // localStorage atomically (docs/analysis/ledger.md#many-writers).
+  for (const navigator of [{ locks: fakeLocks() }, {}]) {
+    await withNavigator(navigator, async () => {
+      const storage = ps.ledgerStorage.localStorage({ storage: fake });
+      const again = await ps.ledger({ storage, budgets: { survey: { epsilon: 3 } } });
+      assert.equal((await again.entries('survey')).length, 2);
+      assert.equal((await again.spent('survey')).epsilon, 2);
+      const writes = [() => again.release(s, HIST, { purpose: 'p' }), () => again.clear(), () => again.clear('p')];
+      for (const write of writes) {
+        await assert.rejects(write(), { name: 'Error', message: LOCAL_STORAGE_REFUSED });
+      }
+      assert.equal(fake.map.get(key), text, 'nothing was written');
+    });
+  }
   // Another key is another ledger.
   const other = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake, key: 'other' }) });
   assert.deepEqual(await other.entries(), []);
-  // Damaged or foreign content: every call throws; clear() resets it deliberately.
-  fake.map.set('privsample-ledger', '{"entries": "oops"');
+  // Damaged or foreign content: every call throws.
+  const again = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: fake }) });
+  fake.map.set(key, '{"entries": "oops"');
   await assert.rejects(again.spent('survey'), /not a privsample ledger/);
-  await assert.rejects(again.release(s, HIST, { purpose: 'survey' }), /not a privsample ledger/);
-  fake.map.set('privsample-ledger', JSON.stringify({ format: 'privsample-ledger', version: 1, entries: [{ purpose: 'survey', guarantee: { notion: 'pure-ldp', epsilon: -3 } }] }));
+  const negative = { purpose: 'survey', guarantee: { notion: 'pure-ldp', epsilon: -3 } };
+  fake.map.set(key, JSON.stringify({ format: 'privsample-ledger', version: 1, entries: [negative] }));
   await assert.rejects(again.spent('survey'), /entries\[0\]\.guarantee\.epsilon = -3/);
-  await again.clear();
-  assert.equal((await again.spent('survey')).releases, 0);
-  // A Storage that refuses to store (quota, private mode): the release throws and its sample is not returned.
-  const full = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
-  const failing = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ storage: full }) });
+});
+
+test('a storage that cannot store (quota, private mode): the release throws, its sample is not returned', async () => {
+  const ps = await init();
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const full = { get: () => null, set: () => { throw new Error('QuotaExceededError'); } };
+  const failing = await ps.ledger({ storage: full });
   await assert.rejects(failing.release(s, HIST, { purpose: 'p' }), /QuotaExceededError/);
+  const damaged = await ps.ledger({ storage: { get: () => '{"entries": "oops"', set() {} } });
+  await assert.rejects(damaged.release(s, HIST, { purpose: 'p' }), /not a privsample ledger/);
+  await damaged.clear(); // clear() resets damage deliberately
+});
+
+test('a null or malformed stored entry is refused by its index and field, never read past', async () => {
+  const ps = await init();
+  let kept = null;
+  const storage = { get: () => kept, set: (text) => void (kept = text) };
+  const ledger = await ps.ledger({ storage, budgets: { p: { epsilon: 2 } } });
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const stored = (entries) => JSON.stringify({ format: 'privsample-ledger', version: 1, entries });
+  const good = { purpose: 'p', mechanism: 'minimax', guarantee: { notion: 'pure-ldp', epsilon: 1 }, time: 0 };
+  const cases = [
+    [[good, null], /entries\[1\] is null, and an entry is \{ purpose, mechanism, guarantee, time \}/],
+    [[3], /entries\[0\] is number 3/],
+    [[[good]], /entries\[0\] is an array/],
+    [[{ ...good, purpose: null }], /entries\[0\]\.purpose is null/],
+    [[{ ...good, guarantee: null }], /entries\[0\]\.guarantee is null/],
+    [[{ purpose: 'p' }], /entries\[0\]\.guarantee is undefined/],
+  ];
+  for (const [entries, message] of cases) {
+    kept = stored(entries);
+    const reads = [() => ledger.spent('p'), () => ledger.entries(), () => ledger.purposes()];
+    for (const call of [...reads, () => ledger.release(s, HIST, { purpose: 'p' }), () => ledger.clear('q')]) {
+      await assert.rejects(call(), (error) => {
+        assert.equal(error.name, 'Error');
+        assert.match(error.message, /^the ledger storage holds something that is not a privsample ledger: /);
+        assert.match(error.message, message);
+        assert.match(error.message, /ledger\.clear\(\) resets it/);
+        return true;
+      });
+    }
+    assert.equal(kept, stored(entries), 'nothing was written');
+  }
+  await ledger.clear();
+  assert.deepEqual(await ledger.entries(), []);
 });
 
 test('bad inputs: types and values are checked, with their names', async () => {
@@ -229,6 +274,11 @@ test('bad inputs: types and values are checked, with their names', async () => {
   await assert.rejects(ps.ledger({ budgets: { survey: { epsilon: '1' } } }), TypeError);
   await assert.rejects(ps.ledger({ budgets: { survey: { notion: 'record-dp', epsilon: 1, delta: 0.1 } } }), /no delta/);
   await assert.rejects(ps.ledger({ storage: {} }), TypeError);
+  // An explicit null is not the default storage (memory would silently forget every release at reload).
+  const badStorage = (storage, message) => assert.rejects(ps.ledger({ storage }), { name: 'TypeError', message });
+  await badStorage(null, /options\.storage must be an object with get\(\) and set\(text\).*got null/);
+  await badStorage({ get() {}, set() {}, update: 1 }, /options\.storage\.update must be a function/);
+  await badStorage({ get() {}, set() {}, lockName: 7 }, /options\.storage\.lockName must be a non-empty string/);
   await assert.rejects(ps.ledger({ store: 1 }), RangeError);
   assert.throws(() => ps.ledgerStorage.localStorage(), /no localStorage/);
   assert.throws(() => ps.ledgerStorage.indexedDB(), /no indexedDB/);

@@ -205,15 +205,27 @@ export async function ledgerUsage(hist: number[]): Promise<number> {
     gauss: { mu: 1 },
     records: { notion: 'record-dp', epsilon: 3 },
   };
-  const storage: LedgerStorage = ps.ledgerStorage.localStorage({ key: 'my-page' });
+  const storage: LedgerStorage = ps.ledgerStorage.indexedDB({ database: 'my-page' });
   const ledger: Ledger = await ps.ledger({ storage, budgets });
+  ps.ledger({ storage: ps.ledgerStorage.localStorage({ key: 'my-page' }) }); // reads only
   // @ts-expect-error ps.ledger() is a promise (it loads the ledger on first use)
   ps.ledger().spent('survey');
   ps.ledger({ storage: ps.ledgerStorage.indexedDB({ database: 'db' }) });
   ps.ledger();
-  // A storage of one's own: sync or async get/set.
+  // A storage of one's own: sync or async get/set, with an atomic update(fn) or a lockName, or private to the realm.
   let kept: string | null = null;
   ps.ledger({ storage: { get: () => kept, set: (text: string) => { kept = text; } } });
+  ps.ledger({ storage: { get: () => kept, set: (text: string) => { kept = text; }, lockName: 'my-ledger' } });
+  const atomic: LedgerStorage = {
+    get: async () => kept,
+    set: async (text: string) => { kept = text; },
+    update: async (fn) => { kept = fn(kept); },
+  };
+  ps.ledger({ storage: atomic });
+  // @ts-expect-error update's function returns the new text
+  ps.ledger({ storage: { get: () => kept, set: () => {}, update: (fn: (text: string | null) => number) => { fn(null); } } });
+  // @ts-expect-error a storage needs set(text) too
+  ps.ledger({ storage: { get: () => kept, update: (fn: (text: string | null) => string) => { kept = fn(kept); } } });
   const category: number = await ledger.release(ps.sampler('minimax', { epsilon: 1 }), hist, { purpose: 'survey' });
   const spent: LedgerSpent = await ledger.spent('survey');
   const left: LedgerTotal | null = await ledger.remaining('survey');

@@ -1,15 +1,15 @@
 // The privacy-budget ledger panel of the histogram page: a thin view over the library's ledger (ps.ledger with the
-// localStorage back-end, docs/analysis/ledger.md). It shows the recorded releases and the spent budget per purpose,
-// lets the person set a budget, and releases a sample of the page's histogram through the ledger, which refuses it
-// when it would exceed the budget. Composition and the budget check are the library's; this file only displays.
-// A release is one draw of the histogram the page shows, with its mechanism and ε, and the sampler options the
-// worker builds for them ('samplerOptions') — one cheap draw, so it runs here with the small client entry
-// (localStorage exists only on the page, not in its worker).
+// IndexedDB back-end, whose transactions keep two tabs of the page from over-spending; docs/analysis/ledger.md). It
+// shows the recorded releases and the spent budget per purpose, lets the person set a budget, and releases a sample of
+// the page's histogram through the ledger, which refuses it when it would exceed the budget. Composition and the
+// budget check are the library's; this file only displays. A release is one draw of the histogram the page shows,
+// with its mechanism and ε, and the sampler options the worker builds for them ('samplerOptions') — one cheap draw,
+// so it runs here with the small client entry.
 import { init } from 'privsample';
 import { formatEpsilon } from '../format.js';
 
 const SETTINGS_KEY = 'privsample-demo:ledger-panel';
-const LEDGER_KEY = 'privsample-demo:ledger';
+const LEDGER_DATABASE = 'privsample-demo-ledger';
 const NOTIONS = {
   ldp: { label: 'ε (local DP)', symbol: 'ε' },
   'gaussian-ldp': { label: 'μ (Gaussian local DP)', symbol: 'μ' },
@@ -103,7 +103,7 @@ export function mountLedgerPanel(store, { worker }) {
     message.dataset.state = state;
   };
 
-  // The ledger for the current purpose and budget (re-made when they change; the entries stay in localStorage). The
+  // The ledger for the current purpose and budget (re-made when they change; the entries stay in IndexedDB). The
   // library loads the ledger on the first ps.ledger() call, so making one is async; a later change supersedes it.
   let generation = 0;
   let ledgerMade = Promise.resolve();
@@ -119,7 +119,8 @@ export function mountLedgerPanel(store, { worker }) {
     if (!Number.isFinite(value) || value < 0) return say('Enter a budget: a number ≥ 0.', 'error');
     const budget = notionSelect.value === 'gaussian-ldp' ? { mu: value } : { notion: notionSelect.value, epsilon: value };
     try {
-      const made = await ps.ledger({ storage: ps.ledgerStorage.localStorage({ key: LEDGER_KEY }), budgets: { [purpose]: budget } });
+      const storage = ps.ledgerStorage.indexedDB({ database: LEDGER_DATABASE });
+      const made = await ps.ledger({ storage, budgets: { [purpose]: budget } });
       if (mine !== generation) return;
       ledger = made;
       if (message.dataset.state === 'error') say('', '');
