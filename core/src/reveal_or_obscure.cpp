@@ -41,6 +41,14 @@ double roo_q(Decay d, std::uint64_t n, std::uint64_t k) {
 // Outward rounding of an obscure probability: the computed q_0 is within ~4 ulp (exp/expm1 within 1 ulp, three
 // correctly rounded operations) of k/(k + n·e1); 8 ulp up plus two steps of nextafter (which also covers
 // subnormal q at ε near 700) make it >= the exact value, and a larger q only lowers ROO's ratio.
+// ε′ = ε − (1e-12·ε + 1e-14) (0 below it): both samplers' q are computed at ε′, so the released law's worst log-ratio
+// stays that far below ε — a margin that every check of it (dsroo_worst_log_ratio, accurate to ~2^-47 in the log)
+// resolves, where rounding q up alone leaves a margin of a few ulps.
+double with_margin(double epsilon) {
+  const double margin = 1e-12 * epsilon + 1e-14;
+  return epsilon > margin ? epsilon - margin : 0.0;
+}
+
 double round_up(double q) {
   double up = q * (1.0 + 0x1.0p-50);
   up = std::nextafter(up, 2.0);
@@ -463,7 +471,7 @@ std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t r
 
 double RooSampler::obscure_probability(std::size_t k) const {
   check_category_count(k, "k");
-  return round_up(roo_q(decay(effective_epsilon(epsilon_)), records_, k));
+  return round_up(roo_q(decay(with_margin(effective_epsilon(epsilon_))), records_, k));
 }
 
 std::vector<double> RooSampler::distribution(std::span<const double> counts) const {
@@ -575,7 +583,7 @@ DsRooPlan dsroo_plan(double epsilon, std::uint64_t n, std::uint64_t k, DsRooRecu
   plan.recursion = recursion;
   plan.constant = true;
   plan.verified = true;
-  const double roo = round_up(roo_q(decay(eps), n, k));
+  const double roo = round_up(roo_q(decay(with_margin(eps)), n, k));
   // n < k: the minimum count is always 0 and DS-ROO is ROO (its rounded-up q_0).
   if (plan.top == 0) {
     plan.constant_q = roo;
@@ -583,8 +591,7 @@ DsRooPlan dsroo_plan(double epsilon, std::uint64_t n, std::uint64_t k, DsRooRecu
   }
   // k = 1: one letter, every output is it.
   if (k == 1) return plan;
-  const double margin = 1e-12 * eps + 1e-14;
-  const Decay d = decay(eps > margin ? eps - margin : 0.0);
+  const Decay d = decay(with_margin(eps));
   plan.w = d.w;
   plan.a = d.a;
   if (d.a == 0.0) {  // ε′ = 0: q ≡ 1

@@ -36,7 +36,7 @@ inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
 // run at 700 (privacy.hpp): q_0 is then tiny (~1e-304·k/n) but positive — q = 0 would give a letter absent from
 // the data probability 0 and break every finite ratio bound. ε = 0 gives 1 (uniform output).
 // Throws std::invalid_argument for ε outside [0, 1000], records outside [1, kMaxRecords], k outside
-// [1, kMaxCategories]. This is the mathematical value; RooSampler uses it rounded UP by a few ulps.
+// [1, kMaxCategories]. This is the mathematical value; RooSampler uses it at ε′ = ε − (1e-12·ε + 1e-14), rounded UP.
 [[nodiscard]] double roo_obscure_probability(double epsilon, std::size_t records, std::size_t k);
 
 // DS-ROO's obscure table q_0..q_M, M = ⌊n/k⌋, by minimum count m (docs/mechanisms/ds-roo.md#the-table): the least
@@ -139,9 +139,10 @@ class RecordDpSampler : public SamplerBase<S> {
 // uniformly chosen record: Pr(y | x^n) = q/k + (1 − q)·c_y/n, with q = q_0(ε, n, k).
 // Guarantee: ε-DP of the records (replace-one, public n and k). Proof (eqs. 24–28): replacing one record
 // changes each c_y by at most 1, so the ratio is at most (q/k + (1−q)/n)/(q/k) = 1 + k(1−q)/(nq), which is
-// decreasing in q and equals e^ε at q_0; it is attained (tight). The q actually used is q_0 rounded UP by a
-// few ulps (outward rounding): a larger q only lowers the ratio, so floating-point rounding can never push
-// the real loss above ε (without it, n < k amplifies q's rounding error by k/n).
+// decreasing in q and equals e^ε at q_0; it is attained (tight). The q actually used is q_0 at
+// ε′ = ε − (1e-12·ε + 1e-14), rounded UP by a few ulps (outward rounding): a larger q only lowers the ratio, so
+// rounding never pushes the real loss above ε (n < k amplifies q's rounding error by k/n), and the margin is one
+// that dsroo_worst_log_ratio resolves.
 // Sampling is exact: bernoulli(q) compares random bits with q's binary expansion, and the uniform letter and
 // the uniform record (uniform_below(n) walked over the counts in a fixed-length scan) have no modulo bias.
 // Utility: TV(output, P̂) = q·TV(U, P̂) <= q(1 − 1/k) = α (eq. 7), reached by point masses.
