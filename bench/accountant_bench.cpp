@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/accountant.hpp"
-#include "privsample/channel.hpp"
-#include "privsample/mechanism.hpp"
+#include "analysis/accountant.hpp"
+#include "analysis/channel.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "timing.hpp"
 
 namespace {

@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "privsample/continuous.hpp"
-#include "privsample/mbde.hpp"
-#include "privsample/randomness.hpp"
+#include "mechanisms/continuous.hpp"
+#include "baselines/mbde.hpp"
+#include "base/randomness.hpp"
 #include "timing.hpp"
 
 namespace {

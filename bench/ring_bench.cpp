@@ -19,8 +19,8 @@
 #include <numbers>
 #include <vector>
 
-#include "privsample/continuous.hpp"
-#include "privsample/randomness.hpp"
+#include "mechanisms/continuous.hpp"
+#include "base/randomness.hpp"
 #include "timing.hpp"
 
 namespace {

@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/channel.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/simulate.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "analysis/channel.hpp"
+#include "base/randomness.hpp"
+#include "analysis/simulate.hpp"
 #include "timing.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
 
 namespace privsample::bindings {
 

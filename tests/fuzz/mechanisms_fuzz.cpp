@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   privsample_fuzz::Bytes bytes(data, size);

@@ -1,8 +1,8 @@
 // The privacy accountant for finite channels (docs/analysis/accountant.md): k-RR closed forms and
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
-#include "privsample/accountant.hpp"
-#include "privsample/errors.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/accountant.hpp"
+#include "base/errors.hpp"
+#include "analysis/channel.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

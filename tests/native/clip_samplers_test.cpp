@@ -1,6 +1,6 @@
 // The clip samplers around a reference measure: LocalClipSampler (Thm 5.1, docs/mechanisms/local.md) and the
 // Husain relative-mollifier projection (docs/mechanisms/mollifier.md).
-#include "privsample/clip_samplers.hpp"
+#include "mechanisms/clip_samplers.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -11,11 +11,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "privsample/histogram.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/errors.hpp"
-#include "privsample/privacy_box.hpp"
+#include "model/histogram.hpp"
+#include "mechanisms/minimax.hpp"
+#include "base/numeric.hpp"
+#include "base/errors.hpp"
+#include "privacy/privacy_box.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"
 

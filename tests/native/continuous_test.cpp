@@ -1,7 +1,7 @@
 // Continuous data on grids (issue 4): cell-mass densities and the continuous-space samplers solved exactly on
 // cells. Docs: docs/mechanisms/continuous.md (constants, samplers, reference values), docs/experiments.md#park-et-al.
-#include "privsample/continuous.hpp"
-#include "privsample/continuous_mechanism.hpp"
+#include "mechanisms/continuous.hpp"
+#include "mechanisms/continuous_mechanism.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/divergence.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/numeric.hpp"
+#include "model/divergence.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "base/numeric.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -1,6 +1,6 @@
 // f-divergences with the zero-mass conventions of docs/divergences.md#definition-and-zero-mass-conventions, the chord function 𝔑(r1, r2) (docs/divergences.md#the-chord-bound)
 // and the closed forms of Theorem 3.1 (docs/mechanisms/minimax.md#worst-case-risk).
-#include "privsample/divergence.hpp"
+#include "model/divergence.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "privsample/minimax.hpp"
+#include "mechanisms/minimax.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/draw.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/reveal_or_obscure.hpp"
+#include "mechanisms/continuous_mechanism.hpp"
+#include "base/draw.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
+#include "mechanisms/reveal_or_obscure.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -1,8 +1,8 @@
 // The analyst's side: estimators from counts of released samples (estimate.hpp). Statistical properties are
 // measured by simulation with fixed seeds: unbiasedness (mean over populations within a few standard errors),
 // coverage of the 95% intervals over >= 500 simulated populations, variance equal to the closed form.
-#include "privsample/estimate.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/estimate.hpp"
+#include "analysis/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/simulate.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
+#include "analysis/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -1,6 +1,6 @@
 // Functional-LDP linear samplers: privacy profiles, λ_T(g), the global (Thm 3.5) and local (Thm 4.1) linear
 // samplers. Reference values: docs/mechanisms/linear.md, docs/mechanisms/local-linear.md, docs/experiments.md#ghoukasian-et-al.
-#include "privsample/functional_ldp.hpp"
+#include "privacy/functional_ldp.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/divergence.hpp"
-#include "privsample/linear_samplers.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/randomness.hpp"
+#include "mechanisms/clip_samplers.hpp"
+#include "model/divergence.hpp"
+#include "mechanisms/linear_samplers.hpp"
+#include "mechanisms/minimax.hpp"
+#include "base/randomness.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -1,13 +1,13 @@
 // The run-time registry behind the JS API: names, option rules, the notion each option set selects, and
 // sample_many running the mechanism itself where distribution() is only an estimate.
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
-#include "privsample/randomness.hpp"
+#include "base/randomness.hpp"
 
 using namespace privsample;
 

@@ -1,7 +1,7 @@
 // Park–Asoodeh–Lee finite-space samplers: Q*_{k,ε} (MinimaxSampler) and Q† (LinearSampler).
 // Reference values: docs/mechanisms/minimax.md, docs/mechanisms/linear.md, docs/experiments.md#park-et-al and the
 // global columns of docs/mechanisms/local.md#reference-values.
-#include "privsample/minimax.hpp"
+#include "mechanisms/minimax.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/divergence.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/privacy.hpp"
+#include "model/divergence.hpp"
+#include "model/histogram.hpp"
+#include "base/numeric.hpp"
+#include "privacy/privacy.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"
 

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/privacy_audit.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/registry.hpp"
-#include "privsample/reveal_or_obscure.hpp"
+#include "mechanisms/continuous_mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/numeric.hpp"
+#include "analysis/privacy_audit.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "mechanisms/registry.hpp"
+#include "mechanisms/reveal_or_obscure.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -8,11 +8,11 @@
 #include <random>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/continuous.hpp"
-#include "privsample/linear_samplers.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/privacy_box.hpp"
+#include "mechanisms/clip_samplers.hpp"
+#include "mechanisms/continuous.hpp"
+#include "mechanisms/linear_samplers.hpp"
+#include "mechanisms/minimax.hpp"
+#include "privacy/privacy_box.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

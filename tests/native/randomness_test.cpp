@@ -1,7 +1,7 @@
 // Injected randomness: SeededRandom (xoshiro256** via splitmix64), SecureRandom (buffered CSPRNG), exact
 // uniform integers, exact Bernoulli trials, DiscreteSampler, and the samplers' sample() against distribution().
 // Goodness-of-fit tests use fixed seeds (deterministic) at the level kGoodnessOfFitLevel = 1e-6.
-#include "privsample/randomness.hpp"
+#include "base/randomness.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -15,9 +15,9 @@
 #include <tuple>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/minimax.hpp"
+#include "mechanisms/clip_samplers.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "mechanisms/minimax.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -2,7 +2,7 @@
 // it: every finite mechanism × adversarial inputs × its notion's check (the privacy profile δ_g(β) bounds every
 // hockey-stick divergence between two inputs' outputs for the local notions; the e^ε ratio between neighbouring
 // record sets for record-level DP).
-#include "privsample/registry.hpp"
+#include "mechanisms/registry.hpp"
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/mechanism.hpp"
+#include "mechanisms/continuous_mechanism.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

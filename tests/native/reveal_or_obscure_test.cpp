@@ -1,6 +1,6 @@
 // Reveal-or-Obscure (ROO), DS-ROO′ and the Laplace-projection baseline.
 // Reference values: docs/mechanisms/roo.md, docs/mechanisms/ds-roo.md (recursion, fix, exact tables), docs/experiments.md#tasnim-et-al.
-#include "privsample/reveal_or_obscure.hpp"
+#include "mechanisms/reveal_or_obscure.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/divergence.hpp"
-#include "privsample/privacy.hpp"
-#include "privsample/randomness.hpp"
+#include "model/divergence.hpp"
+#include "privacy/privacy.hpp"
+#include "base/randomness.hpp"
 
 using namespace privsample;
 

@@ -1,7 +1,7 @@
 // Simulation of N users (simulate.hpp): the binomial / multinomial / gamma draws by goodness of fit, the point-mass
 // fast path against the per-user loop, the population models and the error metrics.
-#include "privsample/simulate.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/simulate.hpp"
+#include "analysis/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/collection_accounting.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
+#include "analysis/collection_accounting.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

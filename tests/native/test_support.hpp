@@ -17,8 +17,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "privsample/divergence.hpp"
-#include "privsample/randomness.hpp"
+#include "model/divergence.hpp"
+#include "base/randomness.hpp"
 
 namespace privsample_test {
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/privacy.hpp"
+#include "mechanisms/clip_samplers.hpp"
+#include "model/histogram.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "mechanisms/minimax.hpp"
+#include "base/numeric.hpp"
+#include "privacy/privacy.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
