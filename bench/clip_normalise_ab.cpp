@@ -17,7 +17,7 @@
 
 #include "park_inputs.hpp"
 #include "solver/clip_normalise.hpp"
-#include "mechanisms/minimax.hpp"
+#include "privsample.hpp"
 #include "timing.hpp"
 
 std::vector<double> baseline_clip_normalise(std::span<const double> p, double lo, double hi);

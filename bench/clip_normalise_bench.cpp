@@ -31,7 +31,7 @@
 #endif
 
 #include "solver/clip_normalise.hpp"
-#include "mechanisms/minimax.hpp"
+#include "privsample.hpp"
 #include "park_inputs.hpp"
 #include "timing.hpp"
 

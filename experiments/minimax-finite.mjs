@@ -2,7 +2,7 @@
 // figures: Fig. 2 (Q*_{k,ε}(·|P) beside P, §3.1) and Figs 3, 5, 6, 7 (worst-case f-divergence against ε for the
 // proposed Q* and the Husain et al. uniform-reference mollifier baseline, §5.1 and App. G). Set-ups, printed values
 // and errata: docs/experiments.md#minimax-fig2 and docs/experiments.md#park-figs-3-5-7-finite-worst-case; the
-// mechanisms: docs/mechanisms/minimax.md, docs/mechanisms/mollifier.md.
+// mechanisms: core/mechanisms/minimax/README.md, core/mechanisms/mollifier/README.md.
 // Every number comes from privsample/research: the 'minimax', 'linear' and 'mollifier' samplers' exact output pmfs,
 // normalisers and closed-form worst cases, ps.divergence and ps.channelLdp. This file builds inputs and ε grids,
 // takes maxima and compares with the printed digits.

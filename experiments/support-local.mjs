@@ -23,7 +23,7 @@ export function pointMass(k, i) {
 }
 
 /**
- * The block input of N_γ(μ_k) with k = 2(γ + 1) (docs/mechanisms/local.md#worst-case-risk): γ·p0 on the block {i, i + 1} of
+ * The block input of N_γ(μ_k) with k = 2(γ + 1) (core/mechanisms/local/README.md#worst-case-risk): γ·p0 on the block {i, i + 1} of
  * prior mass 1/(γ + 1) = 2/k, p0/γ elsewhere. It attains the local minimax risk; the disjoint blocks are the
  * extreme points of N_γ(μ_k) used by the privacy checks.
  */

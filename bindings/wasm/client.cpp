@@ -50,7 +50,7 @@ void Sampler::configure(std::string_view name, const MechanismOptions& options) 
   mechanism_ = make_finite_mechanism(name, options);
 }
 
-const FiniteMechanism& Sampler::mechanism() const {
+const Mechanism& Sampler::mechanism() const {
   if (!mechanism_) throw std::logic_error("the sampler was not configured");
   return *mechanism_;
 }

@@ -10,7 +10,7 @@
 
 namespace privsample {
 
-std::vector<std::vector<double>> point_mass_inputs(const FiniteMechanism& mechanism, std::size_t k) {
+std::vector<std::vector<double>> point_mass_inputs(const Mechanism& mechanism, std::size_t k) {
   check_category_count(k, "k");
   // Checked before anything is allocated: k point masses of k categories are k² numbers.
   if (k > kMaxChannelEntries / k) {
@@ -25,9 +25,9 @@ std::vector<std::vector<double>> point_mass_inputs(const FiniteMechanism& mechan
   return inputs;
 }
 
-ChannelMatrix channel_matrix(const FiniteMechanism& mechanism, std::span<const std::vector<double>> inputs) {
+ChannelMatrix channel_matrix(const Mechanism& mechanism, std::span<const std::vector<double>> inputs) {
   if (inputs.empty()) throw std::invalid_argument("inputs is empty: the channel needs at least one input histogram");
-  if (std::holds_alternative<LaplaceProjectionSampler>(mechanism)) {
+  if (!has_exact_distribution(mechanism)) {
     // Its distribution() is a Monte-Carlo estimate; an accountant on it under-reports ε (1.4488 instead of
     // 1.4586 at ε = 2, n = 2), so it is refused rather than approximated.
     throw std::domain_error(

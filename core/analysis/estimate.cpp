@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "model/histogram.hpp"
-#include "mechanisms/minimax.hpp"
+#include "mechanisms/finite_space.hpp"
 #include "base/numeric.hpp"
 
 namespace privsample {
@@ -20,41 +20,15 @@ namespace {
 // Counts above 2^53 are not all representable: an integer test on them would be meaningless.
 constexpr double kMaxExactCount = 9007199254740992.0;
 
-std::string mechanism_label(const FiniteMechanism& mechanism) {
-  return std::visit(
-      [](const auto& m) -> std::string {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, MinimaxSampler>) return "minimax";
-        if constexpr (std::is_same_v<T, LinearSampler>) return "linear";
-        if constexpr (std::is_same_v<T, FunctionalLinearSampler>) return "linear";
-        if constexpr (std::is_same_v<T, MollifierSampler>) return "mollifier";
-        if constexpr (std::is_same_v<T, LocalClipSampler>) return "local";
-        if constexpr (std::is_same_v<T, LocalLinearSampler>) return "local-linear";
-        if constexpr (std::is_same_v<T, RooSampler>) return "roo";
-        if constexpr (std::is_same_v<T, DsRooSampler>) return "ds-roo";
-        return "laplace-projection";
-      },
-      mechanism);
-}
+std::string mechanism_label(const Mechanism& mechanism) { return std::string(mechanism_name(mechanism)); }
 
 // The mechanism's own k where it has one (the prior's or reference's length), checked without sampling.
-void check_mechanism_k(const FiniteMechanism& mechanism, std::size_t k, std::string_view name) {
-  std::optional<std::size_t> expected;
-  if (const auto* local = std::get_if<LocalClipSampler>(&mechanism)) expected = local->prior().size();
-  if (const auto* local_linear = std::get_if<LocalLinearSampler>(&mechanism)) expected = local_linear->prior().size();
+void check_mechanism_k(const Mechanism& mechanism, std::size_t k, std::string_view name) {
+  const std::optional<std::size_t> expected = fixed_categories(mechanism);
   if (expected && *expected != k) {
     throw ShapeError(std::string(name) + " has " + std::to_string(k) + " entries but the '" +
-                                mechanism_label(mechanism) + "' mechanism has k = " + std::to_string(*expected) +
-                                " categories (the length of its prior)");
-  }
-  if (const auto* mollifier = std::get_if<MollifierSampler>(&mechanism)) {
-    // The reference is private to the sampler; its distribution() rejects a histogram of the wrong length.
-    try {
-      (void)mollifier->distribution(std::vector<double>(k, 1.0));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string(name) + " has " + std::to_string(k) +
-                                  " entries, which the 'mollifier' mechanism does not accept: " + e.what());
-    }
+                     mechanism_label(mechanism) + "' mechanism has k = " + std::to_string(*expected) +
+                     " categories (the length of its prior, reference or grid)");
   }
 }
 
@@ -103,7 +77,7 @@ double share_of(double count, double n) { return (count + 0.0) / n; }
 
 }  // namespace
 
-double validated_sample_counts(std::span<const double> counts, const FiniteMechanism* mechanism,
+double validated_sample_counts(std::span<const double> counts, const Mechanism* mechanism,
                                std::string_view name) {
   if (counts.empty()) throw std::invalid_argument(std::string(name) + " is empty: give one count per category");
   check_category_count(counts.size(), name);
@@ -189,7 +163,7 @@ std::vector<double> project_to_simplex(std::span<const double> v) {
   return p;
 }
 
-ReleasedEstimate estimate_released(const FiniteMechanism& mechanism, std::span<const double> counts, double alpha,
+ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                                    NamedDivergence f) {
   validated_alpha(alpha);
   const double n = validated_sample_counts(counts, &mechanism);
@@ -223,48 +197,7 @@ ReleasedEstimate estimate_released(const FiniteMechanism& mechanism, std::span<c
   return out;
 }
 
-std::optional<AffineMap> affine_map(const FiniteMechanism& mechanism, std::size_t k) {
-  check_category_count(k, "k");
-  const double kd = static_cast<double>(k);
-  if (const auto* linear = std::get_if<LinearSampler>(&mechanism)) {
-    // Park et al. §3.3: Q† = γP + (1−γ)U with the sampler's own floor ℓ = (1−γ)/k (minimax.cpp uses the same).
-    const double shrink = std::exp(-effective_epsilon(linear->epsilon()));  // e^{−ε}
-    const double lambda = -std::expm1(-effective_epsilon(linear->epsilon())) / (1.0 + (kd - 1.0) * shrink);
-    const double floor = finite_minimax_box(k, linear->epsilon()).floor;
-    return AffineMap{lambda, std::vector<double>(k, floor), "every input (k-ary randomized response on one draw of P)"};
-  }
-  if (const auto* functional = std::get_if<FunctionalLinearSampler>(&mechanism)) {
-    // Ghoukasian et al. Thm 3.5: q = λP + (1−λ)/k; the floor is read from a point mass's output (the sampler
-    // computes it directly, without the 1 − λ cancellation).
-    const double lambda = functional->lambda(k);
-    std::vector<double> e0(k, 0.0);
-    e0[0] = 1.0;
-    const double floor = k == 1 ? 1.0 - lambda : functional->distribution(e0)[k - 1];
-    return AffineMap{lambda, std::vector<double>(k, floor), "every input (linear sampler: lambda P + (1 - lambda)/k)"};
-  }
-  if (const auto* local_linear = std::get_if<LocalLinearSampler>(&mechanism)) {
-    if (local_linear->prior().size() != k) {
-      throw std::invalid_argument("k = " + std::to_string(k) + ": the 'local-linear' mechanism has k = " +
-                                  std::to_string(local_linear->prior().size()));
-    }
-    // Ghoukasian et al. Thm 4.1: q = λ P̂ + (1−λ) P0, P̂ = P inside N_γ(P0).
-    const double lambda = std::min(local_linear->lambda(), 1.0);
-    std::vector<double> offset(local_linear->prior());
-    for (double& v : offset) v *= 1.0 - lambda;
-    return AffineMap{lambda, offset,
-                     "users' P inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}; otherwise it estimates the mean of "
-                     "their projections onto N_gamma(P0)"};
-  }
-  if (const auto* roo = std::get_if<RooSampler>(&mechanism)) {
-    // Tasnim et al. eq. 6: Pr(y) = q/k + (1 − q) c_y/n with the public q = q0(ε, n, k).
-    const double q = roo->obscure_probability(k);
-    return AffineMap{1.0 - q, std::vector<double>(k, q / kd),
-                     "P = the user's record histogram divided by the public n (every user has n records)"};
-  }
-  return std::nullopt;
-}
-
-PopulationEstimate estimate_population(const FiniteMechanism& mechanism, std::span<const double> counts,
+PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<const double> counts,
                                        double alpha) {
   validated_alpha(alpha);
   const double n = validated_sample_counts(counts, &mechanism);
@@ -295,7 +228,7 @@ PopulationEstimate estimate_population(const FiniteMechanism& mechanism, std::sp
   return out;
 }
 
-PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::span<const double> counts,
+PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<const double> counts,
                                          double alpha) {
   validated_alpha(alpha);
   const double n = validated_sample_counts(counts, &mechanism);
@@ -353,13 +286,13 @@ PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism, std::
   return out;
 }
 
-EstimateReport estimate(const FiniteMechanism& mechanism, std::span<const double> counts, double alpha,
+EstimateReport estimate(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                         NamedDivergence f, bool point_masses) {
   EstimateReport report{estimate_released(mechanism, counts, alpha, f), std::nullopt, std::nullopt};
   const std::optional<AffineMap> map = affine_map(mechanism, counts.size());
   if (map && map->lambda > 0.0) report.population = estimate_population(mechanism, counts, alpha);
   // laplace-projection's distribution() is a 20000-draw Monte-Carlo average per row: k rows would take minutes.
-  const bool monte_carlo = std::holds_alternative<LaplaceProjectionSampler>(mechanism);
+  const bool monte_carlo = !has_exact_distribution(mechanism);
   if (point_masses && !monte_carlo && counts.size() <= kMaxPointMassCategories) {
     try {
       report.point_masses = estimate_point_masses(mechanism, counts, alpha);

@@ -32,7 +32,7 @@ namespace privsample {
 // Validates counts of released samples: 1 <= counts.size() <= kMaxCategories, every entry a finite integer >= 0
 // (exactly representable, <= 2^53), total > 0. When `mechanism` is given, also that the mechanism accepts
 // k = counts.size() categories (local / local-linear / mollifier with a reference fix k). Returns the total N.
-double validated_sample_counts(std::span<const double> counts, const FiniteMechanism* mechanism = nullptr,
+double validated_sample_counts(std::span<const double> counts, const Mechanism* mechanism = nullptr,
                                std::string_view name = "counts");
 
 // α of a (1−α) confidence level: finite, 0 < α < 1 (std::invalid_argument otherwise: "alpha = 2: must be in (0, 1)").
@@ -81,25 +81,16 @@ struct ReleasedEstimate {
 };
 
 // Assumes: N independent users, each released one sample with `mechanism` (any mechanism, any inputs).
-[[nodiscard]] ReleasedEstimate estimate_released(const FiniteMechanism& mechanism, std::span<const double> counts,
+[[nodiscard]] ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts,
                                                  double alpha = 0.05, NamedDivergence f = NamedDivergence::kl);
 
 // ---- 2. affine mechanisms: the unbiased population estimate -------------------------------------------------------
 
 // q(P) = λ·P + offset for every input P of the mechanism's domain (see `assumption`).
-struct AffineMap {
-  double lambda = 1.0;          // weight of P, in (0, 1]
-  std::vector<double> offset;   // b = (1−λ)·c for a pmf c (uniform, or the prior P0 of local-linear)
-  std::string assumption;       // where the map is affine, in words
-};
-
-// The affine map of `mechanism` on k categories, or nothing when it is not affine:
-//   linear (Park, k-RR on one draw): λ = (e^ε−1)/(e^ε+k−1), c = uniform — every input;
-//   linear in (ε,δ) / Gaussian notions (FunctionalLinearSampler): λ = λ_k(g), c = uniform — every input;
-//   local-linear: λ = λ_loc, c = P0 — affine in P̂, the projection of P onto N_γ(P0): P̂ = P for P inside N_γ(P0);
-//   roo: λ = 1 − q0(ε, n, k), c = uniform — P is the user's normalised record histogram c/n.
-// minimax, mollifier, local (clip samplers), ds-roo (data-dependent q_m) and laplace-projection are not affine.
-[[nodiscard]] std::optional<AffineMap> affine_map(const FiniteMechanism& mechanism, std::size_t k);
+// The affine map of a mechanism on k categories (mechanisms/spec.hpp's AffineMap) comes from the mechanism itself
+// (affine_map of mechanism.hpp): k-RR and the functional linear sampler (λ, uniform offset, every input), local-linear
+// (λ_loc, offset (1 − λ)P0, affine in the projection P̂ = P inside N_γ(P0)) and ROO (λ = 1 − q0, uniform offset, P the
+// user's record histogram over n). The clip samplers, DS-ROO (data-dependent q_m) and laplace-projection are not affine.
 
 struct PopulationEstimate {
   double users = 0.0;
@@ -124,7 +115,7 @@ struct PopulationEstimate {
 //   plug-in Q̂_x(1 − Q̂_x)/(N λ²) is conservative. Intervals: normal approximation (CLT).
 // Assumes: N independent users, one sample each; the mechanism is affine (affine_map; else std::domain_error),
 // for local-linear the users' P inside N_γ(P0) (otherwise the estimate is of the mean of the projections P̂_i).
-[[nodiscard]] PopulationEstimate estimate_population(const FiniteMechanism& mechanism, std::span<const double> counts,
+[[nodiscard]] PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<const double> counts,
                                                      double alpha = 0.05);
 
 // Largest k for the point-mass channel inversion (a dense k×k inverse).
@@ -142,7 +133,7 @@ inline constexpr std::size_t kMaxPointMassCategories = 1000;
 // Throws std::domain_error when W is singular or too ill-conditioned (ε = 0, reciprocal condition < 1e-13) and
 // std::invalid_argument when k > kMaxPointMassCategories. For laplace-projection, W is its Monte-Carlo
 // distribution() (an estimate, so π̂ carries that error too; k² · 20000 work).
-[[nodiscard]] PopulationEstimate estimate_point_masses(const FiniteMechanism& mechanism,
+[[nodiscard]] PopulationEstimate estimate_point_masses(const Mechanism& mechanism,
                                                        std::span<const double> counts, double alpha = 0.05);
 
 // Everything that applies to this mechanism, for `ps.estimate(sampler, counts)`:
@@ -153,7 +144,7 @@ struct EstimateReport {
   // laplace-projection (its Monte-Carlo distribution() makes the k rows slow; call estimate_point_masses directly).
   std::optional<PopulationEstimate> point_masses;
 };
-[[nodiscard]] EstimateReport estimate(const FiniteMechanism& mechanism, std::span<const double> counts,
+[[nodiscard]] EstimateReport estimate(const Mechanism& mechanism, std::span<const double> counts,
                                       double alpha = 0.05, NamedDivergence f = NamedDivergence::kl,
                                       bool point_masses = true);
 

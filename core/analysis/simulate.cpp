@@ -225,7 +225,7 @@ std::size_t checked_users(std::size_t users) {
 }
 
 // Estimates and errors once the counts and the truth are known.
-SimulationResult finish(const FiniteMechanism& mechanism, SimulationResult result, const SimulationOptions& options) {
+SimulationResult finish(const Mechanism& mechanism, SimulationResult result, const SimulationOptions& options) {
   result.estimate = estimate(mechanism, result.counts, options.alpha, options.divergence, options.point_mass_inversion);
   result.released_errors = estimation_errors(result.truth, result.estimate.released.q);
   if (result.estimate.population) {
@@ -238,12 +238,12 @@ SimulationResult finish(const FiniteMechanism& mechanism, SimulationResult resul
 }
 
 // One user's histogram → one released category (the mechanism's own sampler; fresh noise for laplace-projection).
-std::size_t release_one(const FiniteMechanism& mechanism, std::span<const double> hist, RandomBits& bits) {
+std::size_t release_one(const Mechanism& mechanism, std::span<const double> hist, RandomBits& bits) {
   return sample_many(mechanism, hist, 1, bits).front();
 }
 
 // The released counts of point-mass users: one draw per user when per_user is set, else one multinomial per item.
-std::vector<double> released_counts(const FiniteMechanism& mechanism, std::span<const double> items, RandomBits& bits,
+std::vector<double> released_counts(const Mechanism& mechanism, std::span<const double> items, RandomBits& bits,
                                     bool per_user) {
   validated_sample_counts(items, &mechanism, "items");
   const std::size_t k = items.size();
@@ -274,18 +274,18 @@ std::vector<double> released_counts(const FiniteMechanism& mechanism, std::span<
 
 }  // namespace
 
-std::vector<double> release_point_masses(const FiniteMechanism& mechanism, std::span<const double> items,
+std::vector<double> release_point_masses(const Mechanism& mechanism, std::span<const double> items,
                                          RandomBits& bits) {
   // laplace-projection's distribution() is only an estimate: draw every user with fresh noise.
-  return released_counts(mechanism, items, bits, std::holds_alternative<LaplaceProjectionSampler>(mechanism));
+  return released_counts(mechanism, items, bits, !has_exact_distribution(mechanism));
 }
 
-std::vector<double> release_point_masses_per_user(const FiniteMechanism& mechanism, std::span<const double> items,
+std::vector<double> release_point_masses_per_user(const Mechanism& mechanism, std::span<const double> items,
                                                   RandomBits& bits) {
   return released_counts(mechanism, items, bits, /*per_user=*/true);
 }
 
-SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const double> population,
+SimulationResult simulate(const Mechanism& mechanism, std::span<const double> population,
                           const SimulationOptions& options, RandomBits& bits) {
   validated_alpha(options.alpha);
   const std::vector<double> pop = normalized_pmf(population, "population");
@@ -334,7 +334,7 @@ SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const doub
   throw std::invalid_argument("options.model = given: call simulate_given with the users' histograms");
 }
 
-SimulationResult simulate_given(const FiniteMechanism& mechanism, std::span<const double> users, std::size_t k,
+SimulationResult simulate_given(const Mechanism& mechanism, std::span<const double> users, std::size_t k,
                                 const SimulationOptions& options, RandomBits& bits,
                                 std::span<const double> population) {
   if (!population.empty()) {

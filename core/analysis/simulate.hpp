@@ -103,21 +103,21 @@ struct SimulationResult {
 
 // point_masses / dirichlet: `population` is a histogram over the k categories (validated, normalised); N users.
 // The per-user models (dirichlet, given) privatize each user with sample_many(mechanism, P_i, 1, bits).
-[[nodiscard]] SimulationResult simulate(const FiniteMechanism& mechanism, std::span<const double> population,
+[[nodiscard]] SimulationResult simulate(const Mechanism& mechanism, std::span<const double> population,
                                         const SimulationOptions& options, RandomBits& bits);
 
 // given: `users` holds N histograms of k entries each, row-major (users.size() = N·k, k >= 1). The users' histograms
 // are the population: a non-empty `population` (a caller passing one along, e.g. JS options.population) is refused,
 // as is options.concentration, with std::invalid_argument naming the option.
-[[nodiscard]] SimulationResult simulate_given(const FiniteMechanism& mechanism, std::span<const double> users,
+[[nodiscard]] SimulationResult simulate_given(const Mechanism& mechanism, std::span<const double> users,
                                               std::size_t k, const SimulationOptions& options, RandomBits& bits,
                                               std::span<const double> population = {});
 
 // The released counts alone for N point-mass users with item counts `items` (items[x] users hold item x): the
 // fast path of simulate (one multinomial per item) and its baseline (one draw per user) for the bench.
-[[nodiscard]] std::vector<double> release_point_masses(const FiniteMechanism& mechanism,
+[[nodiscard]] std::vector<double> release_point_masses(const Mechanism& mechanism,
                                                        std::span<const double> items, RandomBits& bits);
-[[nodiscard]] std::vector<double> release_point_masses_per_user(const FiniteMechanism& mechanism,
+[[nodiscard]] std::vector<double> release_point_masses_per_user(const Mechanism& mechanism,
                                                                 std::span<const double> items, RandomBits& bits);
 
 }  // namespace privsample

@@ -21,7 +21,7 @@
 #include <span>
 #include <vector>
 
-#include "mechanisms/continuous.hpp"
+#include "model/grid.hpp"
 #include "base/randomness.hpp"
 
 namespace privsample {

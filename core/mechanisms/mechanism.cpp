@@ -1,75 +1,103 @@
 #include "mechanisms/mechanism.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "base/errors.hpp"
-#include "privacy/functional_ldp.hpp"
-#include "model/histogram.hpp"
 
 namespace privsample {
+namespace {
+
+template <class... Ts>
+Mechanism made(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismOptions& o) {
+  std::optional<Mechanism> out;
+  ((!out && spec.name == Ts::spec.name ? (void)(out = Ts::make(o)) : (void)0), ...);
+  if (!out) throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
+  return std::move(*out);
+}
+
+}  // namespace
+
 std::vector<std::string> finite_mechanism_names() { return mechanism_names(MechanismSpace::finite); }
 
-FiniteMechanism make_finite_mechanism(std::string_view name, const MechanismOptions& o) {
-  const MechanismSpec& spec = mechanism_spec(name, MechanismSpace::finite);
-  const Guarantee g = checked_options(spec, o);
-  if (name == "minimax") return MinimaxSampler(*o.epsilon);
-  if (name == "linear") {
-    if (g.notion == PrivacyNotion::pure_ldp) return LinearSampler(g.epsilon);  // k-RR on one draw, Park §3
-    return FunctionalLinearSampler(g);
-  }
-  if (name == "mollifier") return MollifierSampler(*o.epsilon, o.reference);
-  if (name == "local") return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
-  if (name == "local-linear") return LocalLinearSampler(g, *o.prior, *o.gamma);
-  if (name == "roo") return RooSampler(*o.epsilon, *o.records);
-  if (name == "ds-roo") return DsRooSampler(*o.epsilon, *o.records);
-  if (name == "laplace-projection") return LaplaceProjectionSampler(*o.epsilon, *o.records);
-  throw std::logic_error("mechanism '" + std::string(name) + "' is in the registry but has no factory");
+Mechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options) {
+  return made(FiniteMechanisms{}, mechanism_spec(name, MechanismSpace::finite), options);
 }
 
-void keep_for_categories(FiniteMechanism& mechanism, std::size_t k) {
-  if (auto* linear = std::get_if<FunctionalLinearSampler>(&mechanism)) linear->keep_weight_for(k);
+std::string_view mechanism_name(const Mechanism& mechanism) {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::spec.name; }, mechanism);
 }
 
-std::vector<double> distribution(const FiniteMechanism& mechanism, std::span<const double> hist) {
-  return std::visit([&](const auto& m) { return m.distribution(hist); }, mechanism);
+bool on_cells(const Mechanism& mechanism) {
+  return std::visit(
+      [](const auto& m) {
+        if constexpr (requires { m.on_cells(); }) {
+          return m.on_cells() != nullptr;
+        } else {
+          return false;
+        }
+      },
+      mechanism);
 }
 
-std::optional<double> normaliser(const FiniteMechanism& mechanism, std::span<const double> hist) {
-  const std::optional<double> r = std::visit(
-      [&](const auto& m) -> std::optional<double> {
-        if constexpr (requires { m.normaliser(hist); }) {
-          return m.normaliser(hist);
+std::optional<std::size_t> fixed_categories(const Mechanism& mechanism) {
+  return std::visit(
+      [](const auto& m) -> std::optional<std::size_t> {
+        if constexpr (requires { m.on_cells(); }) {
+          if (m.on_cells()) return m.on_cells()->cells();
+        }
+        if constexpr (requires { m.categories(); }) {
+          return m.categories();
         } else {
           return std::nullopt;
         }
       },
       mechanism);
-  // Without a normaliser the histogram is still checked, with the mechanism's own checks and messages: a bad one
-  // throws rather than getting "none" (continuous_mechanism.cpp does the same).
-  if (!r) (void)distribution(mechanism, hist);
+}
+
+void keep_for_categories(Mechanism& mechanism, std::size_t k) {
+  std::visit(
+      [&](auto& m) {
+        if constexpr (requires { m.keep_weight_for(k); }) m.keep_weight_for(k);
+      },
+      mechanism);
+}
+
+std::vector<double> distribution(const Mechanism& mechanism, std::span<const double> input) {
+  return std::visit([&](const auto& m) { return m.distribution(input); }, mechanism);
+}
+
+std::optional<double> normaliser(const Mechanism& mechanism, std::span<const double> input) {
+  const std::optional<double> r = std::visit(
+      [&](const auto& m) -> std::optional<double> {
+        if constexpr (requires { m.normaliser(input); }) {
+          return m.normaliser(input);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+  // Without a normaliser the input is still checked, with the mechanism's own checks and messages: a bad one throws
+  // rather than getting "none".
+  if (!r) (void)distribution(mechanism, input);
   return r;
 }
 
-Guarantee guarantee(const FiniteMechanism& mechanism) {
+Guarantee guarantee(const Mechanism& mechanism) {
   return std::visit([](const auto& m) { return m.guarantee(); }, mechanism);
 }
 
-double worst_case_risk(const FiniteMechanism& mechanism, NamedDivergence f, std::size_t k) {
+double worst_case_risk(const Mechanism& mechanism, NamedDivergence f, std::size_t k) {
   return std::visit([&](const auto& m) { return m.worst_case_risk(f, k); }, mechanism);
 }
 
-IndexDraw prepare(const FiniteMechanism& mechanism, std::span<const double> hist, std::size_t draws) {
-  return std::visit([&](const auto& m) { return m.prepare(hist, draws); }, mechanism);
-}
-
-std::optional<Release> released_law(const FiniteMechanism& mechanism, std::span<const double> hist) {
+std::optional<double> mixture_weight(const Mechanism& mechanism, std::size_t k) {
   return std::visit(
-      [&](const auto& m) -> std::optional<Release> {
-        if constexpr (requires { m.release(hist); }) {
-          return m.release(hist);
+      [&](const auto& m) -> std::optional<double> {
+        if constexpr (requires { m.mixture_weight(k); }) {
+          return m.mixture_weight(k);
         } else {
           return std::nullopt;
         }
@@ -77,10 +105,52 @@ std::optional<Release> released_law(const FiniteMechanism& mechanism, std::span<
       mechanism);
 }
 
-std::vector<std::uint32_t> sample_many(const FiniteMechanism& mechanism, std::span<const double> hist,
-                                       std::size_t n, RandomBits& bits) {
+std::optional<AffineMap> affine_map(const Mechanism& mechanism, std::size_t k) {
+  check_category_count(k, "k");
+  return std::visit(
+      [&](const auto& m) -> std::optional<AffineMap> {
+        if constexpr (requires { m.affine_map(k); }) {
+          return m.affine_map(k);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
+bool has_exact_distribution(const Mechanism& mechanism) {
+  return std::visit(
+      [](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (requires { T::exact_distribution; }) {
+          return T::exact_distribution;
+        } else {
+          return true;
+        }
+      },
+      mechanism);
+}
+
+IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws) {
+  return std::visit([&](const auto& m) { return m.prepare(input, draws); }, mechanism);
+}
+
+std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<Release> {
+        if constexpr (requires { m.release(input); }) {
+          return m.release(input);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
+std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<const double> input, std::size_t n,
+                                       RandomBits& bits) {
   std::vector<std::uint32_t> draws(n);
-  const IndexDraw draw_one = prepare(mechanism, hist, n);
+  const IndexDraw draw_one = prepare(mechanism, input, n);
   for (auto& draw : draws) draw = static_cast<std::uint32_t>(draw_one(bits));
   return draws;
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mechanisms/clip_samplers.hpp"
+#include "mechanisms/neighbourhood.hpp"
 #include "base/errors.hpp"
 #include "model/histogram.hpp"
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "mechanisms/continuous.hpp"
+#include "mechanisms/cells.hpp"
 
 namespace privsample {
 

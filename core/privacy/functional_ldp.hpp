@@ -2,7 +2,7 @@
 // Functional LDP (g-FLDP) for the three trade-off functions the samplers support — pure ε-LDP (g_ε),
 // (ε,δ)-LDP (g_{ε,δ}) and μ-Gaussian LDP (G_μ) — and the weight of the optimal linear sampler.
 // Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling: Beyond the Global Minimax" (NeurIPS 2025);
-// docs/notions.md#functional-ldp-and-the-privacy-profile, docs/mechanisms/linear.md#the-weight-for-each-notion.
+// docs/notions.md#functional-ldp-and-the-privacy-profile, core/mechanisms/linear/README.md#the-weight-for-each-notion.
 //
 // The bridge used everywhere (Dong et al. Prop 6, docs/notions.md#functional-ldp-and-the-privacy-profile): Q is g-FLDP iff it is (β, δ_g(β))-LDP for
 // every β >= 0, with the privacy profile δ_g(β) = 1 + g*(−e^β). A linear sampler λP + (1−λ)h on a class

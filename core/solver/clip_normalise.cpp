@@ -1276,7 +1276,7 @@ RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, c
 
 // Where F is flat at 1 on a stretch of s (no atom strictly inside its box at s: a point mass, or one atom
 // above the floor), every s there gives the same q and rounding decides where the search lands. Report
-// the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; docs/mechanisms/minimax.md#reference-values:
+// the smallest root (the largest r_P, the end inside the papers' bracket [1, (e^ε+k−1)/e^ε]; core/mechanisms/minimax/README.md#reference-values:
 // P = (0.9, 0.1), ε = 2 gives r_P = 1.021802). Such a stretch begins where its last atom reaches the
 // ceiling, so the candidate is the largest ceiling breakpoint c <= s; it is the smallest root when
 // F(c) >= 1 − kFlat, and s is otherwise.

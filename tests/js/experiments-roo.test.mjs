@@ -112,7 +112,7 @@ describe('ps.roo and ps.channelLdp (bindings used by the entries)', () => {
   const ln = { 1.5: 0.4054651081081644, 1.1: 0.09531017980432493 };
   const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
-  test('obscure tables: the exact rational vectors of docs/mechanisms/ds-roo.md, fixed and as printed', () => {
+  test('obscure tables: the exact rational vectors of core/mechanisms/ds-roo/README.md, fixed and as printed', () => {
     const table = (e, n, k) => Array.from(ps.roo.obscureTable(e, n, k));
     const printed = (e, n, k) => Array.from(ps.roo.obscureTableAsPrinted(e, n, k));
     [3 / 8, 2 / 7, 1 / 21, 0].forEach((q, m) => close(table(ln[1.5], 10, 3)[m], q));

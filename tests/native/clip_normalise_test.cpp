@@ -505,7 +505,7 @@ TEST_CASE("clip_normalise: subnormal masses", "[clip_normalise][edge]") {
   }
 }
 
-TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (docs/mechanisms/local.md, k = 4, gamma = 3, eps = 1), "
+TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (core/mechanisms/local/README.md, k = 4, gamma = 3, eps = 1), "
           "tests/golden/clip-samplers.json",
           "[clip_normalise][vectors]") {
   const auto golden = read_golden("clip-samplers.json")["local"];

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "mechanisms/continuous.hpp"
+#include "privsample.hpp"
 #include "model/divergence.hpp"
 #include "base/numeric.hpp"
 #include "base/randomness.hpp"

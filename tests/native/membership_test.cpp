@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/errors.hpp"
-#include "mechanisms/linear_samplers.hpp"
+#include "privsample.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

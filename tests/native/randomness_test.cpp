@@ -15,9 +15,8 @@
 #include <tuple>
 #include <vector>
 
-#include "mechanisms/clip_samplers.hpp"
+#include "privsample.hpp"
 #include "mechanisms/mechanism.hpp"
-#include "mechanisms/minimax.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -322,7 +321,7 @@ TEST_CASE("randomness: sample() draws from distribution()", "[randomness][minima
   SECTION("sample_many through the registry, reproducible from the seed") {
     MechanismOptions options;
     options.epsilon = 0.5;
-    const FiniteMechanism mechanism = make_finite_mechanism("minimax", options);
+    const Mechanism mechanism = make_finite_mechanism("minimax", options);
     SeededRandom a(123);
     SeededRandom b(123);
     const std::vector<std::uint32_t> draws = sample_many(mechanism, p, n, a);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "mechanisms/continuous_mechanism.hpp"
+#include "privsample.hpp"
 #include "privacy/functional_ldp.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
@@ -217,7 +217,7 @@ TEST_CASE("privacy tester: every finite mechanism of the registry meets its noti
         variants.push_back(gaussian);
       }
       for (const auto& o : variants) {
-        const FiniteMechanism m = make_finite_mechanism(spec.name, o);
+        const Mechanism m = make_finite_mechanism(spec.name, o);
         const Guarantee g = guarantee(m);
         INFO(std::string(spec.name) << " notion " << static_cast<int>(g.notion) << " ε=" << g.epsilon
                                     << " δ=" << g.delta << " μ=" << g.mu);

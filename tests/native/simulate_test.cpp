@@ -21,7 +21,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-FiniteMechanism named(const std::string& name, double epsilon) {
+Mechanism named(const std::string& name, double epsilon) {
   MechanismOptions o;
   o.epsilon = epsilon;
   return make_finite_mechanism(name, o);
@@ -159,7 +159,7 @@ TEST_CASE("simulate: gamma and Dirichlet draws have the right moments", "[simula
 
 TEST_CASE("simulate: the point-mass fast path has the law of the per-user loop", "[simulate][statistical]") {
   // Both give counts whose mean is Σ_x items_x·distribution(e_x); compare the totals of many runs by chi-square.
-  const FiniteMechanism m = named("minimax", 1.0);
+  const Mechanism m = named("minimax", 1.0);
   // 5 holders < 2k: drawn one per holder; the others as multinomials.
   const std::vector<double> items{300, 0, 195, 5};
   const auto inputs = point_mass_inputs(m, 4);
