@@ -419,7 +419,7 @@ const fig3 = {
       boundMismatch = Math.max(boundMismatch, Math.abs(s.worstCaseRisk('tv', k) - bounds[i].roo) / bounds[i].roo);
       s.dispose();
     });
-    // The sampler's q is q_0 at ε′ = ε − (1e-12·ε + 1e-14) (docs/mechanisms/roo.md): within 1e-11 of eq. 19 at ε.
+    // The sampler's q is q_0 at ε′ = ε − (1e-12·ε + 1e-14) (core/mechanisms/roo/README.md): within 1e-11 of eq. 19 at ε.
     checks.push(checkValue('eq. 19 equals the roo sampler\'s worst-case TV (max relative difference)', boundMismatch, 1e-11));
     let step = 0;
     const steps = names.length * (1 + epsilons.length);

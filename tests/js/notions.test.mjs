@@ -155,7 +155,7 @@ test('local linear sampler: the audit\'s witnesses stay within e^ε and δ for t
 
 test('ROO: q_0 = k/(k + n(e^ε − 1)) and Pr(y) = q/k + (1 − q)c_y/n (core/mechanisms/roo/README.md)', () => {
   const s = ps.sampler('roo', { epsilon: 1, records: 10 });
-  // The sampler's q is q_0 at ε′ = ε − (1e-12·ε + 1e-14) rounded up (docs/mechanisms/roo.md): 1e-12 of q_0 above it.
+  // The sampler's q is q_0 at ε′ = ε − (1e-12·ε + 1e-14) rounded up (core/mechanisms/roo/README.md): 1e-12 of q_0 above it.
   const q0 = 4 / (4 + 10 * Math.expm1(1));
   assertClose(s.distribution([5, 3, 1, 1]), [5, 3, 1, 1].map((c) => q0 / 4 + (1 - q0) * c / 10), 1e-12, 'ROO pmf');
   // worst case over datasets: TV = q_0(1 − 1/k) (the paper's α)
