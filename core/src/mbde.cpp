@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -131,17 +132,20 @@ class Uniforms {
   Uniforms(RandomBits& bits, std::size_t total)
       : bits_(bits), remaining_(total), block_(std::min<std::size_t>(total, 4096)) {}
   double next() {
-    if (at_ == filled_) {
-      filled_ = std::min(remaining_, block_.size());
-      if (filled_ == 0) throw std::logic_error("mbde: more uniform draws than counted");
-      draw_uniforms(bits_, block_.data(), filled_);
-      remaining_ -= filled_;
-      at_ = 0;
-    }
+    if (at_ == filled_) refill();
     return block_[at_++];
   }
 
  private:
+  // Out of line, so that next() is inlined into the chains and only a refill is a call that may throw.
+  __attribute__((noinline)) void refill() {
+    filled_ = std::min(remaining_, block_.size());
+    if (filled_ == 0) throw std::logic_error("mbde: more uniform draws than counted");
+    draw_uniforms(bits_, block_.data(), filled_);
+    remaining_ -= filled_;
+    at_ = 0;
+  }
+
   RandomBits& bits_;
   std::size_t remaining_;
   std::vector<double> block_;
@@ -279,31 +283,40 @@ Mlp initial_mlp(std::size_t dim, const MbdeSettings& settings, RandomBits& bits)
   return net;
 }
 
-// z = M·x + b for an out × in matrix M (row-major) and a bias b (null: 0), eight lane groups of samples at a time
-// (independent sums: the loop is bound by arithmetic, not by latency).
+// z = M·x + b for an out × in matrix M (row-major) and a bias b (null: 0): two rows of z by four lane groups of
+// samples at a time (eight independent sums from six loads: the loop is bound by arithmetic, not by latency).
 void combine(const float* m, const float* b, std::size_t out, std::size_t in, const Block& x, Block& z) {
   z.resize(out, x.lanes);
-  for (std::size_t i = 0; i < out; ++i) {
-    const float* w = m + i * in;
-    const Lanes start = splat(b == nullptr ? 0.0f : b[i]);
-    Lanes* zi = z.row(i);
+  auto rows = [&](std::size_t i, auto count) {  // `count` (1 or 2) rows of z from the same loads of x
+    constexpr std::size_t kRows = decltype(count)::value;
+    std::array<Lanes, kRows> start;
+    for (std::size_t r = 0; r < kRows; ++r) start[r] = splat(b == nullptr ? 0.0f : b[i + r]);
     std::size_t c = 0;
-    for (; c + 8 <= x.lanes; c += 8) {
-      std::array<Lanes, 8> a;
-      a.fill(start);
+    for (; c + 4 <= x.lanes; c += 4) {
+      std::array<std::array<Lanes, 4>, kRows> a;
+      for (std::size_t r = 0; r < kRows; ++r) a[r].fill(start[r]);
       for (std::size_t j = 0; j < in; ++j) {
-        const Lanes wj = splat(w[j]);
         const Lanes* xj = x.row(j) + c;
-        for (std::size_t t = 0; t < 8; ++t) a[t] += wj * xj[t];
+        for (std::size_t r = 0; r < kRows; ++r) {
+          const Lanes w = splat(m[(i + r) * in + j]);
+          for (std::size_t t = 0; t < 4; ++t) a[r][t] += w * xj[t];
+        }
       }
-      for (std::size_t t = 0; t < 8; ++t) zi[c + t] = a[t];
+      for (std::size_t r = 0; r < kRows; ++r) {
+        for (std::size_t t = 0; t < 4; ++t) z.row(i + r)[c + t] = a[r][t];
+      }
     }
     for (; c < x.lanes; ++c) {
-      Lanes a = start;
-      for (std::size_t j = 0; j < in; ++j) a += splat(w[j]) * x.row(j)[c];
-      zi[c] = a;
+      for (std::size_t r = 0; r < kRows; ++r) {
+        Lanes a = start[r];
+        for (std::size_t j = 0; j < in; ++j) a += splat(m[(i + r) * in + j]) * x.row(j)[c];
+        z.row(i + r)[c] = a;
+      }
     }
-  }
+  };
+  std::size_t i = 0;
+  for (; i + 2 <= out; i += 2) rows(i, std::integral_constant<std::size_t, 2>{});
+  if (i < out) rows(i, std::integral_constant<std::size_t, 1>{});
 }
 
 void affine(const Layer& layer, const Block& x, Block& z) {
