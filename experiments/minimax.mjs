@@ -18,11 +18,6 @@ const FIG4_BOUNDS = {
 // ∫h̃ over ℝ² of the ring envelope with σ² = 0.5, radius 1 (docs/experiments.md#park-fig-1-gaussian-ring).
 const RING_ENVELOPE_INTEGRAL = 3.772454;
 
-// What each MBDE preset of ps.mbde trains (docs/baselines/mbde.md), for the figure's legend.
-const MBDE_PRESETS = {
-  reduced: 'reduced preset: 400 samples/class × 100 epochs',
-  paper: 'paper preset: 10,000 samples/class × 750 epochs',
-};
 
 async function runFig4(ps, setup, { progress = () => {}, pool = serialPool(ps) } = {}) {
   const grid = ps.grid1d({ lo: setup.line[0], hi: setup.line[1], cells: setup.cells });
@@ -70,7 +65,7 @@ async function runFig4(ps, setup, { progress = () => {}, pool = serialPool(ps) }
       }
     });
   }
-  const mbdeLabel = `Baseline (MBDE, ${MBDE_PRESETS[setup.mbdePreset] ?? `${setup.mbdePreset} preset`}, ${setup.mbdeCells} cells)`;
+  const mbdeLabel = `Baseline (MBDE, ${setup.mbdePreset} preset)`; // what each preset trains: the set-up's note
   const shown = [...samplers, ...(setup.mbdeClients > 0 ? [{ key: 'mbde', label: mbdeLabel }] : [])];
   const printed = [];
   for (const eps of setup.budgets) {

@@ -178,7 +178,7 @@ export function statedHellingerPanel(panels) {
   return {
     ...plotted,
     title: STATED_HELLINGER,
-    y: { ...plotted.y, label: `${plotted.y?.label ?? 'Worst f-divergence'} (f = (1 − √t)²)` },
+    y: { ...plotted.y, label: 'Worst Sq. Hel, f = (1 − √t)²' },
     series: plotted.series.map((s) => ({ ...s, points: s.points.map(([x, y]) => [x, 2 * y]) })),
   };
 }

@@ -87,7 +87,7 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     // The bars: measured and R for ours, measured only for MBDE.
     assert.deepEqual(result.panels[0].series.map((s) => s.label),
       ['Proposed (minimax clip) (measured worst)', 'Proposed (minimax clip) (closed-form R)',
-        'Baseline (MBDE, reduced preset: 400 samples/class × 100 epochs, 40 cells) (measured worst)']);
+        'Baseline (MBDE, reduced preset) (measured worst)']);
     // The erratum's corrected panel: the stated f doubles every bar.
     const [plotted, stated] = [result.panels[2], result.panels[3]];
     stated.series.forEach((s, i) => s.points.forEach(([x, y], j) => assert.deepEqual([x, y], [x, 2 * plotted.series[i].points[j][1]])));
