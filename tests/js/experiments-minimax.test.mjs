@@ -80,6 +80,7 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
       assert.ok(Number.isInteger(r[5]) && r[5] >= 0 && r[5] < 10);
     }
     assert.equal(result.checks.find((c) => c.label.startsWith('MBDE runs on the same clients as ours')).value, 0);
+    assert.equal(result.checks.filter((c) => c.label.startsWith('the paper\'s claim')).length, 0, 'checked from claimClients = 100 on');
     // The clip sampler uses its whole box: the point masses' outputs span exactly e^ε on some cell.
     for (const c of result.checks.filter((x) => x.label.startsWith('Proposed (minimax clip) ε = '))) {
       assert.ok(Math.abs(c.value - c.limit) <= 1e-9 * c.limit, `${c.label}: ${c.value}`);
@@ -149,6 +150,12 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     // A different σ: the bounds no longer match the printed digits of docs/experiments.md.
     const fig4 = await runExperiment(ps, experimentByName('minimax-fig4'), { quick: true, overrides: { sigma: 0.8, clients: 2, mbdeClients: 0 } });
     assert.ok(fig4.result.printed.some((p) => !p.ok));
+    // The paper's claim, ours below MBDE at every ε and f, is reported where it fails (10 clients, ε = 0.5) and holds.
+    const claim = async (budget, seed) => (await runExperiment(ps, experimentByName('minimax-fig4'),
+      { quick: true, overrides: { budgets: [budget], seeds: [seed], claimClients: 10 } })).result.checks.find((c) => c.label.startsWith('the paper\'s claim'));
+    const [fails, holds] = [await claim(0.5, 2), await claim(2, 4)];
+    assert.deepEqual([fails.ok, fails.value, holds.ok, holds.value], [false, 1, true, 0]);
+    assert.match(fails.label, /exceptions: Sq\. Hel at ε = 0\.5\)$/);
     // MBDE on fewer clients than ours is not the paper's comparison.
     const fewer = await runExperiment(ps, experimentByName('minimax-fig4'),
       { quick: true, overrides: { clients: 3, mbdeClients: 1, mbdeCells: 20, budgets: [1], seeds: [3] } });
