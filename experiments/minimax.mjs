@@ -19,7 +19,6 @@ const FIG4_BOUNDS = {
 // ∫h̃ over ℝ² of the ring envelope with σ² = 0.5, radius 1 (docs/experiments.md#park-fig-1-gaussian-ring).
 const RING_ENVELOPE_INTEGRAL = 3.772454;
 
-
 async function runFig4(ps, setup, { progress = () => {}, pool = serialPool(ps) } = {}) {
   const grid = ps.grid1d({ lo: setup.line[0], hi: setup.line[1], cells: setup.cells });
   const envelope = ps.densities.gaussianMixtureEnvelope(grid, { sigma: setup.sigma, radius: setup.radius });
