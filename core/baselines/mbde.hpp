@@ -31,7 +31,7 @@ struct MbdeSettings {
   std::size_t rounds = 3;
   // Weak learner: Linear(dim, width) – tanh – [Linear(width, width) – tanh] × (hidden_layers − 1) –
   // Linear(width, 1) – sigmoid, PyTorch's default initialisation U(±1/√fan_in); BCE loss;
-  // SGD with Nesterov momentum.
+  // SGD with Nesterov momentum; single precision, as PyTorch trains it (float lanes over the samples).
   std::size_t hidden_width = 25;
   std::size_t hidden_layers = 3;
   std::size_t epochs = 750;
@@ -51,13 +51,13 @@ struct MbdeSettings {
   double base_mean = 0.0;
   double base_std = 1.0;
 
-  // The paper's settings (the defaults above). Roughly 1e11 FLOPs per round: 77 s natively for one 1-D run on
-  // 200 cells (measured), not for a browser.
+  // The paper's settings (the defaults above). Roughly 1e11 FLOPs per round, about 190 times the reduced preset's
+  // work: not for a browser.
   [[nodiscard]] static MbdeSettings paper() { return {}; }
-  // Small enough for a browser tab in seconds (200 cells: ~0.35 s native, ~0.8 s WASM under node): 3 rounds and
-  // the paper's architecture, but 400 samples per class in one full batch, 100 epochs (100 SGD steps instead of 1500) at
-  // learning rate 0.05 (with 15× fewer steps, 0.01 leaves the classifier visibly under-trained) and 200 burn-in
-  // steps. Deviations from the paper for speed only; the privacy bound does not depend on them.
+  // Small enough for a browser tab (a fraction of a second for 200 cells): 3 rounds and the paper's architecture,
+  // but 400 samples per class in one full batch, 100 epochs (100 SGD steps instead of 1500) at learning rate 0.05
+  // (with 15× fewer steps, 0.01 leaves the classifier visibly under-trained) and 200 burn-in steps. Deviations from
+  // the paper for speed only; the privacy bound does not depend on them.
   [[nodiscard]] static MbdeSettings reduced();
 };
 
