@@ -2,6 +2,7 @@
 #include "analysis/channel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -14,147 +15,10 @@
 namespace privsample {
 namespace {
 
-// Below this mean n·min(p, 1−p) the cdf search is cheap (expected <= 21 steps) and q^n cannot underflow
-// (q >= ½ and n·p < 20 give q^n >= e^{−28}).
-constexpr double kInversionMean = 20.0;
-
 // Below this many holders per category an item's outputs are drawn one per holder instead of as a multinomial.
 constexpr double kMultinomialPerUserFactor = 2.0;
 
-// Bin(n, p) for p <= ½ by sequential search of the cdf: f(x+1)/f(x) = ((n+1)/x' − 1)·p/q with x' = x + 1.
-std::uint64_t binomial_inversion(RandomBits& bits, std::uint64_t n, double p) {
-  const double q = 1.0 - p;
-  const double s = p / q;
-  const double a = (static_cast<double>(n) + 1.0) * s;
-  const double r0 = std::exp(static_cast<double>(n) * std::log1p(-p));
-  for (;;) {
-    double u = uniform01(bits);
-    double r = r0;
-    std::uint64_t x = 0;
-    while (u >= r) {
-      u -= r;
-      ++x;
-      if (x > n || r <= 0.0) break;  // rounding left u above the last cdf step: draw again
-      r *= a / static_cast<double>(x) - s;
-    }
-    if (x <= n && u < r) return x;
-  }
-}
-
-double standard_normal(RandomBits& bits) {
-  // Box–Muller with u1 in (0, 1] so the log is finite.
-  const double u1 = 1.0 - uniform01(bits);
-  const double u2 = uniform01(bits);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-}
-
-double beta_draw(RandomBits& bits, double a, double b) {
-  const double x = gamma_draw(bits, a);
-  const double y = gamma_draw(bits, b);
-  return x / (x + y);
-}
-
-std::vector<double> checked_pmf(std::span<const double> values, std::string_view name) {
-  return normalized_pmf(values, name);
-}
-
 }  // namespace
-
-std::uint64_t binomial(RandomBits& bits, std::uint64_t n, double p) {
-  if (!(p >= 0.0 && p <= 1.0)) {
-    throw std::invalid_argument("p = " + format_value(p) + ": a binomial probability must be in [0, 1]");
-  }
-  std::uint64_t below = 0;  // successes already accounted for
-  bool flipped = false;     // drawing failures instead (p > ½)
-  if (p > 0.5) {
-    p = 1.0 - p;
-    flipped = true;
-  }
-  const std::uint64_t total = n;
-  // Knuth's splitting: the a-th smallest of n uniforms is X ~ Beta(a, n + 1 − a). If X >= p the successes are among
-  // the a − 1 smaller ones, uniform on [0, X): Bin(a − 1, p/X). Otherwise a successes plus Bin(n − a, (p − X)/(1 − X)).
-  while (n > 0 && p > 0.0 && static_cast<double>(n) * std::min(p, 1.0 - p) >= kInversionMean) {
-    const std::uint64_t a = 1 + n / 2;
-    const std::uint64_t b = n + 1 - a;
-    const double x = beta_draw(bits, static_cast<double>(a), static_cast<double>(b));
-    if (x >= p) {
-      n = a - 1;
-      p = p / x;
-    } else {
-      below += a;
-      n = b - 1;
-      p = (p - x) / (1.0 - x);
-    }
-    p = std::clamp(p, 0.0, 1.0);
-  }
-  std::uint64_t rest = 0;
-  if (n > 0 && p > 0.0) {
-    rest = p <= 0.5 ? binomial_inversion(bits, n, p) : n - binomial_inversion(bits, n, 1.0 - p);
-  }
-  const std::uint64_t successes = below + rest;
-  return flipped ? total - successes : successes;
-}
-
-std::vector<std::uint64_t> multinomial(RandomBits& bits, std::uint64_t n, std::span<const double> probs) {
-  const std::vector<double> p = checked_pmf(probs, "probs");
-  std::vector<std::uint64_t> out(p.size(), 0);
-  // Suffix masses, so the conditional probability p_x / Σ_{y>=x} p_y is computed without cancellation.
-  std::vector<double> suffix(p.size() + 1, 0.0);
-  for (std::size_t x = p.size(); x-- > 0;) suffix[x] = suffix[x + 1] + p[x];
-  std::uint64_t left = n;
-  for (std::size_t x = 0; x < p.size() && left > 0; ++x) {
-    if (x + 1 == p.size()) {
-      out[x] = left;
-      break;
-    }
-    const double conditional = suffix[x] > 0.0 ? std::clamp(p[x] / suffix[x], 0.0, 1.0) : 0.0;
-    out[x] = binomial(bits, left, conditional);
-    left -= out[x];
-  }
-  return out;
-}
-
-double gamma_draw(RandomBits& bits, double shape) {
-  if (!(shape > 0.0) || !std::isfinite(shape)) {
-    throw std::invalid_argument("shape = " + format_value(shape) + ": a gamma shape must be finite and > 0");
-  }
-  if (shape < 1.0) {
-    // G(a) = G(a + 1)·U^{1/a} (Marsaglia & Tsang 2000, §6); U in (0, 1].
-    const double u = 1.0 - uniform01(bits);
-    return gamma_draw(bits, shape + 1.0) * std::pow(u, 1.0 / shape);
-  }
-  const double d = shape - 1.0 / 3.0;
-  const double c = 1.0 / std::sqrt(9.0 * d);
-  for (;;) {
-    const double x = standard_normal(bits);
-    const double t = 1.0 + c * x;
-    if (t <= 0.0) continue;
-    const double v = t * t * t;
-    const double u = uniform01(bits);
-    if (u < 1.0 - 0.0331 * x * x * x * x) return d * v;
-    if (std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) return d * v;
-  }
-}
-
-std::vector<double> dirichlet(RandomBits& bits, std::span<const double> alpha) {
-  std::vector<double> g(alpha.size(), 0.0);
-  double total = 0.0;
-  for (std::size_t i = 0; i < alpha.size(); ++i) {
-    if (!std::isfinite(alpha[i]) || alpha[i] < 0.0) {
-      throw std::invalid_argument("alpha[" + std::to_string(i) + "] = " + format_value(alpha[i]) +
-                                  ": Dirichlet parameters must be finite and >= 0");
-    }
-    if (alpha[i] > 0.0) g[i] = gamma_draw(bits, alpha[i]);
-    total += g[i];
-  }
-  if (!(total > 0.0)) {
-    // Every gamma underflowed (tiny shapes): the limit is a point mass at a coordinate drawn ∝ alpha.
-    g[DiscreteSampler(alpha).draw(bits)] = 1.0;
-    return g;
-  }
-  for (double& v : g) v /= total;
-  return g;
-}
 
 std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t count, double poisson_mean,
                                                std::size_t max_components, double mean_range) {
@@ -242,26 +106,69 @@ std::size_t release_one(const Mechanism& mechanism, std::span<const double> hist
   return sample_many(mechanism, hist, 1, bits).front();
 }
 
-// The released counts of point-mass users: one draw per user when per_user is set, else one multinomial per item.
+// The released counts of point-mass users from the mechanism's point-mass law (PointMassLaw, spec.hpp): each item's
+// holders split three ways — their item, the floor, the lift — as one multinomial, and the floor's and the lift's
+// totals are then spread by one multinomial each. O(k) work whatever N is, and the counts have the mechanism's law.
+std::vector<double> counts_from_law(const PointMassLaw& law, std::span<const double> items, RandomBits& bits) {
+  const std::size_t k = items.size();
+  std::vector<double> counts(k, 0.0);
+  CompensatedSum floor_sum;
+  CompensatedSum lift_sum;
+  for (const double v : law.floor) floor_sum.add(v);
+  for (const double v : law.lift) lift_sum.add(v);
+  const double floor_mass = floor_sum.value();
+  const double lift_mass = lift_sum.value();
+  std::uint64_t on_floor = 0;
+  std::uint64_t on_lift = 0;
+  for (std::size_t x = 0; x < k; ++x) {
+    if (items[x] == 0.0) continue;
+    const double lift = law.theta.empty() ? 0.0 : law.theta[x] * lift_mass;
+    const std::array<double, 3> shares{law.spike[x], floor_mass, lift};
+    const std::vector<std::uint64_t> split = multinomial(bits, static_cast<std::uint64_t>(items[x]), shares);
+    counts[x] += static_cast<double>(split[0]);
+    on_floor += split[1];
+    on_lift += split[2];
+  }
+  if (on_floor > 0) {
+    const std::vector<std::uint64_t> spread = multinomial(bits, on_floor, law.floor);
+    for (std::size_t y = 0; y < k; ++y) counts[y] += static_cast<double>(spread[y]);
+  }
+  if (on_lift > 0) {
+    const std::vector<std::uint64_t> spread = multinomial(bits, on_lift, law.lift);
+    for (std::size_t y = 0; y < k; ++y) counts[y] += static_cast<double>(spread[y]);
+  }
+  return counts;
+}
+
+// The released counts of point-mass users: one draw per user when per_user is set; else the mechanism's point-mass
+// law (O(k)), or its own draw of such users (laplace-projection: fresh noise per user, O(1) each).
 std::vector<double> released_counts(const Mechanism& mechanism, std::span<const double> items, RandomBits& bits,
                                     bool per_user) {
   validated_sample_counts(items, &mechanism, "items");
   const std::size_t k = items.size();
-  const std::vector<std::vector<double>> inputs = point_mass_inputs(mechanism, k);
+  if (!per_user) {
+    if (const std::optional<PointMassLaw> law = point_mass_law(mechanism, k)) return counts_from_law(*law, items, bits);
+    if (std::optional<std::vector<double>> counts = point_mass_counts(mechanism, items, bits)) return std::move(*counts);
+  }
   std::vector<double> counts(k, 0.0);
+  std::vector<double> input(k, 0.0);
+  const double mass = guarantee(mechanism).notion == PrivacyNotion::record_dp ? guarantee(mechanism).records : 1.0;
   for (std::size_t x = 0; x < k; ++x) {
     if (items[x] == 0.0) continue;
+    input[x] = mass;
     if (per_user) {
-      for (const std::uint32_t y : sample_many(mechanism, inputs[x], static_cast<std::size_t>(items[x]), bits)) {
+      for (const std::uint32_t y : sample_many(mechanism, input, static_cast<std::size_t>(items[x]), bits)) {
         counts[y] += 1.0;
       }
+      input[x] = 0.0;
       continue;
     }
     // All holders of item x share the law distribution(e_x): their outputs are one Multinomial(items[x], row).
-    const std::vector<double> row = distribution(mechanism, inputs[x]);
+    const std::vector<double> row = distribution(mechanism, input);
+    input[x] = 0.0;
     if (items[x] < kMultinomialPerUserFactor * static_cast<double>(k)) {
-      // Few holders: k sequential binomials (~50 ns each) cost more than one draw per holder (~20 ns each after an
-      // O(k) table); the law of the counts is the same.
+      // Few holders: k sequential binomials cost more than one draw per holder after an O(k) table; the law of the
+      // counts is the same.
       const DiscreteSampler sampler(row);
       for (double i = 0.0; i < items[x]; i += 1.0) counts[sampler.draw(bits)] += 1.0;
       continue;
@@ -276,8 +183,7 @@ std::vector<double> released_counts(const Mechanism& mechanism, std::span<const 
 
 std::vector<double> release_point_masses(const Mechanism& mechanism, std::span<const double> items,
                                          RandomBits& bits) {
-  // laplace-projection's distribution() is only an estimate: draw every user with fresh noise.
-  return released_counts(mechanism, items, bits, !has_exact_distribution(mechanism));
+  return released_counts(mechanism, items, bits, /*per_user=*/false);
 }
 
 std::vector<double> release_point_masses_per_user(const Mechanism& mechanism, std::span<const double> items,

@@ -131,6 +131,31 @@ bool has_exact_distribution(const Mechanism& mechanism) {
       mechanism);
 }
 
+std::optional<PointMassLaw> point_mass_law(const Mechanism& mechanism, std::size_t k) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<PointMassLaw> {
+        if constexpr (requires { m.point_mass_law(k); }) {
+          return m.point_mass_law(k);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
+std::optional<std::vector<double>> point_mass_counts(const Mechanism& mechanism, std::span<const double> items,
+                                                     RandomBits& bits) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<std::vector<double>> {
+        if constexpr (requires { m.point_mass_counts(items, bits); }) {
+          return m.point_mass_counts(items, bits);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
 IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws) {
   return std::visit([&](const auto& m) { return m.prepare(input, draws); }, mechanism);
 }

@@ -61,6 +61,13 @@ void keep_for_categories(Mechanism& mechanism, std::size_t k);
 // False where distribution() is only an estimate (laplace-projection: a Monte-Carlo average).
 [[nodiscard]] bool has_exact_distribution(const Mechanism& mechanism);
 
+// What a user holding a single item x releases, as one law for every x (spec.hpp's PointMassLaw), where the
+// mechanism has one on categories; and for the others the released counts of such users drawn directly (O(1) per
+// user), where the mechanism offers it. analysis/simulate.hpp draws N point-mass users with these in O(k) or O(N).
+[[nodiscard]] std::optional<PointMassLaw> point_mass_law(const Mechanism& mechanism, std::size_t k);
+[[nodiscard]] std::optional<std::vector<double>> point_mass_counts(const Mechanism& mechanism,
+                                                                   std::span<const double> items, RandomBits& bits);
+
 // Ready to release `draws` indices for this input under the draw policy (draw.hpp): the work and the random words a
 // release takes do not depend on the input.
 [[nodiscard]] IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws = 1);

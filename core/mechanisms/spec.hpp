@@ -87,6 +87,17 @@ inline constexpr OptionDefault kC1Zero[] = {{"c1", 0.0}};
 // (ε,δ)-LDP; mu → μ-Gaussian LDP), validated; `user` names the caller in messages. Any other option is refused.
 [[nodiscard]] Guarantee ldp_notion_of(const MechanismOptions& options, std::string_view user);
 
+// What a user holding a single item x releases (all n records on x for the record-level mechanisms), for an exact
+// simulation of many such users in O(k) (analysis/simulate.hpp): the item itself with probability spike[x], else a
+// category drawn from the measure floor + theta[x]·lift, whose vectors are the same for every x; so that
+// Σfloor + theta[x]·Σlift + spike[x] = 1. (lift and theta are empty where every point mass lands on the floor.)
+struct PointMassLaw {
+  std::vector<double> floor;
+  std::vector<double> lift;
+  std::vector<double> theta;
+  std::vector<double> spike;
+};
+
 // A linear mechanism's map from the user's distribution to its output: q = λ·P + offset, with the assumption under
 // which it holds (an analyst inverts it: analysis/estimate.hpp).
 struct AffineMap {

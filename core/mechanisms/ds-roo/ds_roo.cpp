@@ -516,4 +516,10 @@ double DsRooSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
   return mixture_risk(f, spread(q_for(k, 0), k));
 }
 
+std::optional<PointMassLaw> DsRooSampler::point_mass_law(std::size_t k) const {
+  check_category_count(k, "k");
+  const double q = q_for(k, k == 1 ? records_ : 0);
+  return PointMassLaw{std::vector<double>(k, q / static_cast<double>(k)), {}, {}, std::vector<double>(k, 1.0 - q)};
+}
+
 }  // namespace privsample

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -169,6 +170,9 @@ class DsRooSampler : public RecordDpSampler<DsRooSampler> {
   // The whole table q_0..q_M this sampler uses for alphabet size k (public: it depends on ε, n and k only), bit for
   // bit the doubles its draws use. Throws std::invalid_argument when M + 1 > kMaxDsRooTableLength.
   [[nodiscard]] std::vector<double> obscure_table(std::size_t k) const;
+  // All n records on one letter (minimum count 0 for k >= 2: q_0): that letter with probability 1 − q_0, else a
+  // uniform letter.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
 
   // The worst case is ROO's with this sampler's q_0: D_f(P̂ ‖ qU + (1−q)P̂) is nondecreasing in q (convex in q,
   // 0 at q = 0), q_m <= q_0, and point masses (m = 0 for k >= 2) use q_0. Same closed forms as RooSampler.

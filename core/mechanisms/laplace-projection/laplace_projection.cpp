@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/discrete_draws.hpp"
 #include "base/errors.hpp"
 #include "base/numeric.hpp"
 
@@ -86,6 +87,37 @@ IndexDraw LaplaceProjectionSampler::prepare(std::span<const double> counts, std:
 
 double LaplaceProjectionSampler::worst_case_risk(const FDivergence&, std::size_t) const {
   throw std::domain_error("laplace-projection has no closed-form worst-case risk");
+}
+
+std::vector<double> LaplaceProjectionSampler::point_mass_counts(std::span<const double> items, RandomBits& bits) const {
+  const std::size_t k = items.size();
+  check_category_count(k, "items");
+  std::vector<double> counts(k, 0.0);
+  const double n = static_cast<double>(records_);
+  const double scale = 2.0 / epsilon_;
+  for (std::size_t x = 0; x < k; ++x) {
+    for (double user = 0.0; user < items[x]; user += 1.0) {
+      if (epsilon_ == 0.0 || k == 1) {
+        counts[static_cast<std::size_t>(uniform_below(bits, k))] += 1.0;
+        continue;
+      }
+      const double own = std::max(0.0, n + laplace(bits, scale));
+      const std::uint64_t positive = binomial(bits, k - 1, 0.5);
+      const double others = positive == 0 ? 0.0 : scale * gamma_draw(bits, static_cast<double>(positive));
+      const double total = own + others;
+      std::size_t released = 0;
+      if (!(total > 0.0)) {
+        released = static_cast<std::size_t>(uniform_below(bits, k));
+      } else if (uniform01(bits) * total < own) {
+        released = x;
+      } else {
+        const auto other = static_cast<std::size_t>(uniform_below(bits, k - 1));
+        released = other < x ? other : other + 1;
+      }
+      counts[released] += 1.0;
+    }
+  }
+  return counts;
 }
 
 }  // namespace privsample

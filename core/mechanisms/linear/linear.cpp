@@ -5,6 +5,7 @@
 
 #include "base/errors.hpp"
 #include "base/numeric.hpp"
+#include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
 namespace privsample {
@@ -170,6 +171,13 @@ std::optional<AffineMap> LinearSampler::affine_map(std::size_t k) const {
   e0[0] = 1.0;
   const double floor = k == 1 ? 1.0 - lambda : distribution(e0)[k - 1];
   return AffineMap{lambda, std::vector<double>(k, floor), "every input (linear sampler: lambda P + (1 - lambda)/k)"};
+}
+
+std::optional<PointMassLaw> LinearSampler::point_mass_law(std::size_t k) const {
+  if (cells_) return std::nullopt;
+  check_category_count(k, "k");
+  const double floor = randomized_response() ? finite_minimax_box(k, guarantee_.epsilon).floor : mix(k).floor;
+  return mixture_point_masses(std::vector<double>(k, floor), std::max(0.0, 1.0 - static_cast<double>(k) * floor));
 }
 
 }  // namespace privsample

@@ -81,6 +81,8 @@ class LinearSampler : public SamplerBase<LinearSampler> {
   // The weight λ: on cells the class's; on categories the functional weight for k categories (k checked), and nothing
   // for k-RR (its γ is a closed form of ε and k).
   [[nodiscard]] std::optional<double> mixture_weight(std::size_t k) const;
+  // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
   [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "base/errors.hpp"
 #include "base/numeric.hpp"
+#include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
 namespace privsample {
@@ -209,6 +210,19 @@ std::optional<AffineMap> LocalLinearSampler::affine_map(std::size_t k) const {
   return AffineMap{lambda, offset,
                    "users' P inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}; otherwise it estimates the mean of their "
                    "projections onto N_gamma(P0)"};
+}
+
+// λ·P̂(e_x) + (1 − λ)·P0, with P̂(e_x) the projection's point mass (clip_normalise into N_γ(P0)).
+std::optional<PointMassLaw> LocalLinearSampler::point_mass_law(std::size_t k) const {
+  if (cells_) return std::nullopt;
+  check_prior_size(k, prior_.size());
+  PointMassLaw law = clip_point_masses(neighbourhood_.lo, neighbourhood_.hi);
+  for (std::size_t x = 0; x < k; ++x) {
+    law.floor[x] = lambda_ * law.floor[x] + complement_ * prior_[x];
+    law.lift[x] *= lambda_;
+    law.spike[x] *= lambda_;
+  }
+  return law;
 }
 
 }  // namespace privsample

@@ -92,6 +92,8 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
   [[nodiscard]] std::optional<AffineMap> affine_map(std::size_t k) const;
   // λ_loc, whatever k (the prior fixes it).
   [[nodiscard]] std::optional<double> mixture_weight(std::size_t /*k*/) const { return lambda_; }
+  // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
   [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
 
  private:

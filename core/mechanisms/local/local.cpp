@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
 namespace privsample {
@@ -77,6 +78,12 @@ double LocalClipSampler::worst_case_risk(const FDivergence& f, std::size_t k) co
   if (cells_) return cells_risk(*cells_, f, k);
   check_prior_size(k, prior_.size());
   return local_clip_risk(f, epsilon_, gamma_);
+}
+
+std::optional<PointMassLaw> LocalClipSampler::point_mass_law(std::size_t k) const {
+  if (cells_) return std::nullopt;
+  check_prior_size(k, prior_.size());
+  return clip_point_masses(box_.lo, box_.hi);
 }
 
 }  // namespace privsample

@@ -64,6 +64,8 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
   [[nodiscard]] double gamma() const noexcept { return gamma_; }
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   [[nodiscard]] std::optional<std::size_t> categories() const noexcept { return prior_.size(); }
+  // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
   [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
 
  private:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 #include "privacy/privacy_box.hpp"
 
@@ -52,6 +53,12 @@ double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) cons
 double MinimaxSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
   if (cells_) return cells_risk(*cells_, f_divergence(f), k);
   return finite_minimax_risk(f, k, epsilon_);
+}
+
+std::optional<PointMassLaw> MinimaxSampler::point_mass_law(std::size_t k) const {
+  if (cells_) return std::nullopt;
+  const FiniteBox box = finite_minimax_box(k, epsilon_);
+  return uniform_clip_point_masses(k, box.floor, box.ceiling);
 }
 
 }  // namespace privsample

@@ -4,6 +4,7 @@
 // reference). Page: README.md beside this file.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,6 +55,8 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   // class (k is then the number of cells, which the class fixes).
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
   [[nodiscard]] double worst_case_risk(NamedDivergence f, std::size_t k) const;
+  // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
   // The behaviour on cells, or nullptr on categories.
   [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
 

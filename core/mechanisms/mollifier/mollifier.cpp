@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
 namespace privsample {
@@ -77,6 +78,16 @@ double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) co
   // B(t) = mass the projection keeps on a point mass at an atom of reference mass t (eq. 185).
   const double kept = std::min(std::exp(half) * smallest, std::exp(-half) * smallest - std::expm1(-half));
   return chord_risk(f, 0.0, 1.0 / std::min(kept, 1.0));
+}
+
+std::optional<PointMassLaw> MollifierSampler::point_mass_law(std::size_t k) const {
+  check_category_count(k, "k");
+  if (!reference_) {
+    const UniformBox box = uniform_box(k);
+    return uniform_clip_point_masses(k, box.lo, box.hi);
+  }
+  check_prior_size(k, reference_->size(), "reference");
+  return clip_point_masses(box_.lo, box_.hi);
 }
 
 }  // namespace privsample

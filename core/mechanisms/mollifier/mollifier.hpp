@@ -40,6 +40,8 @@ class MollifierSampler : public ClipSampler<MollifierSampler> {
   [[nodiscard]] Release release(std::span<const double> hist) const;
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
   // The number of categories a reference fixes; nothing for the uniform reference (any k).
   [[nodiscard]] std::optional<std::size_t> categories() const noexcept {
     return reference_ ? std::optional<std::size_t>(reference_->size()) : std::nullopt;

@@ -59,6 +59,11 @@ std::optional<AffineMap> RooSampler::affine_map(std::size_t k) const {
                    "P = the user's record histogram divided by the public n (every user has n records)"};
 }
 
+std::optional<PointMassLaw> RooSampler::point_mass_law(std::size_t k) const {
+  const double q = obscure_probability(k);
+  return PointMassLaw{std::vector<double>(k, q / static_cast<double>(k)), {}, {}, std::vector<double>(k, 1.0 - q)};
+}
+
 double RooSampler::obscure_probability(std::size_t k) const {
   check_category_count(k, "k");
   return round_up(roo_q(decay(with_margin(effective_epsilon(epsilon_))), records_, k));

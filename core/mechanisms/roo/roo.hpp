@@ -74,6 +74,8 @@ class RooSampler : public RecordDpSampler<RooSampler> {
   // Pr(y) = q/k + (1 − q)·c_y/n: affine in the user's record histogram over n, with the public q (for an analyst's
   // inversion).
   [[nodiscard]] std::optional<AffineMap> affine_map(std::size_t k) const;
+  // All n records on one letter: that letter with probability 1 − q, else a uniform letter.
+  [[nodiscard]] std::optional<PointMassLaw> point_mass_law(std::size_t k) const;
 
   // max over datasets of D_f(P̂ ‖ output) = 𝔑(0, 1/(1 − q + q/k)) (chord_risk), attained by a point-mass
   // dataset (D_f(P̂ ‖ qU + (1−q)P̂) is convex in P̂, so the maximum is at a vertex). With b = q(1 − 1/k):
