@@ -1,5 +1,6 @@
 #include "mechanisms/cells.hpp"
 
+#include <array>
 #include <optional>
 #include <type_traits>
 
@@ -21,12 +22,20 @@ namespace {
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 [[noreturn]] void fail_shape(const std::string& message) { throw ShapeError(message); }
 
+template <class T>
+Mechanism make_one_on_cells(const MechanismOptions& o) {
+  return Mechanism(std::in_place_type<T>, T::make_on_cells(o));
+}
+
 template <class... Ts>
 Mechanism made_on_cells(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismOptions& o) {
-  std::optional<Mechanism> out;
-  ((!out && spec.name == Ts::cells_spec.name ? (void)(out = Ts::make_on_cells(o)) : (void)0), ...);
-  if (!out) throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
-  return std::move(*out);
+  using Maker = Mechanism (*)(const MechanismOptions&);
+  static constexpr std::array<std::string_view, sizeof...(Ts)> kNames{Ts::cells_spec.name...};
+  static constexpr std::array<Maker, sizeof...(Ts)> kMakers{&make_one_on_cells<Ts>...};
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == spec.name) return kMakers[i](o);
+  }
+  throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
 }
 
 template <class Grid>
