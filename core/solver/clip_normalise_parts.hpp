@@ -1,0 +1,119 @@
+#pragma once
+// Internal to core/solver/ (clip-normalise's own sources include it; nothing else may): what the solver's files share —
+// its constants, the box as the search reads it, the search's results — and the parts each file provides to the
+// others. docs/solvers/clip-normalise.md explains the algorithm; the files, by role:
+//
+//   clip_normalise.cpp           everything not listed below
+//   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
+//   clip_normalise_lanes.hpp     which form of each pass a build compiles, and the lane helpers of every build
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "base/numeric.hpp"
+#include "solver/clip_normalise.hpp"
+
+namespace privsample::clip_solver {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Σlo <= 1 <= Σhi may be off by rounding in the caller's bounds; anything beyond this is a caller bug.
+inline constexpr double kBoxSumTolerance = 1e-9;
+
+// F(s) is evaluated to within 6e-14 (add_in_blocks, below; typically 1e-16). Values of F within kFlat of 1
+// count as 1: this decides whether F is flat at 1 on a stretch of s (several roots, the same q), whether
+// the root lies past every finite breakpoint, and Case A versus Case B. Σq = 1 holds to within kFlat.
+inline constexpr double kFlat = 1e-13;
+
+// Up to this many atoms (k, zeros included) a uniform box's first pivots come from small_pivots: no sort, no
+// heap memory but q, at most kSmall doubles of scratch on the stack. Above it the sampled search is faster
+// (bench/README.md).
+inline constexpr std::size_t kSmall = 128;
+
+// Evaluations of F that only steer the search (pivots, the flat-stretch check) sum one block at a time:
+// inside a block of kBlock terms four plain partial sums (independent dependency chains, relative error
+// below kBlock ulp = 6e-14 even when equal terms repeat one rounding), then one compensated add per
+// block: cheaper than compensating every term; the sums that set the root use ExactSum.
+inline constexpr std::size_t kBlock = 256;
+
+template <class Term>
+void add_in_blocks(CompensatedSum& total, std::size_t n, Term&& term) {
+  for (std::size_t block = 0; block < n; block += kBlock) {
+    const std::size_t end = std::min(n, block + kBlock);
+    double lanes[4] = {0.0, 0.0, 0.0, 0.0};
+    std::size_t j = block;
+    for (; j + 4 <= end; j += 4) {
+      lanes[0] += term(j);
+      lanes[1] += term(j + 1);
+      lanes[2] += term(j + 2);
+      lanes[3] += term(j + 3);
+    }
+    for (; j < end; ++j) lanes[0] += term(j);
+    total.add((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]));
+  }
+}
+
+// The input rules in one place: a mass is finite and >= 0; bounds satisfy 0 <= lo <= hi < ∞ (which excludes NaN).
+inline bool valid_mass(double value) { return value >= 0.0 && value < kInfinity; }
+inline bool valid_bounds(double lo, double hi) { return lo >= 0.0 && hi >= lo && hi < kInfinity; }
+
+// lo/p, except 0 when lo = 0 (a mass that a rescaling rounded to 0 must not give 0/0 = NaN).
+inline double floor_breakpoint(double lo, double p) { return lo > 0.0 ? lo / p : 0.0; }
+
+// The box as the solver reads it: bounds per atom, or one pair for every atom (step 0: Park's box and the other
+// boxes with constant bounds). One type for both, so that the search exists once in the client's WebAssembly
+// (code size); the passes that dominate a uniform box's time have loops of their own (validation, the threshold
+// pass, small_pivots, writing q). The search keeps, for each atom whose regime is still open, what it needs in
+// one compact array, so the rounds read memory sequentially.
+struct Bounds {
+  // 32 bytes: the bounds are read through the index (for a uniform box always the one pair), not copied.
+  struct Atom {
+    double p;
+    double leave_floor;    // lo/p: below this scale the atom sits at lo
+    double reach_ceiling;  // hi/p: above it, at hi
+    std::size_t index;
+  };
+  const double* lo_at;
+  const double* hi_at;
+  std::size_t step;  // 1: per atom; 0: the same bounds everywhere
+  std::size_t count;
+  [[nodiscard]] bool uniform() const { return step == 0; }
+  [[nodiscard]] std::size_t size() const { return count; }
+  [[nodiscard]] double lo(std::size_t i) const { return lo_at[i * step]; }
+  [[nodiscard]] double hi(std::size_t i) const { return hi_at[i * step]; }
+  [[nodiscard]] Atom atom(std::size_t i, double p) const {
+    return {p, floor_breakpoint(lo(i), p), hi(i) / p, i};
+  }
+  [[nodiscard]] double lo(const Atom& a) const { return lo(a.index); }
+  [[nodiscard]] double hi(const Atom& a) const { return hi(a.index); }
+};
+
+// Multiplies by 2^exponent: exact unless the result leaves the double range, like std::ldexp, but one
+// multiplication when 2^exponent is a double (|exponent| <= 1023; 2^-1023 is subnormal but exact, and a product
+// is rounded once, as std::ldexp rounds).
+class PowerOfTwo {
+ public:
+  explicit PowerOfTwo(int exponent)
+      : exponent_(exponent), factor_(std::abs(exponent) <= 1023 ? std::ldexp(1.0, exponent) : 0.0) {}
+  [[nodiscard]] double operator()(double x) const { return factor_ != 0.0 ? x * factor_ : std::ldexp(x, exponent_); }
+  [[nodiscard]] bool identity() const { return exponent_ == 0; }
+  // 2^exponent, or 0 when that is not a double.
+  [[nodiscard]] double factor() const { return factor_; }
+
+ private:
+  int exponent_;
+  double factor_;
+};
+
+// ---- clip_normalise_small.cpp ---------------------------------------------------------------------------------------
+
+// The first round's pivots for a uniform box with k <= kSmall, without sorting and without heap memory: the same two
+// breakpoints as the sorted search. False when no open atom has a finite breakpoint.
+[[nodiscard]] bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                                double constant, std::size_t open_count, double open_mass, double largest,
+                                std::pair<double, double>& pivots);
+
+}  // namespace privsample::clip_solver
