@@ -3,8 +3,9 @@
 // its constants, the box as the search reads it, the search's results — and the parts each file provides to the
 // others. docs/solvers/clip-normalise.md explains the algorithm; the files, by role:
 //
-//   clip_normalise.cpp           everything not listed below
+//   clip_normalise.cpp           everything not listed below (for now)
 //   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
+//   clip_normalise_fixed.cpp     RootSchedule::fixed: the same operations for every p of a given length
 //   clip_normalise_lanes.hpp     which form of each pass a build compiles, and the lane helpers of every build
 #include <algorithm>
 #include <cmath>
@@ -108,6 +109,12 @@ class PowerOfTwo {
   double factor_;
 };
 
+// ---- clip_normalise.cpp: the adaptive search ------------------------------------------------------------------------
+
+// RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
+// small_route = false skips the small-k route (for its tests: the same answer to the last bit).
+[[nodiscard]] ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route);
+
 // ---- clip_normalise_small.cpp ---------------------------------------------------------------------------------------
 
 // The first round's pivots for a uniform box with k <= kSmall, without sorting and without heap memory: the same two
@@ -115,5 +122,17 @@ class PowerOfTwo {
 [[nodiscard]] bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                                 double constant, std::size_t open_count, double open_mass, double largest,
                                 std::pair<double, double>& pivots);
+
+// ---- clip_normalise_fixed.cpp ---------------------------------------------------------------------------------------
+
+// RootSchedule::fixed: the same passes for every p of a given length (docs/draw-policy.md).
+[[nodiscard]] ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds);
+
+// ---- clip_normalise.cpp: writing q ----------------------------------------------------------------------------------
+
+// q_x = clip(scale·p_x; lo_x, hi_x) on the atoms with mass and lo_x + θ(hi_x − lo_x) on the others, for every case
+// of both schedules, without a branch.
+[[nodiscard]] std::vector<double> clipped_output(std::span<const double> p, const Bounds& bounds, double scale,
+                                                 double theta);
 
 }  // namespace privsample::clip_solver
