@@ -5,6 +5,7 @@
 //
 //   clip_normalise.cpp           everything not listed below (for now)
 //   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
+//   clip_normalise_closing.cpp   the closing pass: close every atom whose regime is fixed on a bracket, in one pass
 //   clip_normalise_fixed.cpp     RootSchedule::fixed: the same operations for every p of a given length
 //   clip_normalise_lanes.hpp     which form of each pass a build compiles, and the lane helpers of every build
 #include <algorithm>
@@ -122,6 +123,24 @@ class PowerOfTwo {
 [[nodiscard]] bool small_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                                 double constant, std::size_t open_count, double open_mass, double largest,
                                 std::pair<double, double>& pivots);
+
+// ---- clip_normalise_closing.cpp -------------------------------------------------------------------------------------
+
+// The state of the search after the first round: the bracket, the closed atoms' contribution, the open atoms.
+struct FirstRound {
+  double s_low = 0.0;
+  double s_high = kInfinity;
+  CompensatedSum constant;
+  CompensatedSum slope;
+  std::vector<Bounds::Atom> open;
+};
+
+// One pass over p: closes every atom whose regime is fixed on [round.s_low, round.s_high] into round.constant and
+// round.slope, and keeps the others in round.open. Per-atom bounds; a uniform box by thresholds on p (`zeros`: the
+// atoms with p = 0).
+void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, FirstRound& round);
+void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                          std::size_t zeros, FirstRound& round);
 
 // ---- clip_normalise_fixed.cpp ---------------------------------------------------------------------------------------
 
