@@ -4,6 +4,7 @@
 // others. docs/solvers/clip-normalise.md explains the algorithm; the files, by role:
 //
 //   clip_normalise.cpp           everything not listed below (for now)
+//   clip_normalise_search.cpp    the selection search over the breakpoints, its first round over p included
 //   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
 //   clip_normalise_closing.cpp   the closing pass: close every atom whose regime is fixed on a bracket, in one pass
 //   clip_normalise_fixed.cpp     RootSchedule::fixed: the same operations for every p of a given length
@@ -115,6 +116,28 @@ class PowerOfTwo {
 // RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
 // small_route = false skips the small-k route (for its tests: the same answer to the last bit).
 [[nodiscard]] ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route);
+
+// ---- clip_normalise_search.cpp --------------------------------------------------------------------------------------
+
+struct RootSearch {
+  double s = 0.0;       // the root of F(s) = constant + s·slope on the final bracket (an end if slope = 0)
+  double s_low = 0.0;   // the final bracket, on which every atom's regime is fixed
+  double s_high = 0.0;
+  double at_low = 0.0;  // F(s_low), F(s_high)
+  double at_high = 0.0;
+  bool beyond_range = false;  // F < 1 at every finite s: the root lies past the largest double
+};
+
+// The selection search over the open atoms' breakpoints, in the bracket [s_low, s_high]; `constant` and `slope` hold
+// the closed atoms' part of F, C + s·S.
+[[nodiscard]] RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, CompensatedSum constant,
+                                     CompensatedSum slope = {}, double s_low = 0.0, double s_high = kInfinity);
+
+// search_root over the atoms of p with positive mass and room, without materialising them all; `rescale` is the
+// level's 2^-shift, open_mass and largest_open already rescaled. `constant` holds the other atoms (always at lo).
+[[nodiscard]] RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                                            std::size_t open_count, double open_mass, double largest_open,
+                                            const CompensatedSum& constant, bool small_route);
 
 // ---- clip_normalise_small.cpp ---------------------------------------------------------------------------------------
 
