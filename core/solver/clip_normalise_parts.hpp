@@ -3,11 +3,13 @@
 // its constants, the box as the search reads it, the search's results — and the parts each file provides to the
 // others. docs/solvers/clip-normalise.md explains the algorithm; the files, by role:
 //
-//   clip_normalise.cpp           everything not listed below (for now)
+//   clip_normalise.cpp           the public entry: validation and the totals of the case analysis (one pass)
+//   clip_normalise_adaptive.cpp  RootSchedule::adaptive: the case analysis, the levels of rescaling, settling the root
 //   clip_normalise_search.cpp    the selection search over the breakpoints, its first round over p included
 //   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
 //   clip_normalise_closing.cpp   the closing pass: close every atom whose regime is fixed on a bracket, in one pass
 //   clip_normalise_fixed.cpp     RootSchedule::fixed: the same operations for every p of a given length
+//   clip_normalise_output.cpp    writing q, for both schedules
 //   clip_normalise_lanes.hpp     which form of each pass a build compiles, and the lane helpers of every build
 #include <algorithm>
 #include <cmath>
@@ -111,7 +113,26 @@ class PowerOfTwo {
   double factor_;
 };
 
-// ---- clip_normalise.cpp: the adaptive search ------------------------------------------------------------------------
+// ---- clip_normalise.cpp: the validating pass ------------------------------------------------------------------------
+
+// What the case analysis needs, totalled in the one pass that validates p and the box. Open atoms (positive mass and
+// room: their regime depends on s) are only counted; the search reads them from p.
+struct BoxTotals {
+  std::size_t open_count = 0;
+  CompensatedSum lo;
+  CompensatedSum hi;
+  CompensatedSum room;         // Σ(hi − lo): zero iff the box is a single point
+  CompensatedSum at_infinity;  // F(∞) = Σ_open hi + Σ_rest lo
+  CompensatedSum constant;     // the atoms that are not open
+  double largest_mass = 0.0;
+  double open_mass = 0.0;  // Σ p over the open atoms, for the search's estimates only
+};
+
+// Validates p and the box (sizes, masses, bounds, Σlo <= 1 <= Σhi beyond rounding) and totals them; throws
+// std::invalid_argument naming the user's parameter.
+[[nodiscard]] BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds);
+
+// ---- clip_normalise_adaptive.cpp ------------------------------------------------------------------------------------
 
 // RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
 // small_route = false skips the small-k route (for its tests: the same answer to the last bit).
@@ -170,11 +191,24 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
 // RootSchedule::fixed: the same passes for every p of a given length (docs/draw-policy.md).
 [[nodiscard]] ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds);
 
-// ---- clip_normalise.cpp: writing q ----------------------------------------------------------------------------------
+// ---- clip_normalise_output.cpp --------------------------------------------------------------------------------------
 
 // q_x = clip(scale·p_x; lo_x, hi_x) on the atoms with mass and lo_x + θ(hi_x − lo_x) on the others, for every case
 // of both schedules, without a branch.
 [[nodiscard]] std::vector<double> clipped_output(std::span<const double> p, const Bounds& bounds, double scale,
                                                  double theta);
+
+// Case A's root as the levels of rescaling leave it: the root s of the last level, in units of p·2^-last_shift; the
+// atoms of earlier levels are past their ceiling breakpoint.
+struct LevelledRoot {
+  RootSearch root;
+  int last_shift = 0;
+  int shift_before_last = 0;
+  std::size_t levels = 1;
+};
+
+// Case A's q for the root s (in the last level's units) and scale = s·2^-last_shift, the scale in p's own units.
+[[nodiscard]] std::vector<double> root_output(std::span<const double> p, const Bounds& bounds,
+                                              const LevelledRoot& levelled, double s, double scale);
 
 }  // namespace privsample::clip_solver
