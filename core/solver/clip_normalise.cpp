@@ -141,27 +141,44 @@ void total_uniform_masses(std::span<const double> p, const Bounds& bounds, BoxTo
   totals.constant.add(rest * bounds.lo(0));
 }
 
-// Per-atom bounds: masses and bounds atom by atom.
+// Per-atom bounds: masses and bounds atom by atom, into local totals (stores through `totals` could alias p, which
+// would keep every total in memory), copied out at the end.
 void total_atoms(std::span<const double> p, const Bounds& bounds, BoxTotals& totals) {
+  std::size_t open_count = 0;
+  CompensatedSum lo_total;
+  CompensatedSum hi_total;
+  CompensatedSum room_total;
+  CompensatedSum value_at_infinity;
+  CompensatedSum constant;
+  double largest_mass = 0.0;
+  double open_mass = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     check_mass(p[i], i);
     const double lo = bounds.lo(i);
     const double hi = bounds.hi(i);
     // The whole rule in one test; the call that names the fault only on failure.
     if (!valid_bounds(lo, hi)) [[unlikely]] check_bounds(lo, hi, i);
-    totals.lo.add(lo);
-    totals.hi.add(hi);
-    totals.room.add(hi - lo);
+    lo_total.add(lo);
+    hi_total.add(hi);
+    room_total.add(hi - lo);
     if (p[i] > 0.0 && hi > 0.0) {
-      ++totals.open_count;
-      totals.open_mass += p[i];
-      totals.largest_mass = std::max(totals.largest_mass, p[i]);
-      totals.at_infinity.add(hi);
+      ++open_count;
+      open_mass += p[i];
+      largest_mass = std::max(largest_mass, p[i]);
+      value_at_infinity.add(hi);
     } else {
-      totals.at_infinity.add(lo);
-      totals.constant.add(lo);
+      value_at_infinity.add(lo);
+      constant.add(lo);
     }
   }
+  totals.open_count = open_count;
+  totals.lo = lo_total;
+  totals.hi = hi_total;
+  totals.room = room_total;
+  totals.at_infinity = value_at_infinity;
+  totals.constant = constant;
+  totals.largest_mass = largest_mass;
+  totals.open_mass = open_mass;
 }
 
 Bounds uniform_bounds(const UniformBox& box) { return {&box.lo, &box.hi, 0, box.size}; }

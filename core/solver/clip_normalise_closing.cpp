@@ -1,8 +1,9 @@
-// clip-normalise's closing pass (docs/solvers/clip-normalise.md): one pass over p that closes every atom whose regime
-// (floor, scaled, ceiling) is fixed on the first round's bracket [s_low, s_high] — totalling the closed atoms' part of
-// F, C + s·S, exactly — and keeps the few open ones, with their breakpoints, for the selection search. Per-atom boxes
-// classify by the atoms' breakpoints; a uniform box by comparing p with four thresholds, in four lanes (f64x2 lanes
-// where PRIVSAMPLE_VECTOR_CLOSING: every build but the client and the scalar forms' tests).
+// clip-normalise's first round over p (docs/solvers/clip-normalise.md): two pivots around the root (the small-k route or
+// a strided sample), then the closing pass, one pass over p that closes every atom whose regime (floor, scaled,
+// ceiling) is fixed on the bracket — totalling the closed atoms' part of F, C + s·S, exactly — and keeps the few open
+// ones, with their breakpoints, for the selection search. Per-atom boxes classify by the atoms' breakpoints; a uniform
+// box by comparing p with four thresholds, in four lanes (f64x2 lanes where PRIVSAMPLE_VECTOR_CLOSING: every build but
+// the client and the scalar forms' tests).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,11 +11,23 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "solver/clip_normalise_lanes.hpp"
 #include "solver/clip_normalise_parts.hpp"
 
 namespace privsample::clip_solver {
+namespace {
+
+// The state of the search after the first round: the bracket, the closed atoms' contribution, the open atoms.
+struct FirstRound {
+  double s_low = 0.0;
+  double s_high = kInfinity;
+  CompensatedSum constant;
+  CompensatedSum slope;
+  std::vector<Bounds::Atom> open;
+};
 
 // One pass over p for per-atom bounds: closes every atom whose regime is fixed on [s_low, s_high] (the same
 // classification and exact sums as search_root) and keeps the others. (Uniform boxes: close_over_p_uniform.)
@@ -38,7 +51,6 @@ void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOf
   closed_slope.add_to(round.slope);
 }
 
-namespace {
 
 // Park's box and every other box with constant bounds: the regime of an atom on a bracket [s_low, s_high] is
 // decided by comparing p with four thresholds, found once per round by a binary search over the doubles for
@@ -225,8 +237,6 @@ std::size_t close_in_vector_lanes(const double* p, std::size_t from, std::size_t
 }
 #endif
 
-}  // namespace
-
 // close_over_p for a uniform box, by thresholds (the open atoms are materialised with their breakpoints).
 void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
                           std::size_t zeros, FirstRound& round) {
@@ -304,6 +314,72 @@ void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const
   round.constant.add(static_cast<double>(floors) * bounds.lo(0));
   round.constant.add(static_cast<double>(ceilings) * bounds.hi(0));
   closed_slope.add_to(round.slope);
+}
+
+}  // namespace
+
+RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                              std::size_t open_count, double open_mass, double largest_open,
+                              const CompensatedSum& constant, bool small_route) {
+  std::vector<double> scratch;
+  std::vector<Bounds::Atom> sample;
+  std::pair<double, double> pivots;
+  FirstRound round;
+  round.constant = constant;
+  const auto close = [&] {
+    if (bounds.uniform()) {
+      close_over_p_uniform(bounds, p, rescale, p.size() - open_count, round);
+    } else {
+      close_over_p(bounds, p, rescale, round);
+    }
+  };
+  const bool have_pivots =
+      bounds.uniform() && small_route && p.size() <= kSmall
+          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, largest_open, pivots)
+          : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
+  if (!have_pivots) {
+    close();
+    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
+  }
+  scratch = {};
+  sample = {};
+  round.s_low = pivots.first;
+  round.s_high = pivots.second;
+  if constexpr (!kClientSizeBudget) {
+    // Room for the open atoms the bracket usually leaves (a few times √n), instead of growing the vector from empty
+    // (reallocations and copies). Not in the client's module, whose pages mostly solve small k.
+    const auto root_n = static_cast<std::size_t>(std::sqrt(static_cast<double>(open_count)));
+    round.open.reserve(std::min<std::size_t>(open_count, 64 + 8 * root_n));
+  }
+  close();
+  // F at the pivots (steering only): the closed atoms' part is affine in s on the bracket.
+  const auto value_at = [&](double s) {
+    CompensatedSum value = round.constant;
+    value.add(s * round.slope.value());
+    double open_part = 0.0;
+    for (const auto& a : round.open) open_part += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
+    value.add(open_part);
+    return value.value();
+  };
+  // F(0) = Σlo < 1 <= F(∞) in Case A, so bracket ends at 0 and ∞ need no evaluation (∞·0 would be NaN).
+  const double at_first = pivots.first > 0.0 ? value_at(pivots.first) : 0.0;
+  const double at_second = pivots.second < kInfinity ? value_at(pivots.second) : kInfinity;
+  if (at_first < 1.0 && at_second >= 1.0) {
+    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
+  }
+  // The sample missed: the root is below t1 or above t2, and the speculative closing does not apply.
+  round.open.clear();
+  round.constant = constant;
+  round.slope = CompensatedSum{};
+  if (at_first >= 1.0) {
+    round.s_low = 0.0;
+    round.s_high = pivots.first;
+  } else {
+    round.s_low = pivots.second;
+    round.s_high = kInfinity;
+  }
+  close();
+  return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
 }
 
 }  // namespace privsample::clip_solver

@@ -5,9 +5,9 @@
 //
 //   clip_normalise.cpp           the public entry: validation and the totals of the case analysis (one pass)
 //   clip_normalise_adaptive.cpp  RootSchedule::adaptive: the case analysis, the levels of rescaling, settling the root
-//   clip_normalise_search.cpp    the selection search over the breakpoints, its first round over p included
+//   clip_normalise_search.cpp    the selection search over the breakpoints: pivots from samples, the later rounds
 //   clip_normalise_small.cpp     the small-k route: a uniform box's first bracket by Newton steps on the stack
-//   clip_normalise_closing.cpp   the closing pass: close every atom whose regime is fixed on a bracket, in one pass
+//   clip_normalise_closing.cpp   the first round over p: its closing pass closes every atom fixed on the bracket
 //   clip_normalise_fixed.cpp     RootSchedule::fixed: the same operations for every p of a given length
 //   clip_normalise_output.cpp    writing q, for both schedules
 //   clip_normalise_lanes.hpp     which form of each pass a build compiles, and the lane helpers of every build
@@ -154,11 +154,13 @@ struct RootSearch {
 [[nodiscard]] RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, CompensatedSum constant,
                                      CompensatedSum slope = {}, double s_low = 0.0, double s_high = kInfinity);
 
-// search_root over the atoms of p with positive mass and room, without materialising them all; `rescale` is the
-// level's 2^-shift, open_mass and largest_open already rescaled. `constant` holds the other atoms (always at lo).
-[[nodiscard]] RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                                            std::size_t open_count, double open_mass, double largest_open,
-                                            const CompensatedSum& constant, bool small_route);
+// The first round's two pivots, from a strided sample of about 2·√n of p's n open atoms (all of them when n is small):
+// the breakpoints a few standard errors either side of the sample's estimate of the root. False when the open atoms
+// have no finite breakpoint. `scratch` and `sample` are the caller's, so that it decides when their memory goes.
+[[nodiscard]] bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                                     std::size_t open_count, double open_mass, double constant,
+                                     std::vector<double>& scratch, std::vector<Bounds::Atom>& sample,
+                                     std::pair<double, double>& pivots);
 
 // ---- clip_normalise_small.cpp ---------------------------------------------------------------------------------------
 
@@ -170,21 +172,13 @@ struct RootSearch {
 
 // ---- clip_normalise_closing.cpp -------------------------------------------------------------------------------------
 
-// The state of the search after the first round: the bracket, the closed atoms' contribution, the open atoms.
-struct FirstRound {
-  double s_low = 0.0;
-  double s_high = kInfinity;
-  CompensatedSum constant;
-  CompensatedSum slope;
-  std::vector<Bounds::Atom> open;
-};
-
-// One pass over p: closes every atom whose regime is fixed on [round.s_low, round.s_high] into round.constant and
-// round.slope, and keeps the others in round.open. Per-atom bounds; a uniform box by thresholds on p (`zeros`: the
-// atoms with p = 0).
-void close_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale, FirstRound& round);
-void close_over_p_uniform(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                          std::size_t zeros, FirstRound& round);
+// search_root over the atoms of p with positive mass and room, without materialising them all: the first round (its
+// pivots from small_pivots or pick_first_pivots, then the closing pass over p), then search_root on the atoms it left
+// open. `rescale` is the level's 2^-shift, open_mass and largest_open already rescaled; `constant` holds the other
+// atoms (always at lo).
+[[nodiscard]] RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
+                                            std::size_t open_count, double open_mass, double largest_open,
+                                            const CompensatedSum& constant, bool small_route);
 
 // ---- clip_normalise_fixed.cpp ---------------------------------------------------------------------------------------
 

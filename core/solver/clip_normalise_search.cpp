@@ -1,8 +1,9 @@
 // clip-normalise's selection search over the breakpoints (docs/solvers/clip-normalise.md): rounds that narrow a
 // bracket [s_low, s_high] of the root by two pivots chosen from a strided sample of the open atoms, closing after each
 // round every atom whose regime (floor, scaled, ceiling) is fixed on the bracket, until none is open and F(s) =
-// C + s·S is solved in closed form. The first round reads p itself (search_root_over_p); the later ones the open
-// atoms, materialised with their breakpoints. Expected linear time; a miss of the sample costs a pass, never exactness.
+// C + s·S is solved in closed form. Expected linear time; a miss of the sample costs a pass, never exactness. The
+// first round, over p itself, is clip_normalise_closing.cpp's; its pivots come from here (pick_first_pivots) or, for
+// small k, from the small-k route.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -245,6 +246,9 @@ bool sample_breakpoints(const Bounds& bounds, std::span<const double> p, const P
   }
 }
 
+
+}  // namespace
+
 // The first round of the search reads p itself instead of a materialised array of atoms: a strided sample of
 // about 2·√n of the n open atoms (all of them when n is small) estimates F as in pick_pivots and proposes two
 // pivots t1 < t2 about 2σ of rank either side of the estimated root; one pass over p then evaluates F(t1)
@@ -278,8 +282,6 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   pivots = {below > 0 ? scratch[below - 1] : 0.0, above < scratch.size() ? scratch[above] : kInfinity};
   return true;
 }
-
-}  // namespace
 
 RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, CompensatedSum constant,
                        CompensatedSum slope, double s_low, double s_high) {
@@ -329,70 +331,6 @@ RootSearch search_root(const Bounds& bounds, std::vector<Bounds::Atom>& open, Co
   out.s = s_low > 0.0 ? s_low : s_high;
   out.beyond_range = s_high == kInfinity && constant.value() < 1.0 - kFlat;
   return out;
-}
-
-RootSearch search_root_over_p(const Bounds& bounds, std::span<const double> p, const PowerOfTwo& rescale,
-                              std::size_t open_count, double open_mass, double largest_open,
-                              const CompensatedSum& constant, bool small_route) {
-  std::vector<double> scratch;
-  std::vector<Bounds::Atom> sample;
-  std::pair<double, double> pivots;
-  FirstRound round;
-  round.constant = constant;
-  const auto close = [&] {
-    if (bounds.uniform()) {
-      close_over_p_uniform(bounds, p, rescale, p.size() - open_count, round);
-    } else {
-      close_over_p(bounds, p, rescale, round);
-    }
-  };
-  const bool have_pivots =
-      bounds.uniform() && small_route && p.size() <= kSmall
-          ? small_pivots(bounds, p, rescale, constant.value(), open_count, open_mass, largest_open, pivots)
-          : pick_first_pivots(bounds, p, rescale, open_count, open_mass, constant.value(), scratch, sample, pivots);
-  if (!have_pivots) {
-    close();
-    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
-  }
-  scratch = {};
-  sample = {};
-  round.s_low = pivots.first;
-  round.s_high = pivots.second;
-  if constexpr (!kClientSizeBudget) {
-    // Room for the open atoms the bracket usually leaves (a few times √n), instead of growing the vector from empty
-    // (reallocations and copies). Not in the client's module, whose pages mostly solve small k.
-    const auto root_n = static_cast<std::size_t>(std::sqrt(static_cast<double>(open_count)));
-    round.open.reserve(std::min<std::size_t>(open_count, 64 + 8 * root_n));
-  }
-  close();
-  // F at the pivots (steering only): the closed atoms' part is affine in s on the bracket.
-  const auto value_at = [&](double s) {
-    CompensatedSum value = round.constant;
-    value.add(s * round.slope.value());
-    double open_part = 0.0;
-    for (const auto& a : round.open) open_part += std::clamp(s * a.p, bounds.lo(a), bounds.hi(a));
-    value.add(open_part);
-    return value.value();
-  };
-  // F(0) = Σlo < 1 <= F(∞) in Case A, so bracket ends at 0 and ∞ need no evaluation (∞·0 would be NaN).
-  const double at_first = pivots.first > 0.0 ? value_at(pivots.first) : 0.0;
-  const double at_second = pivots.second < kInfinity ? value_at(pivots.second) : kInfinity;
-  if (at_first < 1.0 && at_second >= 1.0) {
-    return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
-  }
-  // The sample missed: the root is below t1 or above t2, and the speculative closing does not apply.
-  round.open.clear();
-  round.constant = constant;
-  round.slope = CompensatedSum{};
-  if (at_first >= 1.0) {
-    round.s_low = 0.0;
-    round.s_high = pivots.first;
-  } else {
-    round.s_low = pivots.second;
-    round.s_high = kInfinity;
-  }
-  close();
-  return search_root(bounds, round.open, round.constant, round.slope, round.s_low, round.s_high);
 }
 
 }  // namespace privsample::clip_solver
