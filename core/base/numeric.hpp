@@ -36,7 +36,7 @@ class CompensatedSum {
       return;
     }
     // Both error terms are computed and one selected: natively no data-dependent branch. (V8 compiles a select on
-    // doubles in WebAssembly to a branch; where that matters, see clip_normalise.cpp's select_bits.)
+    // doubles in WebAssembly to a branch; where that matters, see solver/clip_normalise_lanes.hpp's select_bits.)
     const double if_sum_larger = (sum_ - t) + x;
     const double if_x_larger = (x - t) + sum_;
     correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;

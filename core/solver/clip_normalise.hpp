@@ -68,8 +68,8 @@ enum class RootSchedule {
   // 63 evaluations of F at the steps of a binary search over the doubles, then a checking pass and a closing one:
   // the same operations for every p of a given length, without a data-dependent branch (the release path of the
   // finite clip samplers, so that the time of sample() does not depend on the private input; docs/draw-policy.md).
-  // In the client's WebAssembly (SIMD lanes) 2-3x the adaptive search's time at k = 10^4; natively ~10x. Roots past
-  // the largest double (masses spanning more than ~2^1000) and invalid arguments go to the adaptive search.
+  // Slower than the adaptive search (bench/README.md). Roots past the largest double (masses spanning more than
+  // ~2^1000) and invalid arguments go to the adaptive search.
   fixed,
 };
 

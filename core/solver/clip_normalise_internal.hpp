@@ -1,5 +1,6 @@
 #pragma once
-// For the tests only (tests/native/clip_normalise_test.cpp), not part of the core's interface.
+// For the tests only (tests/native/clip_normalise_test.cpp), not part of the core's interface. The solver's own
+// internal headers (clip_normalise_parts.hpp, clip_normalise_lanes.hpp) are for core/solver/ alone.
 #include <span>
 
 #include "solver/clip_normalise.hpp"
