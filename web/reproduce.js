@@ -107,6 +107,15 @@ function showResult(entry, { result, ms, ok, quick }) {
   results.dataset.name = entry.name;
 }
 
+// The previous entry's figures, checks and values go as soon as another run starts: under the new heading they
+// would read as its results (and stay there when the run is stopped or fails).
+function clearResult() {
+  renderResult(el.panels, { panels: [] });
+  el.checks.replaceChildren();
+  el['printed-body'].replaceChildren();
+  el['printed-none'].hidden = true;
+}
+
 async function run() {
   const name = el.experiment.value;
   const entry = entryOf(name);
@@ -126,6 +135,7 @@ async function run() {
   el['run-status'].textContent = entry.closedForm ? 'closed form…' : 'running in the worker…';
   el.verdict.removeAttribute('data-ok');
   el.verdict.textContent = `Computing ${name}…`;
+  clearResult();
   try {
     const out = await client.call('run', { name, quick }, {
       onProgress: (f) => {
