@@ -6,12 +6,14 @@
 // program's globals (the helper types below), so a Node project without the DOM lib checks these declarations too.
 
 /** The instance type of global `Name` where the program's libs declare it (DOM, @types/node), else `never`. */
-type GlobalInstance<Name extends string> = typeof globalThis extends { readonly [K in Name]: { prototype: infer T } } ? T : never;
+type GlobalInstance<Name extends string> =
+  typeof globalThis extends { readonly [K in Name]: { prototype: infer T } } ? T : never;
 /** WebAssembly.Module where the program's libs declare WebAssembly, else `never`. */
 type WasmModule = typeof globalThis extends { readonly WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 /** IndexedDB's factory type where declared (DOM), else the one method the ledger calls. */
-type IndexedDBFactory = [GlobalInstance<'IDBFactory'>] extends [never] ? { open(name: string, version?: number): object } : GlobalInstance<'IDBFactory'>;
-/** `Symbol.dispose` where the libs declare it (esnext.disposable, es2025, @types/node), else `never` (no such member). */
+type IndexedDBFactory =
+  [GlobalInstance<'IDBFactory'>] extends [never] ? { open(name: string, version?: number): object } : GlobalInstance<'IDBFactory'>;
+/** `Symbol.dispose` where the libs declare it (esnext.disposable, es2025, @types/node), else `never` (no member). */
 declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer S extends symbol } ? S : never;
 
 /** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
@@ -218,7 +220,10 @@ export interface LedgerStorageFactories {
    * ledger kept there: releases and clear() are refused with an Error, with or without Web Locks, since no tab can
    * read, check and write localStorage atomically (another tab's write may not have reached it yet).
    */
-  localStorage(options?: { key?: string; storage?: { getItem(key: string): string | null; setItem(key: string, value: string): void } }): LedgerStorage;
+  localStorage(options?: {
+    key?: string;
+    storage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  }): LedgerStorage;
   /**
    * IndexedDB: object store 'ledger' of database `database` (default 'privsample-ledger'), under `key` (default
    * 'ledger'). Each write is one readwrite transaction (durability 'strict'): safe across tabs and workers, with or
