@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what privsample's build and tests need, only if missing. Idempotent; fast when all is present.
 #   Debian: emscripten (em++, Embind), binaryen (wasm-opt; emscripten depends on it too), libeigen3-dev, catch2,
-#           nlohmann-json3-dev (golden files in the native tests), chromium (browser tests), cmake, g++,
+#           nlohmann-json3-dev (golden files in the native tests), chromium, firefox-esr, webkit2gtk-driver and xvfb
+#           (the browser tests: Chromium, Firefox ESR, WebKitGTK's MiniBrowser on a virtual screen), cmake, g++,
 #           clang-14 + libclang-rt-14-dev (sanitizers and libFuzzer), ccache (a warm run recompiles only what changed)
 #   npm:    the packages pinned in package-lock.json (npm ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium cmake g++ make clang-14 libclang-rt-14-dev ccache)
+debian_packages=(emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium firefox-esr webkit2gtk-driver xvfb cmake g++ make
+  clang-14 libclang-rt-14-dev ccache)
 missing=()
 for pkg in "${debian_packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

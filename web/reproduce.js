@@ -6,6 +6,7 @@
 // User Timing: 'privsample:reproduce:<name>' measures selection → drawn (closed-form entries must appear at once).
 import { EXPERIMENTS, PAPERS, setupOf } from '../experiments/index.mjs';
 import { formatNumber } from './format.js';
+import { readableMath } from './math-text.js';
 import { renderResult } from './panels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 
@@ -52,7 +53,7 @@ function showEntry(entry, quick) {
     b.textContent = t;
     return b;
   }));
-  el['entry-title'].textContent = entry.title;
+  el['entry-title'].textContent = readableMath(entry.title);
   el['setup-mode'].textContent = quick ? '(quick form: the paper\'s set-up with the quick overrides)' : '(the paper\'s set-up)';
   const setup = setupOf(entry, { quick });
   el['setup-list'].replaceChildren(...Object.entries(setup).flatMap(([key, value]) => {

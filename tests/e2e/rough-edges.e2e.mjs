@@ -289,11 +289,12 @@ describe('the demo without its rough edges', { timeout: 300_000 }, () => {
     assert.equal((await page.getByTestId('epsilon-value').textContent()).trim(), epsilonShown);
   });
 
-  step('reproductions: legends and captions without TeX markup', async () => {
+  step('reproductions: legends, captions and the heading without TeX markup', async () => {
     await openPage(page, 'reproduce.html#minimax-fig2');
     await page.waitForSelector('[data-testid="results"][data-state="passed"]', { timeout: STEP_TIMEOUT });
     const legends = await page.$$eval('[data-testid="panel"] canvas', (canvases) => canvases.flatMap((c) => JSON.parse(c.dataset.legend ?? '[]')));
     const captions = await page.$$eval('[data-testid="panel"] figcaption', (captions) => captions.map((c) => c.textContent));
+    captions.push(await page.getByTestId('entry-title').textContent());
     assert.ok(legends.some((l) => l.startsWith('Q*ₖ,ε(x|P)')), `the legend writes Q*ₖ,ε (${legends})`);
     for (const text of [...legends, ...captions]) assert.doesNotMatch(text, /[_^]\{/, `no TeX group in “${text}”`);
   });
