@@ -5,6 +5,12 @@
 // Names a runtime may lack (DOM's URL and IndexedDB, WebAssembly, Symbol.dispose) are looked up in the compiling
 // program's globals (the helper types below), so a Node project without the DOM lib checks these declarations too.
 
+/**
+ * The client entry, `import { init } from 'privsample'`: the finite samplers, divergences, guarantees, the registry
+ * of mechanisms and the privacy-budget ledger — what a page that privatizes a histogram needs.
+ * @module privsample
+ */
+
 /** The instance type of global `Name` where the program's libs declare it (DOM, @types/node), else `never`. */
 type GlobalInstance<Name extends string> =
   typeof globalThis extends { readonly [K in Name]: { prototype: infer T } } ? T : never;

@@ -9,12 +9,15 @@
 //   - a smoke test of each demo page (dist/, under a sub-path, with its own policy): it gets ready, computes its first
 //     result (the histogram page also draws a sample through its ledger), logs no error and no policy violation,
 //     and at 390 px wide scrolls no wider than the screen (WebKitGTK's MiniBrowser window is at least about 450 px wide:
-//     there, its narrowest). Screenshots of each page at each width: test-output/browsers/<browser>-<page>-<width>.png.
+//     there, its narrowest). Screenshots of each page at each width: test-output/browsers/<browser>-<page>-<width>.png;
+//   - the docs site (dist/docs/: the guide and the API reference): every link between its pages resolves (checked
+//     once, on the files), and its home, a guide page and an API page load with no error in each browser
+//     (screenshots test-output/browsers/<browser>-docs-<page>-<width>.png).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, missing, probeScript } from './browsers.mjs';
 import { DIST, PREFIX, ROOT, cspOf } from './support.mjs';
@@ -143,6 +146,42 @@ const PAGES = [
   },
 ];
 
+// The docs site's pages the browsers open: its home, a guide page, an API page.
+const DOCS = [
+  ['home', 'docs/index.html'],
+  ['guide', 'docs/documents/Loading.html'],
+  ['api', 'docs/interfaces/privsample.Sampler.html'],
+];
+
+test('docs site: the guide and the API reference are built, and every link between their pages resolves', () => {
+  const docs = join(DIST, 'docs');
+  assert.ok(existsSync(join(docs, 'index.html')), 'dist/docs/ is missing: run `npm run build` first');
+  const pages = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.html')) pages.push(join(dir, entry.name));
+    }
+  };
+  walk(docs);
+  for (const [, path] of DOCS) assert.ok(existsSync(join(DIST, path)), `${path} is built`);
+  for (const title of ['Quick start', 'Choosing a mechanism', 'Collecting samples', 'Loading', 'Privacy and timing', 'Browser support', 'Versions', 'Changelog']) {
+    assert.ok(existsSync(join(docs, 'documents', `${title.replaceAll(' ', '_')}.html`)), `the guide page “${title}”`);
+  }
+  const broken = [];
+  for (const page of pages) {
+    const html = readFileSync(page, 'utf8');
+    for (const [, href] of html.matchAll(/href="([^"#?]+)(?:[#?][^"]*)?"/g)) {
+      if (/^[a-z]+:/i.test(href) || href.startsWith('//')) continue; // another site
+      const target = normalize(join(dirname(page), decodeURIComponent(href)));
+      if (!target.startsWith(DIST + sep)) broken.push(`${page.slice(DIST.length)}: ${href} leaves the site`);
+      else if (!existsSync(target)) broken.push(`${page.slice(DIST.length)}: ${href}`);
+    }
+  }
+  assert.deepEqual(broken, [], 'links between the docs pages (and to the demo)');
+  assert.ok(pages.length > 40, `${pages.length} pages`);
+});
+
 for (const name of NAMES) {
   describe(`${name}: the client entry and every demo page`, { timeout: 300_000, skip: missing(name) ?? false }, () => {
     let served;
@@ -218,5 +257,18 @@ for (const name of NAMES) {
         await tab.screenshot(join(SHOTS, `${name}-${stem}-${width}.png`));
       });
     }
+
+    test('docs site: its home, a guide page and an API page load with no error (screenshots)', async () => {
+      for (const [label, path] of DOCS) {
+        for (const wanted of label === 'home' ? [1280, 390] : [1280]) {
+          const [width] = await tab.resize(wanted, 800);
+          await tab.goto(`${served.origin}${PREFIX}${path}`);
+          await tab.waitFor(() => document.querySelector('.tsd-page-title h1, .tsd-typography h1, h1') !== null && document.body.style.display !== 'none');
+          await tab.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+          await assertClean(tab, path);
+          await tab.screenshot(join(SHOTS, `${name}-docs-${label}-${width}.png`));
+        }
+      }
+    });
   });
 }
