@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/accountant.hpp"
-#include "privsample/channel.hpp"
-#include "privsample/mechanism.hpp"
+#include "analysis/accountant.hpp"
+#include "analysis/channel.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -78,7 +78,7 @@ int main() {
           o.reference = masses;
         }
       }
-      const FiniteMechanism m = make_finite_mechanism(mechanism, o);
+      const Mechanism m = make_finite_mechanism(mechanism, o);
       const ChannelMatrix w = channel_matrix(m, point_mass_inputs(m, k));
       const AccountantReport report = accountant_report(w, std::nullopt, {});
       const privsample_bench::Repetitions few{1, 1.0, 5};

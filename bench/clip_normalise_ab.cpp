@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "park_inputs.hpp"
-#include "privsample/clip_normalise.hpp"
-#include "privsample/minimax.hpp"
+#include "solver/clip_normalise.hpp"
+#include "privsample.hpp"
 #include "timing.hpp"
 
 std::vector<double> baseline_clip_normalise(std::span<const double> p, double lo, double hi);

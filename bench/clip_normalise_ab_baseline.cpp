@@ -3,7 +3,11 @@
 #include <span>
 #include <vector>
 
-#include "privsample/clip_normalise.hpp"
+#if __has_include("solver/clip_normalise.hpp")
+#include "solver/clip_normalise.hpp"
+#else
+#include "privsample/clip_normalise.hpp"  // a commit from before the core's folders by layer
+#endif
 
 std::vector<double> baseline_clip_normalise(std::span<const double> p, double lo, double hi) {
   return privsample::clip_normalise(p, privsample::UniformBox{p.size(), lo, hi}).q;

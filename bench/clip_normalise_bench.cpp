@@ -30,8 +30,8 @@
 #include <sys/resource.h>
 #endif
 
-#include "privsample/clip_normalise.hpp"
-#include "privsample/minimax.hpp"
+#include "solver/clip_normalise.hpp"
+#include "privsample.hpp"
 #include "park_inputs.hpp"
 #include "timing.hpp"
 

@@ -1,6 +1,6 @@
 // What an observer who times sample() sees: the median time of one release for very different private inputs —
 // a point mass, the uniform histogram, a sparse one and a random one — for every finite mechanism, k in {2, 10, 10^4},
-// ε in {0.1, 1, 5, 20}. The draw policy (core/include/privsample/draw.hpp) makes the number of random proposals
+// ε in {0.1, 1, 5, 20}. The draw policy (core/base/draw.hpp) makes the number of random proposals
 // independent of the input, and the clip samplers solve q by clip-normalise's fixed schedule (the same operations for
 // every input); the ratio slowest/fastest input should stay within timing noise (target <= 1.1).
 // First, DS-ROO's q lookup on its own (docs/draw-policy.md#computing-q-for-a-release): k = 10, n = 10^5, ε = 0.001,

@@ -3,7 +3,7 @@
 // same grid, in the same run, and prints median times and the ratio:
 //   1-D   a two-mode Gaussian mixture on [−4, 4], 200 cells (the paper's Fig. 4 setting), ε = 1
 //   2-D   the Gaussian ring on [−3, 3]², 100 × 100 cells, ε = 0.5 (the paper's Fig. 1 setting, coarser grid)
-// Baseline: ContinuousClipSampler::distribution on the same density (1-D: the paper's envelope; 2-D: a broad
+// Baseline: MinimaxOnCells::distribution on the same density (1-D: the paper's envelope; 2-D: a broad
 // Gaussian reference with c2 = 4). Target of issue 4: the reduced preset under 10 s in WebAssembly.
 // Build natively (build/native/mbde_bench) and with em++ (build/wasm/mbde_bench.cjs, run by node).
 #include <algorithm>
@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "privsample/continuous.hpp"
-#include "privsample/mbde.hpp"
-#include "privsample/randomness.hpp"
+#include "privsample.hpp"
+#include "baselines/mbde.hpp"
+#include "base/randomness.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -31,7 +31,7 @@ double median_seconds(int repetitions, Body&& body) {
 // same grid at the same ε, and prints both with their ratio.
 template <class Grid>
 void compare(const char* label, const Grid& grid, const std::vector<double>& p, double epsilon,
-             const privsample::ContinuousClipSampler& clip, int mbde_runs, const privsample::MbdeSettings& settings) {
+             const privsample::MinimaxOnCells& clip, int mbde_runs, const privsample::MbdeSettings& settings) {
   const double mbde_seconds = median_seconds(mbde_runs, [&] {
     privsample::SeededRandom bits(1);
     sink = privsample::mbde(grid, p, epsilon, settings, bits).density[0];
@@ -55,7 +55,7 @@ int main() {
     const std::vector<double> weights{0.4, 0.6};
     const std::vector<double> p = gaussian_mixture(grid, means, weights, 1.0);
     const std::vector<double> envelope = gaussian_mixture_envelope(grid);
-    const ContinuousClipSampler clip(1.0, envelope, 0.0, 1.0);
+    const MinimaxOnCells clip(1.0, envelope, 0.0, 1.0);
     compare("1-D mixture, 200 cells, eps = 1", grid, p, 1.0, clip, 5, settings);
   }
   {
@@ -64,7 +64,7 @@ int main() {
     const std::vector<Point2D> centre{{0.0, 0.0}};
     const std::vector<double> one{1.0};
     const std::vector<double> reference = gaussian_mixture(grid, centre, one, 1.5);
-    const ContinuousClipSampler clip(0.5, reference, 0.0, 4.0);
+    const MinimaxOnCells clip(0.5, reference, 0.0, 4.0);
     compare("2-D ring, 100 x 100 cells, eps = 0.5", grid, ring, 0.5, clip, 3, settings);
   }
   return 0;

@@ -4,7 +4,7 @@
 //   ring          the ring's exact cell masses (gaussian_ring: erf differences, products over the axes)
 //   envelope      the paper's envelope h̃(x) = exp(−[max(0, ‖x‖ − 1)]²/(2σ²))/(2πσ²) as cell masses (5 × 5
 //                 Gauss–Legendre per cell), the reference of the clip sampler with c1 = 0
-//   sampler       ContinuousClipSampler construction (class normalisation, the box b·h … b·e^ε·h)
+//   sampler       MinimaxOnCells construction (class normalisation, the box b·h … b·e^ε·h)
 //   clip          its distribution(p): the exact clip-normalise over the 250,000 cells
 //   draw          one released point (a cell from q with exact ratios, then a uniform point inside it)
 // Baselines: one pass (Σp over the cells in eight accumulators, timing.hpp: the floor of anything that reads every
@@ -19,8 +19,8 @@
 #include <numbers>
 #include <vector>
 
-#include "privsample/continuous.hpp"
-#include "privsample/randomness.hpp"
+#include "privsample.hpp"
+#include "base/randomness.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -70,7 +70,7 @@ int main() {
   // Check before timing: the ring is in the class, Σq = 1, q within the box, agreement with the bisection.
   const std::vector<double> p = gaussian_ring(grid);
   const std::vector<double> h = cell_masses(grid, envelope_density);
-  const ContinuousClipSampler sampler(epsilon, h, 0.0, c2);
+  const MinimaxOnCells sampler(epsilon, h, 0.0, c2);
   if (!in_class(sampler.density_class(), p)) {
     std::fprintf(stderr, "the ring is not in the envelope's class\n");
     return 1;
@@ -104,12 +104,12 @@ int main() {
   SecureRandom bits;
   const double t_ring = median_seconds([&] { sink = sink + gaussian_ring(grid)[0]; });
   const double t_envelope = median_seconds([&] { sink = sink + cell_masses(grid, envelope_density)[0]; });
-  const double t_sampler = median_seconds([&] { sink = sink + ContinuousClipSampler(epsilon, h, 0.0, c2).constants().b; });
+  const double t_sampler = median_seconds([&] { sink = sink + MinimaxOnCells(epsilon, h, 0.0, c2).constants().b; });
   const double t_clip = median_seconds([&] { sink = sink + sampler.distribution(p)[0]; });
   const double t_draw = median_seconds([&] { sink = sink + draw_point(grid, q, bits)[0]; });
   const double t_total = median_seconds([&] {
     const std::vector<double> ring = gaussian_ring(grid);
-    const ContinuousClipSampler s(epsilon, cell_masses(grid, envelope_density), 0.0, c2);
+    const MinimaxOnCells s(epsilon, cell_masses(grid, envelope_density), 0.0, c2);
     sink = sink + draw_point(grid, s.distribution(ring), bits)[0];
   });
   const double t_user = median_seconds([&] {  // the mechanism (envelope, box) is data-independent: built once

@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/channel.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/simulate.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "analysis/channel.hpp"
+#include "base/randomness.hpp"
+#include "analysis/simulate.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -34,7 +34,7 @@ int main() {
   using namespace privsample;
   MechanismOptions options;
   options.epsilon = 1.0;
-  const FiniteMechanism mechanism = make_finite_mechanism("minimax", options);
+  const Mechanism mechanism = make_finite_mechanism("minimax", options);
   constexpr std::size_t kUsers = 1'000'000;
   std::printf("N = %zu point-mass users, minimax eps = 1, Zipf(1.1) population; median wall times\n", kUsers);
   std::printf("%6s %14s %14s %14s %16s %12s %12s\n", "k", "fast (ms)", "simulate (ms)", "per-draw (ms)",

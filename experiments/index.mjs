@@ -6,6 +6,7 @@ import { experiments as localFinite } from './local-finite.mjs';
 import { experiments as lmidp } from './lmidp.mjs';
 import { experiments as minimax } from './minimax.mjs';
 import { experiments as minimaxFinite } from './minimax-finite.mjs';
+import { serialPool } from './pool.mjs';
 import { experiments as roo } from './roo.mjs';
 
 const PAPER_ORDER = ['minimax', 'local', 'roo', 'lmidp'];
@@ -38,10 +39,26 @@ export function experimentByName(name) {
   return entry;
 }
 
-/** The set-up an entry runs with: the paper's, then the quick form's overrides (if quick), then the caller's. */
-export function setupOf(entry, { quick = false, overrides = {} } = {}) {
-  return { ...entry.setup, ...(quick ? entry.quick : {}), ...overrides };
+/**
+ * The set-up an entry runs with: its default, then the quick form's overrides (if quick) or the paper's scale (if
+ * paperScale: `entry.paperScale`, the overrides that restore what the default reduces for time, e.g. MBDE's preset),
+ * then the caller's.
+ */
+export function setupOf(entry, { quick = false, paperScale = false, overrides = {} } = {}) {
+  if (quick && paperScale) throw new RangeError('quick and paperScale exclude each other');
+  return { ...entry.setup, ...(quick ? entry.quick : {}), ...(paperScale ? entry.paperScale ?? {} : {}), ...overrides };
 }
+
+/**
+ * Where a reference value (result.printed[i].source) comes from. Few of the papers' numbers are printed as digits:
+ * most references are derived from their formulas, and an entry says which.
+ */
+export const REFERENCE_SOURCES = Object.freeze({
+  printed: 'digits printed in the paper',
+  figure: 'decoded from the paper\'s figure',
+  code: 'the authors\' code (the paper prints no digits)',
+  derived: 'derived: computed from the paper\'s formulas (the paper prints no digits)',
+});
 
 const KINDS = new Set(['lines', 'bars', 'heatmap']);
 
@@ -71,6 +88,9 @@ export function validateResult(name, result) {
   });
   result.printed.forEach((p, i) => {
     if (typeof p.label !== 'string' || typeof p.ok !== 'boolean') fail(`printed[${i}] needs a label and a boolean ok`);
+    if (!Object.hasOwn(REFERENCE_SOURCES, p.source)) {
+      fail(`printed[${i}].source is ${JSON.stringify(p.source)}, expected one of ${Object.keys(REFERENCE_SOURCES).join(', ')}`);
+    }
   });
   if (result.table && (!Array.isArray(result.table.columns) || !Array.isArray(result.table.rows))) {
     fail('result.table needs columns and rows');
@@ -83,13 +103,14 @@ export const passed = (result) => result.checks.every((c) => c.ok) && result.pri
 
 /**
  * Runs one entry through the public API `ps` (an initialised 'privsample/research' module): merges the set-up,
- * calls the entry's run() with the progress callback (fractions in [0, 1], the experiment reports them itself),
- * validates the result's shape and returns { entry, setup, result, ms, ok }.
+ * calls the entry's run() with the progress callback (fractions in [0, 1], the experiment reports them itself) and
+ * a pool for its independent tasks (experiments/pool.mjs; default: this thread), validates the result's shape and
+ * returns { entry, setup, result, ms, ok }.
  */
-export async function runExperiment(ps, entry, { quick = false, overrides = {}, progress = () => {} } = {}) {
-  const setup = setupOf(entry, { quick, overrides });
+export async function runExperiment(ps, entry, { quick = false, paperScale = false, overrides = {}, progress = () => {}, pool = serialPool(ps) } = {}) {
+  const setup = setupOf(entry, { quick, paperScale, overrides });
   const start = performance.now();
-  const result = validateResult(entry.name, await entry.run(ps, setup, { progress }));
+  const result = validateResult(entry.name, await entry.run(ps, setup, { progress, pool }));
   const ms = performance.now() - start;
   progress(1);
   return { entry, setup, result, ms, ok: passed(result) };

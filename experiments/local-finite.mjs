@@ -4,8 +4,9 @@
 // Every number comes from privsample/research: samplers' exact output pmfs, ps.divergence, worstCaseRisk,
 // ps.mixtureWeight, ps.privacyProfile, ps.accountant; this file sets the experiments up and aggregates (max over
 // clients). Random clients come from the library's seeded generator (ps.simulate, model 'dirichlet').
+import { HELLINGER_ERRATUM, statedHellingerPanel } from './support.mjs';
 import {
-  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, pointMass, printedValue,
+  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, localSampler, pointMass, printedValue,
   ratioTracker, uniformPrior,
 } from './support-local.mjs';
 
@@ -88,7 +89,8 @@ function finiteFigure({ notion }) {
     for (const { f } of DIVERGENCES) {
       series[f] = [
         { label: 'Global', points: [] }, { label: 'Local', points: [] },
-        { label: 'Global (paper)', points: [], printed: true }, { label: 'Local (paper)', points: [], printed: true },
+        { label: 'Global (reference: closed form, derived)', points: [], printed: true },
+        { label: 'Local (reference: closed form, derived)', points: [], printed: true },
       ];
     }
     const checks = [];
@@ -97,14 +99,15 @@ function finiteFigure({ notion }) {
     budgets.forEach((budget, bi) => {
       const options = { [budgetKey]: budget };
       const global = notion === 'pure' ? ps.sampler('minimax', options) : ps.sampler('linear', options);
-      const local = ps.sampler(notion === 'pure' ? 'local' : 'local-linear', { ...options, prior, gamma });
+      const local = notion === 'pure' ? localSampler(ps, { ...options, prior, gamma }, setup.outsideN)
+        : ps.sampler('local-linear', { ...options, prior, gamma });
       const paper = notion === 'pure' ? paperRow(PURE_TABLE, k, budget, 2) : paperRow(GDP_TABLE, k, budget, 4);
       if (notion === 'gdp') {
         const gdpRow = GDP_TABLE.find((r) => r[0] === k && r[1] === budget);
         const lambdas = [ps.mixtureWeight(global, k), ps.mixtureWeight(local)];
         if (gdpRow) {
-          printed.push(printedValue(`λ_G(k=${k}, ν=${budget})`, gdpRow[2], lambdas[0], SIX_DIGITS));
-          printed.push(printedValue(`λ_L(k=${k}, γ=${gamma}, ν=${budget})`, gdpRow[3], lambdas[1], SIX_DIGITS));
+          printed.push(printedValue(`λ_G(k=${k}, ν=${budget})`, gdpRow[2], lambdas[0], SIX_DIGITS, 'derived'));
+          printed.push(printedValue(`λ_L(k=${k}, γ=${gamma}, ν=${budget})`, gdpRow[3], lambdas[1], SIX_DIGITS, 'derived'));
         }
       }
       const worstGlobalInput = pointMass(k, 0);
@@ -127,7 +130,7 @@ function finiteFigure({ notion }) {
           series[f][s].points.push([budget, bound[s]]);
           if (paper) {
             series[f][s + 2].points.push([budget, paper[f][s]]);
-            printed.push(printedValue(`${name} ${label}(k=${k}, ${symbol}=${budget})`, paper[f][s], bound[s], SIX_DIGITS));
+            printed.push(printedValue(`${name} ${label}(k=${k}, ${symbol}=${budget})`, paper[f][s], bound[s], SIX_DIGITS, 'derived'));
           }
           rows.push([budget, f, name.toLowerCase(), bound[s], attained[s], empirical[s], paper ? paper[f][s] : '']);
         });
@@ -156,11 +159,12 @@ function finiteFigure({ notion }) {
       local.dispose();
       progress?.((bi + 1) / budgets.length);
     });
+    const panels = barPanels(`Privacy budget ${symbol}`, series);
     return {
-      panels: barPanels(`Privacy budget ${symbol}`, series),
+      panels: [...panels, statedHellingerPanel(panels)],
       checks,
       printed,
-      table: { columns: [budgetKey, 'divergence', 'sampler', 'closed_form', 'attained_by_worst_input', 'worst_random_client', 'paper'], rows },
+      table: { columns: [budgetKey, 'divergence', 'sampler', 'closed_form', 'attained_by_worst_input', 'worst_random_client', 'reference_derived'], rows },
     };
   };
 }
@@ -176,10 +180,13 @@ function pureEntry(figure, k) {
       k, gamma: k / 2 - 1, budgets: BUDGETS,
       global: "'minimax' (Park et al. Thm 3.1), worst case over P([k])",
       local: "'local' clip sampler (Thm 5.1), P0 = uniform, worst case over N_γ(P0)",
+      outsideN: 'clip',
+      outsideNNote: "inputs outside N_γ(P0) in the trivial regime e^ε >= γ²: 'clip' is the library's 'local' (clip into the box), " +
+        "'projection' the paper's sampler (the projection P̂ onto N_γ(P0)); the same in every other regime, so on every bar here",
       clients: 200, seed: 1, privacyAtoms: Math.min(k, 20),
     },
     quick: { clients: 10, privacyAtoms: 4 },
-    erratum: undefined,
+    erratum: HELLINGER_ERRATUM,
     run: finiteFigure({ notion: 'pure' }),
   };
 }
@@ -199,7 +206,7 @@ function gdpEntry(figure, k) {
       betas: [0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 4, 5],
     },
     quick: { clients: 10, privacyAtoms: 4 },
-    erratum: undefined,
+    erratum: HELLINGER_ERRATUM,
     run: finiteFigure({ notion: 'gdp' }),
   };
 }
@@ -253,7 +260,7 @@ async function runFig1(ps, setup, { progress } = {}) {
       heat('Original', p), heat('Global GDP', outputs['Global GDP']), heat('Local GDP', outputs['Local GDP']),
     ],
     checks,
-    printed: [printedValue('Global GDP λ (code universe, ν = 1.5)', 0.5911, globalGdp.mixtureWeight(), 5.01e-5)],
+    printed: [printedValue('Global GDP λ (code universe, ν = 1.5)', 0.5911, globalGdp.mixtureWeight(), 5.01e-5, 'code')],
     table: { columns: ['sampler', 'divergence', 'D_f(P||Q)', 'worst_case', 'lambda'], rows },
   };
 }
@@ -261,7 +268,7 @@ async function runFig1(ps, setup, { progress } = {}) {
 // ---- Fig. 2: the two local samplers on the probability simplex of 3 categories (an instance of the sketch) --------
 
 async function runFig2(ps, setup, { progress } = {}) {
-  const { prior, gamma, epsilon, inside, outside, pointsPerEdge } = setup;
+  const { prior, gamma, epsilon, inside, outside, pointsPerEdge, trivialEpsilon } = setup;
   const k = prior.length;
   const projector = ps.sampler('local-linear', { epsilon: 700, prior, gamma }); // λ = 1: outputs the projection P̂
   const clip = ps.sampler('local', { epsilon, prior, gamma });
@@ -312,18 +319,43 @@ async function runFig2(ps, setup, { progress } = {}) {
     check('the projection is a no-op for the clip sampler: TV(Q(P), Q(P̂)) for P ∉ N_γ(P0)',
       ps.divergence('tv', clip.distribution(outside), clip.distribution(hat)), 1e-12),
   ];
+  // The trivial regime e^ε >= γ², drawn both ways: the library's 'local' clips P′ (outside N_γ(P0)) into its box,
+  // the paper's sampler releases the projection P̂ (core/mechanisms/local/README.md#trivial-regime). Both are ε-LDP.
+  const options = { epsilon: trivialEpsilon, prior, gamma };
+  const library = localSampler(ps, options, 'clip');
+  const paperWay = localSampler(ps, options, 'projection');
+  const qLibrary = library.distribution(outside);
+  const qPaper = paperWay.distribution(outside);
+  const trivialMollifier = boundary.map((p) => library.distribution(p));
+  checks.push(
+    check(`trivial regime (ε = ${trivialEpsilon}, γ = ${gamma}): closed-form risk of 'local' is 0 (e^ε >= γ²)`, library.worstCaseRisk('tv', k), 0),
+    check(`trivial regime: the library's output of P′ in its box, log-width <= ε`, ps.boxLogWidth(qLibrary, prior), trivialEpsilon + PRIVACY_SLACK),
+    check(`trivial regime: the paper's output of P′ (P̂) within ratio γ² of P0, log-width <= ε`, ps.boxLogWidth(qPaper, prior), trivialEpsilon + PRIVACY_SLACK),
+  );
+  const trivialPanel = {
+    title: `trivial regime ε = ${trivialEpsilon} (e^ε >= γ²): P′ ∉ N_γ(P0), library (clip) vs paper (P̂)`,
+    kind: 'lines', x: { label: 'P(1)', log: false }, y: { label: 'P(2)', log: false },
+    series: [
+      regions[0], regions[1],
+      { label: `M_ε (mollifier, ε = ${trivialEpsilon})`, points: trivialMollifier.map(xy) },
+      regions[3],
+      { label: 'P′ → library \'local\' (clip into the box)', points: [xy(outside), xy(qLibrary)] },
+      { label: 'P′ → paper\'s sampler (the projection P̂)', points: [xy(outside), xy(qPaper)] },
+    ],
+  };
   progress?.(1);
   const result = {
-    panels: [panel('Q*_{g,N_γ(P0)}: functional LDP (linear)', linear, 'Q'), panel('Q*_{ε,N_γ(P0)}: pure LDP (clip)', clip, 'Q')],
+    panels: [panel('Q*_{g,N_γ(P0)}: functional LDP (linear)', linear, 'Q'), panel('Q*_{ε,N_γ(P0)}: pure LDP (clip)', clip, 'Q'), trivialPanel],
     checks,
     printed: [],
     table: {
       columns: ['point', 'p1', 'p2', 'p3'],
       rows: [['P0', ...prior], ['P', ...inside], ['linear Q(P)', ...qLinear], ['clip Q(P)', ...qClip], ["P'", ...outside], ["P'hat", ...hat],
-        ["linear Q(P'hat)", ...linear.distribution(hat)], ["clip Q(P')", ...clip.distribution(outside)]],
+        ["linear Q(P'hat)", ...linear.distribution(hat)], ["clip Q(P')", ...clip.distribution(outside)],
+        [`trivial regime eps=${trivialEpsilon}: library Q(P')`, ...qLibrary], [`trivial regime eps=${trivialEpsilon}: paper Q(P') = P'hat`, ...qPaper]],
     },
   };
-  for (const s of [projector, clip, linear]) s.dispose();
+  for (const s of [projector, clip, linear, library, paperWay]) s.dispose();
   return result;
 }
 
@@ -342,12 +374,19 @@ const LAPLACE_BOUNDS = [
   [2, 0.0038, 0.0388, 0.0010, 0.3880, 0.4154, 0.1099],
 ];
 
-const FIG11_ERRATUM = 'The paper\'s text compares Park et al.\'s global sampler with the local sampler of Thm 4.1 (g = g_ε); ' +
+// The paper's Local KL bars at ε = 1 and 2, decoded from its Fig. 11 (the paper prints no digits).
+const FIG11_PAPER_LOCAL_KL = { 1: 0.2100, 2: 0.1805 };
+
+const FIG11_ERRATUM = 'The printed figure is impossible for the set-up it states: its Local bars exceed the closed-form ' +
+  'worst case of the local sampler over the whole class (KL 0.2100 against 0.1567 at ε = 1, 0.1805 against 0.0038 at ' +
+  'ε = 2, the bars decoded from the figure), which no client of the class can reach; the entry draws that bound beside ' +
+  'its bars. Our clients use 13 fixed centres (see setup), so our worst cases sit well below the paper\'s bars (2–70×). ' +
+  'The paper\'s text compares Park et al.\'s global sampler with the local sampler of Thm 4.1 (g = g_ε); ' +
   'the authors\' code plots the two LINEAR samplers (global λ = (e^ε−1)/((1−c1)e^ε+c2−1) with c1 = e^{−1/b}/3, ' +
   'c2 = 3e^{1/b}; local λ_loc with γ = 3), and its README command omits --scale, whose default b = 2 gives γ = 2 and ' +
   'λ_loc(ε = 2) = 1.36 > 1 (a ValueError): the plotted ε = 2 bar implies b = 1, as the text says. We draw the linear ' +
   'samplers with b = 1 (same worst cases as the clip samplers). Its centres ("uniform on the ℓ1 ball") are not uniform; ' +
-  'ours are fixed (see setup), and divergences are exact on the grid instead of Monte Carlo.';
+  'ours are fixed (see setup), and divergences are exact on the grid instead of Monte Carlo. ' + HELLINGER_ERRATUM;
 
 async function runFig11(ps, setup, { progress } = {}) {
   const { box, cellsPerAxis: n, scale, budgets, randomClients, seed, weightConcentration, globalC1: c1, globalC2: c2, gamma } = setup;
@@ -365,6 +404,7 @@ async function runFig11(ps, setup, { progress } = {}) {
     series[f] = [{ label: 'Global', points: [] }, { label: 'Local', points: [] },
       { label: 'Global bound', points: [] }, { label: 'Local bound', points: [] }];
   }
+  series.kl.push({ label: 'Local (paper\'s bar, decoded from its figure: above the bound)', points: [], printed: true });
   const checks = [];
   const printed = [];
   const rows = [];
@@ -391,19 +431,28 @@ async function runFig11(ps, setup, { progress } = {}) {
         checks.push(check(`ε = ${epsilon}, ${label}: ${name} worst over clients <= closed form`, worst[f], bound + 1e-12));
         if (bounds) {
           const paper = bounds[(name === 'Local' ? 1 : 4) + fi];
-          printed.push(printedValue(`${name} ${label} bound(ε=${epsilon}) (Fig. 4 table, same universe)`, paper, bound, 5.01e-5));
+          printed.push(printedValue(`${name} ${label} bound(ε=${epsilon}) (Fig. 4 table, same universe)`, paper, bound, 5.01e-5, 'derived'));
         }
         rows.push([epsilon, f, name.toLowerCase(), worst[f], bound, s.mixtureWeight()]);
       });
     });
+    const paperBar = FIG11_PAPER_LOCAL_KL[epsilon];
+    if (paperBar !== undefined && gamma === 3) {
+      // The erratum: the paper's bar lies above the worst case over the class, which bounds every client.
+      const bound = samplers[1][1].worstCaseRisk('kl');
+      series.kl[4].points.push([epsilon, paperBar]);
+      checks.push(check(`ε = ${epsilon}: Local KL, the closed-form worst case over the class is below the paper's bar (${paperBar}, decoded ` +
+        'from its figure): no client reaches the printed bar, the printed figure is impossible', bound, paperBar));
+    }
     if (epsilon === 2 && gamma === 3) {
       // docs/experiments.md#local-fig11: the plotted ε = 2 bar implies b = 1, i.e. γ = 3 and λ_loc = 0.9225 (b = 2 would give 1.36 > 1).
-      printed.push(printedValue('Local λ_loc(ε = 2, γ = 3)', 0.9225, samplers[1][1].mixtureWeight(), 5.01e-5));
+      printed.push(printedValue('Local λ_loc(ε = 2, γ = 3)', 0.9225, samplers[1][1].mixtureWeight(), 5.01e-5, 'derived'));
     }
     progress?.((bi + 1) / budgets.length);
   });
+  const panels = barPanels('Privacy budget ε', series);
   return {
-    panels: barPanels('Privacy budget ε', series),
+    panels: [...panels, statedHellingerPanel(panels)],
     checks,
     printed,
     table: { columns: ['epsilon', 'divergence', 'sampler', 'worst_over_clients', 'closed_form', 'lambda'], rows },
@@ -435,7 +484,9 @@ export const experiments = [
     closedForm: false,
     setup: {
       prior: [0.5, 0.3, 0.2], gamma: 2, epsilon: 1, inside: [0.27, 0.36, 0.37], outside: [0.05, 0.15, 0.8], pointsPerEdge: 200,
-      samplers: "left 'local-linear' {epsilon} (Thm 4.1 with g = g_ε), right 'local' (Thm 5.1); P̂ = 'local-linear' at ε = 700 (λ = 1)",
+      trivialEpsilon: 2,
+      samplers: "left 'local-linear' {epsilon} (Thm 4.1 with g = g_ε), right 'local' (Thm 5.1); P̂ = 'local-linear' at ε = 700 (λ = 1); " +
+        "third panel: the trivial regime (e^ε >= γ²), where the paper's sampler releases P̂ and the library's 'local' clips (both ε-LDP)",
     },
     quick: { pointsPerEdge: 20 },
     erratum: undefined,

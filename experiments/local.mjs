@@ -5,7 +5,9 @@
 // experiments/local-finite.mjs. Every number comes from privsample/research: the seeded random mixtures
 // (ps.seededRandomMixtures), exact cell masses, the samplers' exact output pmfs, ps.divergence, worstCaseRisk,
 // mixtureWeight, ps.channelLdp and ps.privacyProfile; this file builds the set-up and aggregates.
-import { DIVERGENCES, continuousChecks, continuousFigure, continuousPanels, continuousTable, checkAtMost, printedValue } from './support.mjs';
+import {
+  DIVERGENCES, HELLINGER_ERRATUM, checkAtMost, continuousChecks, continuousFigure, continuousPanels, continuousTable, printedValue, statedHellingerPanel,
+} from './support.mjs';
 
 // The bounds of docs/experiments.md#ghoukasian-fig-4-continuous-pure-ldp (4 decimals): local / global (the code's c1, c2).
 const FIG4_BOUNDS = {
@@ -16,10 +18,9 @@ const FIG4_BOUNDS = {
 };
 // The linear weights λ of docs/experiments.md#ghoukasian-fig-10-continuous-gaussian-ldp: global / local.
 const FIG10_LAMBDAS = { 0.1: [0.0223, 0.0484], 0.5: [0.1310, 0.2534], 1: [0.3002, 0.5169], 2: [0.6587, 0.9781] };
-const FOUR_DECIMALS = { abs: 5e-5 };
+const FOUR_DECIMALS = { abs: 5e-5, source: 'derived' }; // closed forms (the paper prints no digits)
 const ERRATUM = 'The paper states the global class as c1 = 1/9, c2 = 9; its figure was computed with the code\'s unrounded ' +
-  'c1 = e^−1/3, c2 = 3e, which the Global sampler here uses too. Hellinger convention: the paper defines squared Hellinger with ' +
-  'f(t) = (1 − √t)² but plots ½Σ(√p − √q)², which the "Sq. Hel" panel draws (docs/errata.md#ghoukasian-et-al).';
+  'c1 = e^−1/3, c2 = 3e, which the Global sampler here uses too (docs/errata.md#ghoukasian-et-al). ' + HELLINGER_ERRATUM;
 
 const SETUP = {
   budgets: [0.1, 0.5, 1, 2],
@@ -76,7 +77,8 @@ async function runFig4(ps, setup, { progress = () => {} } = {}) {
       });
     }
   }
-  return { panels: continuousPanels(rows, samplers, setup.budgets, 'Privacy budget ε'), checks, printed, table: continuousTable(rows, 'epsilon') };
+  const panels = continuousPanels(rows, samplers, setup.budgets, 'Privacy budget ε');
+  return { panels: [...panels, statedHellingerPanel(panels)], checks, printed, table: continuousTable(rows, 'epsilon') };
 }
 
 async function runFig10(ps, setup, { progress = () => {} } = {}) {
@@ -101,7 +103,8 @@ async function runFig10(ps, setup, { progress = () => {} } = {}) {
     printed.push(printedValue(`λ local linear, ν = ${nu}`, localLambda,
       ps.continuousSampler('local-linear', { mu, prior: h, gamma: setup.gamma }).mixtureWeight(), FOUR_DECIMALS));
   }
-  return { panels: continuousPanels(rows, samplers, setup.budgets, 'Privacy budget ν'), checks, printed, table: continuousTable(rows, 'nu') };
+  const panels = continuousPanels(rows, samplers, setup.budgets, 'Privacy budget ν');
+  return { panels: [...panels, statedHellingerPanel(panels)], checks, printed, table: continuousTable(rows, 'nu') };
 }
 
 export const experiments = [

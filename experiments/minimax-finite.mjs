@@ -2,10 +2,13 @@
 // figures: Fig. 2 (Q*_{k,ε}(·|P) beside P, §3.1) and Figs 3, 5, 6, 7 (worst-case f-divergence against ε for the
 // proposed Q* and the Husain et al. uniform-reference mollifier baseline, §5.1 and App. G). Set-ups, printed values
 // and errata: docs/experiments.md#minimax-fig2 and docs/experiments.md#park-figs-3-5-7-finite-worst-case; the
-// mechanisms: docs/mechanisms/minimax.md, docs/mechanisms/mollifier.md.
+// mechanisms: core/mechanisms/minimax/README.md, core/mechanisms/mollifier/README.md.
 // Every number comes from privsample/research: the 'minimax', 'linear' and 'mollifier' samplers' exact output pmfs,
 // normalisers and closed-form worst cases, ps.divergence and ps.channelLdp. This file builds inputs and ε grids,
 // takes maxima and compares with the printed digits.
+import { HELLINGER_ERRATUM, STATED_HELLINGER, statedHellingerPanel } from './support.mjs';
+
+export { STATED_HELLINGER };
 
 /** The figures' three divergences; 'hellinger' is ½Σ(√p − √q)², the plotted "Sq. Hel" (docs/errata.md#the-hellinger-convention). */
 const DIVERGENCES = [
@@ -21,14 +24,14 @@ const SLACK = 1e-12;
 const check = (label, value, limit) => ({ label, value, limit, ok: value <= limit });
 
 /**
- * A printed value beside ours. `paper` is the printed decimal string: the tolerance is half a unit of its last digit
- * (plus 1e-12 for the binary rounding of the half itself).
+ * A reference value beside ours. `paper` is the reference's decimal string: the tolerance is half a unit of its last
+ * digit (plus 1e-12 for the binary rounding of the half itself). `source`: experiments/index.mjs REFERENCE_SOURCES.
  */
-function printedValue(label, paper, computed) {
+function printedValue(label, paper, computed, source) {
   const decimals = paper.includes('.') ? paper.length - paper.indexOf('.') - 1 : 0;
   const tolerance = 0.5 * 10 ** -decimals + 1e-12;
   const value = Number(paper);
-  return { label, paper: value, computed, tolerance, ok: Number.isFinite(computed) && Math.abs(computed - value) <= tolerance };
+  return { label, paper: value, computed, tolerance, source, ok: Number.isFinite(computed) && Math.abs(computed - value) <= tolerance };
 }
 
 /** The point mass on category i of k (a Float64Array: typed arrays cross into the library without a per-entry check). */
@@ -62,7 +65,8 @@ function epsilonGrid(lo, hi, step, extra = []) {
 
 // ---- Fig. 2 ---------------------------------------------------------------------------------------------------
 
-// docs/experiments.md#minimax-fig2 (tests/golden/minimax.json "figure2"): r_P and Q*(·|P) as printed, digits kept.
+// docs/experiments.md#minimax-fig2 (tests/golden/minimax.json "figure2"): r_P and Q*(·|P) of the authors' code (its P
+// vector and exact algorithm; the paper draws the bars and prints no digits), digits kept.
 const FIG2_PRINTED = {
   1: { r: '1.067912', q: ['0.280922', '0.234102', '0.187281', '0.148848', '0.148848'] },
   0.5: { r: '1.172942', q: ['0.25577', '0.21314', '0.17703', '0.17703', '0.17703'] },
@@ -94,12 +98,13 @@ async function runFig2(ps, setup, { progress } = {}) {
         series: [
           { label: 'Original pmf P(x)', points: P.map((p, x) => [x + 1, p]) },
           { label: `Q*_{k,ε}(x|P), ε = ${epsilon}`, points: Array.from(q, (v, x) => [x + 1, v]) },
-          ...(ref ? [{ label: `Q*_{k,ε}(x|P), ε = ${epsilon} (printed)`, points: ref.q.map((v, x) => [x + 1, Number(v)]), printed: true }] : []),
+          ...(ref ? [{ label: `Q*_{k,ε}(x|P), ε = ${epsilon} (paper: the authors' code; the paper prints no digits)`,
+            points: ref.q.map((v, x) => [x + 1, Number(v)]), printed: true }] : []),
         ],
       });
       if (ref) {
-        printed.push(printedValue(`r_P (ε = ${epsilon})`, ref.r, r));
-        ref.q.forEach((v, x) => printed.push(printedValue(`Q*(${x + 1}|P) (ε = ${epsilon})`, v, q[x])));
+        printed.push(printedValue(`r_P (ε = ${epsilon})`, ref.r, r, 'code'));
+        ref.q.forEach((v, x) => printed.push(printedValue(`Q*(${x + 1}|P) (ε = ${epsilon})`, v, q[x], 'code')));
       }
       // Privacy: the channel over P, every point mass and every "no mass on x" input holds each category's
       // largest and smallest output probability over all pmfs, so its pure ε is the mechanism's (ps.channelLdp).
@@ -164,15 +169,6 @@ const RISK_TABLE = {
   },
 };
 
-/** The corrected panel's title: squared Hellinger with the f the paper states. */
-export const STATED_HELLINGER = 'Sq. Hel as the paper defines it (f = (1 − √t)²)';
-
-const HELLINGER_ERRATUM = 'Sq. Hel: the paper defines the squared Hellinger distance with f(t) = (1 − √t)² (maximum 2) ' +
-  'but its code, and so its plotted panels, use f(t) = 1 − √t, i.e. ½Σ(√p − √q)² (maximum 1; the axes stop below 1). ' +
-  'We draw the plotted ½ convention (the library\'s \'hellinger\') as "Sq. Hel", and beside it the corrected panel for the ' +
-  'stated f, on which every value doubles (Σ(√p − √q)² = 2 · ½Σ(√p − √q)², a change of units, not a new computation). ' +
-  'See docs/errata.md#the-hellinger-convention.';
-
 /**
  * Figs 3, 5, 6, 7: for every ε of the grid, the closed-form worst case over P([k]) of the proposed Q*
  * ('minimax'.worstCaseRisk, Thm 3.1) and of the uniform-reference mollifier ('mollifier'.worstCaseRisk, App. F.1),
@@ -226,8 +222,8 @@ async function runRisk(ps, setup, { progress } = {}) {
         const col = PRINTED_EPSILONS.indexOf(epsilon);
         const ref = table && col >= 0 ? table[f] : null;
         if (ref) {
-          printed.push(printedValue(`Proposed ${label}(k=${k}, ε=${epsilon})`, ref[0][col], ours));
-          printed.push(printedValue(`Baseline ${label}(k=${k}, ε=${epsilon})`, ref[1][col], theirs));
+          printed.push(printedValue(`Proposed ${label}(k=${k}, ε=${epsilon})`, ref[0][col], ours, 'derived'));
+          printed.push(printedValue(`Baseline ${label}(k=${k}, ε=${epsilon})`, ref[1][col], theirs, 'derived'));
         }
         rows.push([epsilon, f, ours, theirs, attained, attainedBaseline, ref ? Number(ref[0][col]) : '', ref ? Number(ref[1][col]) : '']);
       }
@@ -245,8 +241,8 @@ async function runRisk(ps, setup, { progress } = {}) {
   if (table) {
     for (const { f, label } of DIVERGENCES) {
       series[f].push(
-        { label: 'Proposed (reference table, 4 digits)', points: PRINTED_EPSILONS.map((e, i) => [e, Number(table[f][0][i])]), printed: true },
-        { label: 'Baseline (reference table, 4 digits)', points: PRINTED_EPSILONS.map((e, i) => [e, Number(table[f][1][i])]), printed: true },
+        { label: 'Proposed (reference table: closed form, derived, 4 digits)', points: PRINTED_EPSILONS.map((e, i) => [e, Number(table[f][0][i])]), printed: true },
+        { label: 'Baseline (reference table: closed form, derived, 4 digits)', points: PRINTED_EPSILONS.map((e, i) => [e, Number(table[f][1][i])]), printed: true },
       );
     }
   }
@@ -261,25 +257,16 @@ async function runRisk(ps, setup, { progress } = {}) {
     check(`privacy, proposed: max over ${m} ε of (pure ε of the extreme inputs' channel, ps.channelLdp) − ε <= 0`, worst.lossStar, SLACK),
     check(`privacy, baseline: max over ${m} ε of (pure ε of the extreme inputs' channel, ps.channelLdp) − ε <= 0`, worst.lossBaseline, SLACK),
   ];
-  // The erratum's corrected panel: the paper's stated f = (1 − √t)² is twice the plotted ½ convention.
-  const stated = series.hellinger.map((sr) => ({ ...sr, points: sr.points.map(([x, y]) => [x, 2 * y]) }));
+  const panels = DIVERGENCES.map(({ f, label }) => ({
+    title: label,
+    kind: 'lines',
+    x: { label: 'Privacy budget ε', log: false },
+    y: { label: 'Worst f-divergence', log: false },
+    series: series[f],
+  }));
   return {
-    panels: [
-      ...DIVERGENCES.map(({ f, label }) => ({
-        title: label,
-        kind: 'lines',
-        x: { label: 'Privacy budget ε', log: false },
-        y: { label: 'Worst f-divergence', log: false },
-        series: series[f],
-      })),
-      {
-        title: STATED_HELLINGER,
-        kind: 'lines',
-        x: { label: 'Privacy budget ε', log: false },
-        y: { label: 'Worst f-divergence (f = (1 − √t)²)', log: false },
-        series: stated,
-      },
-    ],
+    // The erratum's corrected panel: the paper's stated f = (1 − √t)² is twice the plotted ½ convention.
+    panels: [...panels, statedHellingerPanel(panels)],
     checks,
     printed,
     table: {

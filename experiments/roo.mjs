@@ -6,9 +6,12 @@
 
 // ---- small result helpers (no mathematics: comparisons and bookkeeping) -----------------------------------------
 
-/** A printed value beside ours; ok when |computed − paper| <= abs + rel·|paper|. */
-function printedValue(label, paper, computed, { rel = 0, abs = 0 } = {}) {
-  return { label, paper, computed, ok: Number.isFinite(computed) && Math.abs(computed - paper) <= abs + rel * Math.abs(paper) };
+/**
+ * A reference value beside ours; ok when |computed − paper| <= abs + rel·|paper|. The paper prints no digits beyond
+ * its set-up: every reference is derived from its formulas (source 'derived', experiments/index.mjs REFERENCE_SOURCES).
+ */
+function printedValue(label, paper, computed, { rel = 0, abs = 0, source = 'derived' } = {}) {
+  return { label, paper, computed, source, ok: Number.isFinite(computed) && Math.abs(computed - paper) <= abs + rel * Math.abs(paper) };
 }
 
 /** A check: ok when value <= limit (or the given ok). */
@@ -127,6 +130,120 @@ function averageCounts(datasets) {
 // E[P̂_C] = P, so this is the Rao–Blackwellised estimator of docs/experiments.md#tasnim-et-al (no released samples are drawn).
 function tvOnP(ps, sampler, datasets) {
   return ps.divergence('tv', averageOutput(sampler, datasets), averageCounts(datasets));
+}
+
+// ---- DS-ROO's TV on P, exactly: over the law of the datasets ---------------------------------------------------
+//
+// DS-ROO′ releases (1 − q_m)·P̂_C + q_m·U for a dataset C of minimum count m (core/mechanisms/ds-roo/README.md; q_m by
+// ps.roo.obscureTable), so over C ~ Multinomial(n, P) its marginal Q satisfies Q − P = E[q_m·(U − P̂_C)] and
+//   TV(Q, P) = ½ Σ_y |Σ_{t < Z} (q_t − q_{t+1})·E[(1/k − C_y/n)·1{m <= t}]|     (q_Z = 0, Z the first zero of q)
+// by summation by parts. The expectations need only the law of (min count <= t, C_y), which the functions below
+// compute as a dynamic programme over the letters (a multinomial is a chain of binomials), keeping the running
+// minimum capped at Z: probabilities below 1e-40 are dropped, far below the rare events (~1e-13) that make the
+// values. This is the set-up's law of the data, not the mechanism; the mechanism's part is q_m from the library.
+// The Monte Carlo of the other series cannot resolve these values where no dataset reaches a minimum below Z.
+
+const LAW_CUT = 1e-40;
+
+/** ln k! for k = 0..n. */
+function logFactorials(n) {
+  const out = new Float64Array(n + 1);
+  for (let i = 1; i <= n; i += 1) out[i] = out[i - 1] + Math.log(i);
+  return out;
+}
+
+/**
+ * H[t][c] = Pr(min_i C_i <= t and C_y = c) for t < tMax, c = 0..n, C ~ Multinomial(n, P): the letters other than y
+ * one after another (letter i takes Binomial(r, P_i / the mass not yet placed) of the r records left), y the rest;
+ * the state is (records left, running minimum capped at tMax).
+ */
+function lowMinimumLaw(P, n, y, tMax, logFact) {
+  const states = tMax + 1;
+  let f = Array.from({ length: states }, () => new Float64Array(n + 1));
+  f[tMax][n] = 1;
+  let rest = P.reduce((a, b) => a + b, 0);
+  const logCut = Math.log(LAW_CUT);
+  const live = [];
+  for (let i = 0; i < P.length; i += 1) {
+    if (i === y) continue;
+    const pi = Math.min(1, P[i] / rest);
+    rest -= P[i];
+    const g = Array.from({ length: states }, () => new Float64Array(n + 1));
+    const lp = Math.log(pi);
+    const lq = Math.log1p(-pi);
+    for (let r = 0; r <= n; r += 1) {
+      live.length = 0;
+      let mass = 0;
+      for (let st = 0; st < states; st += 1) {
+        if (f[st][r] > 0) {
+          live.push(st);
+          mass += f[st][r];
+        }
+      }
+      if (mass < LAW_CUT) continue;
+      // Binomial(r, pi) at c, from the mode outward until a term falls below the cut (the pmf is unimodal).
+      const logTerm = (c) => (pi <= 0 ? (c === 0 ? 0 : -Infinity) : pi >= 1 ? (c === r ? 0 : -Infinity)
+        : logFact[r] - logFact[c] - logFact[r - c] + c * lp + (r - c) * lq);
+      const place = (c) => {
+        const t = logTerm(c);
+        if (t < logCut) return false;
+        const w = Math.exp(t);
+        for (const st of live) g[st < c ? st : Math.min(c, tMax)][r - c] += f[st][r] * w;
+        return true;
+      };
+      const mode = Math.min(r, Math.floor((r + 1) * pi));
+      for (let c = mode; c >= 0 && place(c); c -= 1);
+      for (let c = mode + 1; c <= r && place(c); c += 1);
+    }
+    f = g;
+  }
+  const H = Array.from({ length: tMax }, () => new Float64Array(n + 1));
+  for (let c = 0; c <= n; c += 1) {
+    for (let st = 0; st < states; st += 1) {
+      const v = f[st][c];
+      if (v === 0) continue;
+      for (let t = Math.min(st, c); t < tMax; t += 1) H[t][c] += v;
+    }
+  }
+  return H;
+}
+
+/**
+ * The exact TV(Q_DS-ROO, P) at each ε of `epsilons` whose table's first zero Z is at most maxZero (NaN at the
+ * others: their cost grows with Z, and there the Monte Carlo resolves the value). A symmetric P (P_y = P_{k−1−y})
+ * gives the mirrored letters the same law, computed once.
+ */
+function exactDsRooTv(ps, P, n, epsilons, maxZero) {
+  const k = P.length;
+  const tables = epsilons.map((e) => ps.roo.obscureTable(e, n, k));
+  const zeros = tables.map((t) => {
+    const z = t.findIndex((q) => q === 0);
+    return z < 0 ? t.length : z;
+  });
+  const exact = zeros.map((z) => z <= maxZero);
+  const tMax = Math.max(0, ...zeros.filter((z, i) => exact[i]));
+  const sums = epsilons.map(() => new Float64Array(k));
+  const symmetric = P.every((p, y) => p === P[k - 1 - y]);
+  const logFact = logFactorials(n);
+  for (let y = 0; y < k && tMax > 0; y += 1) {
+    if (symmetric && y > k - 1 - y) {
+      sums.forEach((v) => { v[y] = v[k - 1 - y]; });
+      continue;
+    }
+    const H = lowMinimumLaw(P, n, y, tMax, logFact);
+    const E = H.map((h) => {
+      let total = 0;
+      for (let c = 0; c <= n; c += 1) total += h[c] * (1 / k - c / n);
+      return total;
+    });
+    epsilons.forEach((e, i) => {
+      if (!exact[i]) return;
+      let acc = 0;
+      for (let t = 0; t < zeros[i]; t += 1) acc += (tables[i][t] - (t + 1 < tables[i].length ? tables[i][t + 1] : 0)) * E[t];
+      sums[i][y] = acc;
+    });
+  }
+  return { tv: sums.map((v, i) => (exact[i] ? 0.5 * v.reduce((a, b) => a + Math.abs(b), 0) : NaN)), zeros };
 }
 
 const FIG_EPSILONS = [0.01, 0.05, 0.1, 0.2, 0.5, 1, 2];
@@ -372,7 +489,8 @@ const fig2 = {
 
 // ---- Fig. 3 ---------------------------------------------------------------------------------------------------
 
-// docs/experiments.md#roo-fig3 table: RSSS 2k/(nε), ROO bound, ROO actual and DS-ROO (exact) for A and B.
+// docs/experiments.md#roo-fig3 table: RSSS 2k/(nε), ROO bound, ROO actual and DS-ROO (an independent exact
+// evaluation; the values at ε >= 0.1 are also this entry's exact ones) for A and B, each as [value, digits given].
 const FIG3_PRINTED = {
   0.01: { rsss: 1.8, roo: 0.41994, A: [0.12124, 1.172e-1], B: [0.17839, 1.783e-1] },
   0.02: { rsss: 0.9, roo: 0.27396, A: [0.07909, 6.938e-2], B: [0.11638, 1.161e-1] },
@@ -380,12 +498,19 @@ const FIG3_PRINTED = {
   0.1: { rsss: 0.18, roo: 0.07007, A: [0.02023, 6.327e-5], B: [0.02977, 2.800e-2] },
   0.2: { rsss: 0.09, roo: 0.03472, A: [0.01002, 1.242e-8], B: [0.01475, 1.151e-2] },
   0.5: { rsss: 0.036, roo: 0.01216, A: [0.00351, 7.9e-13], B: [0.00517, 1.201e-3] },
-  1: { rsss: 0.018, roo: 0.00463, A: [0.00134, null], B: [0.00197, 7.835e-5] },
-  2: { rsss: 0.009, roo: 0.00125, A: [0.00036, null], B: [0.00053, 2.115e-5] },
+  1: { rsss: 0.018, roo: 0.00463, A: [0.00134, 1.98e-15], B: [0.00197, 7.835e-5] },
+  2: { rsss: 0.009, roo: 0.00125, A: [0.00036, 5.34e-16], B: [0.00053, 2.115e-5] },
 };
 // Which DS-ROO values a Monte Carlo of a few thousand datasets resolves (relative tolerance); the others are rare
-// events (A at ε >= 0.1, B at ε >= 1), drawn but not compared.
+// events (A at ε >= 0.1, B at ε >= 1), computed exactly instead.
 const FIG3_DS_TOLERANCE = { A: { 0.01: 0.03, 0.02: 0.03, 0.05: 0.05 }, B: { 0.01: 0.03, 0.02: 0.03, 0.05: 0.03, 0.1: 0.05, 0.2: 0.1 } };
+/** Half a unit of the last digit of a reference given in scientific notation, relative to it. */
+const halfLastDigit = (v) => {
+  const digits = v.toExponential().split('e')[0].replace('.', '').length; // 1.242e-8 → 4 significant digits
+  return 0.5 * 10 ** (1 - digits) / Number(v.toExponential().split('e')[0]);
+};
+/** A Monte Carlo estimate of DS-ROO's TV is drawn only where at least this many datasets reach the obscure branch. */
+const MC_MIN_HITS = 100;
 
 const fig3 = {
   name: 'roo-fig3',
@@ -402,11 +527,15 @@ const fig3 = {
     datasets: 10000,
     laplaceDatasets: 100,
     seed: 20250403,
+    // DS-ROO's TV exactly over the datasets' multinomial law wherever its table's first zero Z is at most this
+    // (k = 9, n = 1000: ε >= 0.1, where the Monte Carlo cannot resolve A); the Monte Carlo is drawn where at least
+    // 100 datasets reach a minimum count below Z.
+    exactMaxZero: 20,
   },
-  quick: { datasets: 1500, laplaceDatasets: 4 },
+  quick: { datasets: 1500, laplaceDatasets: 4, exactMaxZero: 8 },
   erratum: undefined,
   async run(ps, setup, { progress = () => {} } = {}) {
-    const { k, records: n, epsilons, distributions, datasets: T, laplaceDatasets, seed } = setup;
+    const { k, records: n, epsilons, distributions, datasets: T, laplaceDatasets, seed, exactMaxZero } = setup;
     const names = Object.keys(distributions);
     const panels = [];
     const checks = [];
@@ -419,14 +548,18 @@ const fig3 = {
       boundMismatch = Math.max(boundMismatch, Math.abs(s.worstCaseRisk('tv', k) - bounds[i].roo) / bounds[i].roo);
       s.dispose();
     });
-    checks.push(checkValue('eq. 19 equals the roo sampler\'s worst-case TV (max relative difference)', boundMismatch, 1e-12));
+    // The sampler computes q_0 at ε′ = ε − (1e-12·ε + 1e-14) (core/mechanisms/roo/README.md), which moves it by less than
+    // 1e-11 relative: the formula and the sampler agree to that.
+    checks.push(checkValue('eq. 19 equals the roo sampler\'s worst-case TV (max relative difference; the sampler\'s ε′ margin)', boundMismatch, 1e-11));
     let step = 0;
     const steps = names.length * (1 + epsilons.length);
     for (const [d, name] of names.entries()) {
       const P = distributions[name];
       const data = drawDatasets(ps, P, n, T, seed + 1000003 * d, (f) => progress((step + f) / steps));
       step += 1;
-      const series = { roo: [], ds: [], lap: [] };
+      const exact = exactDsRooTv(ps, P, n, epsilons, exactMaxZero);
+      const minima = data.map((c) => Math.min(...c));
+      const series = { roo: [], ds: [], lap: [], exact: [] };
       for (const [i, e] of epsilons.entries()) {
         const roo = ps.sampler('roo', { epsilon: e, records: n });
         const ds = ps.sampler('ds-roo', { epsilon: e, records: n });
@@ -435,12 +568,18 @@ const fig3 = {
           const tvRoo = tvOnP(ps, roo, data);
           const tvDs = tvOnP(ps, ds, data);
           const tvLap = tvOnP(ps, lap, data.slice(0, laplaceDatasets));
+          const hits = minima.filter((m) => m < exact.zeros[i]).length; // datasets where DS-ROO′ may obscure
+          const resolved = hits >= MC_MIN_HITS;
           series.roo.push([e, tvRoo]);
-          series.ds.push([e, tvDs]);
+          if (resolved) series.ds.push([e, tvDs]);
+          if (Number.isFinite(exact.tv[i])) series.exact.push([e, exact.tv[i]]);
           series.lap.push([e, tvLap]);
-          rows.push([name, e, bounds[i].rsss, bounds[i].roo, tvLap, tvRoo, tvDs]);
+          rows.push([name, e, bounds[i].rsss, bounds[i].roo, tvLap, tvRoo, tvDs, hits, resolved, Number.isFinite(exact.tv[i]) ? exact.tv[i] : '']);
           checks.push(checkValue(`P = ${name}, ε = ${e}: TV of ROO on P <= ROO bound (eq. 19)`, tvRoo, bounds[i].roo));
           checks.push(checkValue(`P = ${name}, ε = ${e}: TV of DS-ROO′ on P <= ROO bound (eq. 19)`, tvDs, bounds[i].roo));
+          if (Number.isFinite(exact.tv[i])) {
+            checks.push(checkValue(`P = ${name}, ε = ${e}: exact TV of DS-ROO′ on P <= ROO bound (eq. 19)`, exact.tv[i], bounds[i].roo));
+          }
           const pairs = [];
           for (const c of data.slice(0, 3)) for (const c2 of neighbours(Array.from(c))) pairs.push([c, c2]);
           for (const s of [roo, ds]) {
@@ -456,8 +595,12 @@ const fig3 = {
           if (ref && ref[name]) {
             printed.push(printedValue(`ROO TV on P = ${name}, ε = ${e} (Monte Carlo)`, ref[name][0], tvRoo, { rel: 0.02, abs: 5e-6 }));
             const tol = FIG3_DS_TOLERANCE[name]?.[e];
-            if (tol !== undefined && ref[name][1] !== null) {
+            if (tol !== undefined && resolved) {
               printed.push(printedValue(`DS-ROO TV on P = ${name}, ε = ${e} (exact reference; Monte Carlo)`, ref[name][1], tvDs, { rel: tol }));
+            }
+            if (Number.isFinite(exact.tv[i])) {
+              printed.push(printedValue(`DS-ROO TV on P = ${name}, ε = ${e} (exact reference; exact over the datasets' law)`, ref[name][1],
+                exact.tv[i], { rel: halfLastDigit(ref[name][1]) }));
             }
           }
         } finally {
@@ -479,7 +622,8 @@ const fig3 = {
           { label: 'ROO, paper\'s α = q_0(1 − 1/k) (eq. 19)', points: epsilons.map((e, i) => [e, bounds[i].roo]) },
           { label: `laplace-projection, TV on P (${laplaceDatasets} datasets)`, points: positive(series.lap) },
           { label: 'ROO, TV on P', points: positive(series.roo) },
-          { label: `DS-ROO′, TV on P (${T} datasets)`, points: positive(series.ds) },
+          { label: `DS-ROO′, TV on P (Monte Carlo, ${T} datasets; where >= ${MC_MIN_HITS} reach the obscure branch)`, points: positive(series.ds) },
+          { label: 'DS-ROO′, TV on P (exact, over the datasets\' multinomial law)', points: positive(series.exact) },
         ],
       });
     }
@@ -487,7 +631,11 @@ const fig3 = {
       panels,
       checks,
       printed,
-      table: { columns: ['P', 'epsilon', 'alpha_rsss_eq18', 'alpha_roo_eq19', 'tv_laplace_projection', 'tv_roo', 'tv_ds_roo'], rows },
+      table: {
+        columns: ['P', 'epsilon', 'alpha_rsss_eq18', 'alpha_roo_eq19', 'tv_laplace_projection', 'tv_roo', 'tv_ds_roo_monte_carlo',
+          'datasets_reaching_obscure_branch', 'monte_carlo_resolved', 'tv_ds_roo_exact'],
+        rows,
+      },
     };
   },
 };

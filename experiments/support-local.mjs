@@ -23,7 +23,7 @@ export function pointMass(k, i) {
 }
 
 /**
- * The block input of N_γ(μ_k) with k = 2(γ + 1) (docs/mechanisms/local.md#worst-case-risk): γ·p0 on the block {i, i + 1} of
+ * The block input of N_γ(μ_k) with k = 2(γ + 1) (core/mechanisms/local/README.md#worst-case-risk): γ·p0 on the block {i, i + 1} of
  * prior mass 1/(γ + 1) = 2/k, p0/γ elsewhere. It attains the local minimax risk; the disjoint blocks are the
  * extreme points of N_γ(μ_k) used by the privacy checks.
  */
@@ -70,9 +70,12 @@ export function ratioTracker(ps, cells) {
 /** A check row: ok when value <= limit. */
 export const check = (label, value, limit) => ({ label, value, limit, ok: value <= limit });
 
-/** A printed-value row: ok when |computed − paper| <= tolerance (half a unit of the last printed digit). */
-export const printedValue = (label, paper, computed, tolerance) => ({
-  label, paper, computed, tolerance, ok: Math.abs(computed - paper) <= tolerance,
+/**
+ * A reference-value row: ok when |computed − paper| <= tolerance (half a unit of the last digit given); `source` is
+ * where the reference comes from (experiments/index.mjs REFERENCE_SOURCES).
+ */
+export const printedValue = (label, paper, computed, tolerance, source) => ({
+  label, paper, computed, tolerance, source, ok: Math.abs(computed - paper) <= tolerance,
 });
 
 /** One grouped-bar panel per divergence, with the x values as categories (the paper's 1×3 layout). */
@@ -84,4 +87,29 @@ export function barPanels(xLabel, seriesByDivergence) {
     y: { label: 'Worst f-divergence', log: false },
     series: seriesByDivergence[f],
   }));
+}
+
+/**
+ * The pure local sampler of a figure, for the options of ps.sampler('local'): the library's (outsideN 'clip') or the
+ * paper's (outsideN 'projection'). They differ only in the trivial regime e^ε >= γ² (where the closed-form risk is 0)
+ * and only on inputs outside N_γ(P0): the paper's sampler releases the projection P̂ of the input onto N_γ(P0) (here
+ * 'local-linear' at ε = 700, whose weight clamps to 1), the library clips into the box [b·P0, b·e^ε·P0]. Both are
+ * ε-LDP (core/mechanisms/local/README.md#trivial-regime). Returns { distribution, worstCaseRisk, dispose }.
+ */
+export function localSampler(ps, options, outsideN = 'clip') {
+  if (outsideN !== 'clip' && outsideN !== 'projection') {
+    throw new RangeError(`outsideN is ${JSON.stringify(outsideN)}: use 'clip' (the library) or 'projection' (the paper)`);
+  }
+  const clip = ps.sampler('local', options);
+  if (outsideN === 'clip' || clip.worstCaseRisk('tv', options.prior.length) > 0) return clip;
+  const projector = ps.sampler('local-linear', { epsilon: 700, prior: options.prior, gamma: options.gamma });
+  return {
+    mechanism: 'local',
+    distribution: (p) => projector.distribution(p),
+    worstCaseRisk: (f, k) => clip.worstCaseRisk(f, k),
+    dispose() {
+      clip.dispose();
+      projector.dispose();
+    },
+  };
 }

@@ -18,9 +18,12 @@ export function checkAtMost(label, value, limit, ok = value <= limit + RELATIVE_
   return { label, value, limit, ok };
 }
 
-/** A value the paper or docs/experiments.md prints, beside ours: ok when |computed − paper| <= abs + rel·|paper|. */
-export function printedValue(label, paper, computed, { abs = 0, rel = 0 } = {}) {
-  return { label, paper, computed, ok: Number.isFinite(computed) && Math.abs(computed - paper) <= abs + rel * Math.abs(paper) };
+/**
+ * A reference value beside ours: ok when |computed − paper| <= abs + rel·|paper|. `source` says where the reference
+ * comes from (experiments/index.mjs REFERENCE_SOURCES: 'printed', 'figure', 'code' or 'derived').
+ */
+export function printedValue(label, paper, computed, { abs = 0, rel = 0, source } = {}) {
+  return { label, paper, computed, source, ok: Number.isFinite(computed) && Math.abs(computed - paper) <= abs + rel * Math.abs(paper) };
 }
 
 /** A 'lines' or 'bars' series over category labels x (numbers) and values y; nulls are left out. */
@@ -147,5 +150,35 @@ export function continuousTable(rows, budgetName) {
     columns: [budgetName, 'divergence', 'sampler', 'measured_worst', 'bound_R', 'worst_client', 'privacy_check', 'privacy_value', 'privacy_limit'],
     rows: rows.map((r) => [r.budget, r.f, r.sampler, r.measured, Number.isFinite(r.bound) ? r.bound : '', r.worstClient,
       r.privacy?.label ?? '', r.privacy?.value ?? '', r.privacy?.limit ?? '']),
+  };
+}
+
+// ---- the Hellinger convention (docs/errata.md#the-hellinger-convention) --------------------------------------------
+
+/** The corrected panel's title: squared Hellinger with the f both papers state. */
+export const STATED_HELLINGER = 'Sq. Hel as the paper defines it (f = (1 − √t)²)';
+
+/**
+ * The erratum of every figure that draws a "Sq. Hel" panel: both papers (Park et al., Ghoukasian et al.) define
+ * the squared Hellinger distance with f(t) = (1 − √t)² but plot the code's f(t) = 1 − √t.
+ */
+export const HELLINGER_ERRATUM = 'Sq. Hel: the paper defines the squared Hellinger distance with f(t) = (1 − √t)² ' +
+  '(maximum 2) but its code, and so its plotted panel, uses f(t) = 1 − √t, i.e. ½Σ(√p − √q)² (maximum 1). We draw ' +
+  'the plotted ½ convention (the library\'s \'hellinger\') as "Sq. Hel", and beside it the corrected panel for the ' +
+  'stated f, on which every value doubles (Σ(√p − √q)² = 2 · ½Σ(√p − √q)², a change of units, not a new ' +
+  'computation). See docs/errata.md#the-hellinger-convention.';
+
+/**
+ * The corrected panel of the erratum: a copy of the panel titled 'Sq. Hel' among `panels` with every value doubled
+ * (the stated f is twice the plotted one), titled STATED_HELLINGER.
+ */
+export function statedHellingerPanel(panels) {
+  const plotted = panels.find((p) => p.title === 'Sq. Hel');
+  if (!plotted) throw new RangeError('statedHellingerPanel: no panel titled "Sq. Hel"');
+  return {
+    ...plotted,
+    title: STATED_HELLINGER,
+    y: { ...plotted.y, label: 'Worst Sq. Hel, f = (1 − √t)²' },
+    series: plotted.series.map((s) => ({ ...s, points: s.points.map(([x, y]) => [x, 2 * y]) })),
   };
 }

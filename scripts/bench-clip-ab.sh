@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench -- clip-normalise-ab [commit] [largest k]: bench/clip_normalise_ab.cpp, this tree's clip-normalise
 # against the one of another commit (default: the parent of HEAD) in one native process. That commit's core is
-# compiled once into build/ab-<commit> (every core/src file, -O3 as CMake's Release, its namespace renamed by
+# compiled once into build/ab-<commit> (every core source file of that commit, in either layout — core/src and
+# core/include before the folders by layer, core/<layer>/ after — -O3 as CMake's Release, its namespace renamed by
 # -Dprivsample=privsample_baseline), then linked with this tree's core (build/native).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,10 @@ if [[ ! -f "$dir/libbaseline.a" ]]; then
   rm -rf "$dir"
   mkdir -p "$dir/tree"
   git archive "$commit" core | tar -x -C "$dir/tree"
-  baseline=("${flags[@]}" -Dprivsample=privsample_baseline -I"$dir/tree/core/include" -I"$dir/tree/core/src")
-  for source in "$dir"/tree/core/src/*.cpp; do  # two at a time
+  baseline=("${flags[@]}" -Dprivsample=privsample_baseline -I"$dir/tree/core/include" -I"$dir/tree/core/src"
+            -I"$dir/tree/core")
+  mapfile -t sources < <(find "$dir/tree/core" -name '*.cpp' ! -name '*_test.cpp' | sort)
+  for source in "${sources[@]}"; do  # two at a time
     g++ "${baseline[@]}" -c "$source" -o "$dir/$(basename "$source" .cpp).o" &
     (( $(jobs -r | wc -l) < 2 )) || wait -n
   done
@@ -28,6 +31,6 @@ if [[ ! -f "$dir/libbaseline.a" ]]; then
 fi
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2 --target privsample_core >/dev/null
-g++ "${flags[@]}" -Icore/include bench/clip_normalise_ab.cpp "$dir/wrapper.o" "$dir/libbaseline.a" \
+g++ "${flags[@]}" -Icore bench/clip_normalise_ab.cpp "$dir/wrapper.o" "$dir/libbaseline.a" \
   build/native/libprivsample_core.a -o build/native/clip_normalise_ab
 build/native/clip_normalise_ab "$commit" "$largest"

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// npm run reproduce -- <name> [--quick] [--out DIR] [--no-chart]
-// npm run reproduce -- all [--quick] [--out DIR] [--no-chart]
+// npm run reproduce -- <name> [--quick | --paper] [--out DIR] [--no-chart]
+// npm run reproduce -- all [--quick | --paper] [--out DIR] [--no-chart]
 // npm run reproduce -- list
+//
+// --quick runs each entry's quick form (what npm test runs); --paper the paper's own scale where an entry reduces it
+// for time (entry.paperScale, e.g. MBDE's paper preset in minimax-fig1 and minimax-fig4: hours). Independent runs
+// inside an entry (minimax-fig4's MBDE clients) are spread over one worker thread per core (scripts/reproduce-pool.mjs).
 //
 // Runs entries of the one registry of experiments (experiments/index.mjs: every figure and table of the four papers)
 // through the public API of privsample/research and, for each entry, writes to DIR (default reproductions/):
@@ -17,16 +21,21 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../bindings/js/research.mjs';
 import { EXPERIMENTS, PAPERS, experimentByName, runExperiment } from '../experiments/index.mjs';
+import { tableOf, toCsv } from '../experiments/table.mjs';
+import { threadPool } from './reproduce-pool.mjs';
+
+export { tableOf, toCsv };
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
-const USAGE = 'usage: npm run reproduce -- <name>|all|list [--quick] [--out DIR] [--no-chart]';
+const USAGE = 'usage: npm run reproduce -- <name>|all|list [--quick | --paper] [--out DIR] [--no-chart]';
 
 export function parseArgs(argv) {
-  const args = { quick: false, chart: true, out: join(ROOT, 'reproductions'), names: [] };
+  const args = { quick: false, paperScale: false, chart: true, out: join(ROOT, 'reproductions'), names: [] };
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i];
     if (a === '--quick') args.quick = true;
+    else if (a === '--paper') args.paperScale = true;
     else if (a === '--no-chart') args.chart = false;
     else if (a === '--out') {
       const dir = argv[(i += 1)];
@@ -35,38 +44,12 @@ export function parseArgs(argv) {
     } else if (a.startsWith('--')) throw new RangeError(`unknown option ${a}`);
     else args.names.push(a);
   }
+  if (args.quick && args.paperScale) throw new RangeError('--quick and --paper exclude each other');
   if (args.names.length === 0) throw new RangeError(`name an experiment, 'all' or 'list'; the names are: ${EXPERIMENTS.map((e) => e.name).join(', ')}`);
   if (args.names.includes('list')) return { ...args, list: true };
   args.all = args.names.includes('all');
   args.entries = args.all ? [...EXPERIMENTS] : args.names.map((n) => experimentByName(n));
   return args;
-}
-
-// ---- files ---------------------------------------------------------------------------------------------------------
-
-const csvCell = (v) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** The result's table, or its panels flattened (lines/bars: panel, series, x, y; heat maps: one row per cell). */
-export function tableOf(result) {
-  if (result.table) return result.table;
-  const rows = [];
-  for (const panel of result.panels) {
-    if (panel.kind === 'heatmap') {
-      const { width, height } = panel.grid;
-      for (let iy = 0; iy < height; iy += 1) for (let ix = 0; ix < width; ix += 1) rows.push([panel.title, 'cell', ix, iy, panel.values[iy * width + ix]]);
-    } else {
-      for (const s of panel.series) for (const [x, y] of s.points) rows.push([panel.title, s.label, x, y, '']);
-    }
-  }
-  return { columns: ['panel', 'series', 'x (heat map: column index)', 'y (heat map: row index)', 'heat map value'], rows };
-}
-
-export function toCsv(result) {
-  const { columns, rows } = tableOf(result);
-  return `${[columns, ...rows].map((r) => r.map(csvCell).join(',')).join('\n')}\n`;
 }
 
 // ---- printing ------------------------------------------------------------------------------------------------------
@@ -80,8 +63,9 @@ export function report(run) {
   lines.push(`  checks (${result.checks.filter((c) => c.ok).length} of ${result.checks.length} ok):`);
   for (const c of result.checks) lines.push(`    ${c.ok ? 'ok  ' : 'FAIL'} ${c.label}: ${fmt(c.value)} (limit ${fmt(c.limit)})`);
   if (result.printed.length) {
-    lines.push(`  printed values (${result.printed.filter((p) => p.ok).length} of ${result.printed.length} match):`);
-    for (const p of result.printed) lines.push(`    ${p.ok ? 'ok  ' : 'FAIL'} ${p.label}: paper ${fmt(p.paper)}, computed ${fmt(p.computed)}`);
+    lines.push(`  reference values (${result.printed.filter((p) => p.ok).length} of ${result.printed.length} match; source: printed in the paper, ` +
+      'decoded from its figure, from the authors\' code, or derived from its formulas):');
+    for (const p of result.printed) lines.push(`    ${p.ok ? 'ok  ' : 'FAIL'} ${p.label}: reference ${fmt(p.paper)} (${p.source}), computed ${fmt(p.computed)}`);
   }
   lines.push(`  ${ok ? 'PASS' : 'FAIL'} in ${(ms / 1000).toFixed(2)} s`);
   return lines.join('\n');
@@ -191,6 +175,7 @@ async function main() {
   }
   mkdirSync(args.out, { recursive: true });
   const ps = await init();
+  const pool = threadPool();
   const runs = [];
   const started = performance.now();
   const tty = process.stderr.isTTY;
@@ -203,21 +188,22 @@ async function main() {
         process.stderr.write(`\r${entry.name}: ${pct}%   `);
       }
     };
-    const run = await runExperiment(ps, entry, { quick: args.quick, progress });
+    const run = await runExperiment(ps, entry, { quick: args.quick, paperScale: args.paperScale, progress, pool });
     if (tty) process.stderr.write('\r\x1b[K');
     runs.push(run);
     writeFileSync(join(args.out, `${entry.name}.csv`), toCsv(run.result));
     writeFileSync(join(args.out, `${entry.name}.json`), `${JSON.stringify({ name: entry.name, paper: entry.paper, figure: entry.figure,
-      title: entry.title, quick: args.quick, setup: run.setup, erratum: entry.erratum ?? null, seconds: run.ms / 1000, ok: run.ok, ...run.result })}\n`);
+      title: entry.title, quick: args.quick, paperScale: args.paperScale, setup: run.setup, erratum: entry.erratum ?? null, seconds: run.ms / 1000, ok: run.ok, ...run.result })}\n`);
     if (args.all) {
       console.log(`${run.ok ? 'pass' : 'FAIL'}  ${entry.name.padEnd(18)} ${(run.ms / 1000).toFixed(2).padStart(7)} s`);
       for (const c of run.result.checks.filter((x) => !x.ok)) console.log(`        check failed: ${c.label}: ${fmt(c.value)} (limit ${fmt(c.limit)})`);
-      for (const p of run.result.printed.filter((x) => !x.ok)) console.log(`        printed mismatch: ${p.label}: paper ${fmt(p.paper)}, computed ${fmt(p.computed)}`);
+      for (const p of run.result.printed.filter((x) => !x.ok)) console.log(`        reference mismatch: ${p.label}: reference ${fmt(p.paper)} (${p.source}), computed ${fmt(p.computed)}`);
     } else {
       console.log(report(run));
     }
   }
   const computeSeconds = (performance.now() - started) / 1000;
+  await pool.close();
   if (args.chart) {
     const t = performance.now();
     await renderPngs(runs, args.out);
@@ -225,7 +211,8 @@ async function main() {
   }
   const failed = runs.filter((r) => !r.ok);
   console.log(`${runs.length - failed.length} of ${runs.length} passed${failed.length ? ` (failed: ${failed.map((r) => r.entry.name).join(', ')})` : ''}; ` +
-    `computed in ${computeSeconds.toFixed(1)} s, total ${((performance.now() - started) / 1000).toFixed(1)} s${args.quick ? ' (quick)' : ''}; wrote ${args.out}`);
+    `computed in ${computeSeconds.toFixed(1)} s, total ${((performance.now() - started) / 1000).toFixed(1)} s${args.quick ? ' (quick)' : args.paperScale ? ' (paper scale)' : ''}; ` +
+    `${pool.size} worker thread${pool.size === 1 ? '' : 's'}; wrote ${args.out}`);
   process.exit(failed.length ? 1 : 0);
 }
 

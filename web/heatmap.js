@@ -74,8 +74,12 @@ export function drawHeatmap(canvas, panel, { vmax = sharedMax([panel]), size = 3
   }
 }
 
+// A colour-bar label in the 44 px beside the bar: cell masses of fine grids are ~1e-6, which toPrecision(2) writes as
+// 0.0000040 (cut to "0.00000"), so small values are written 4.0e-6.
+const barLabel = (v) => (v === 0 ? '0' : Math.abs(v) < 0.01 ? v.toExponential(1) : v.toPrecision(2));
+
 /** A vertical colour bar for the scale [0, vmax] (five labelled ticks). */
-export function drawColourBar(canvas, { vmax, height = 300, textColour = '#2b2f36', format = (v) => v.toPrecision(2) }) {
+export function drawColourBar(canvas, { vmax, height = 300, textColour = '#2b2f36', format = barLabel }) {
   canvas.width = 64;
   canvas.height = height;
   const ctx = canvas.getContext('2d');

@@ -14,8 +14,9 @@ import { chartTheme } from './theme.js';
 // Okabe–Ito (colour-blind safe), then greys.
 const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8c564b', '#777777', '#aaaaaa'];
 
-// A series' stem: its label without a qualifier such as "(paper)", "(measured worst)", "(closed-form R)" or " bound".
-const QUALIFIER = /\s*(\((paper|printed|as printed|measured worst|closed-form R)[^)]*\)|\s+bound)$/i;
+// A series' stem: its label without a qualifier such as "(paper)", "(reference: …)", "(measured worst)",
+// "(closed-form R)" or " bound".
+const QUALIFIER = /\s*(\((paper|printed|as printed|reference|measured worst|closed-form R)[^)]*\)|\s+bound)$/i;
 
 /**
  * Series styles: the series of one stem share a colour; the first is drawn solid, a later one (a bound, the paper's
@@ -35,11 +36,20 @@ function stylesOf(series) {
   });
 }
 
+// Log axes: one label per decade, written 1e-15 outside [0.001, 10^4) (Chart.js's own labels print 0.0000000000000010).
+function logTick(value) {
+  const v = Number(value);
+  if (!(v > 0)) return '';
+  const exponent = Math.floor(Math.log10(v) + 1e-9);
+  if (Math.abs(v / 10 ** exponent - 1) > 1e-6) return '';
+  return exponent >= -3 && exponent < 4 ? String(Number(v.toPrecision(1))) : `1e${exponent}`;
+}
+
 function axis(spec = {}, theme, { category = false } = {}) {
   return {
     type: category ? 'category' : spec.log ? 'logarithmic' : 'linear',
     title: { display: Boolean(spec.label), text: readableMath(spec.label ?? ''), color: theme.text },
-    ticks: { color: theme.text, maxRotation: 0, autoSkip: true },
+    ticks: { color: theme.text, maxRotation: 0, autoSkip: true, ...(spec.log && !category ? { callback: logTick } : {}) },
     grid: { color: theme.grid },
   };
 }

@@ -1,7 +1,7 @@
 // The Web Worker of the reproductions page (reproduce.html), on the shared worker protocol (web/rpc.js). It runs
 // registry entries (experiments/index.mjs, the same entries as `npm run reproduce`) through the shared runner, which
 // hands each experiment a progress callback; the page stops a run with client.cancel() (the worker is replaced).
-//   'run'     { name, quick } → { name, quick, setup, result, ms, ok }
+//   'run'     { name, quick, paperScale } → { name, quick, paperScale, setup, result, ms, ok }
 //   'version' {}              → { version }
 import { init } from 'privsample/research';
 import { experimentByName, runExperiment } from '../experiments/index.mjs';
@@ -19,9 +19,10 @@ function throttled(progress) {
 }
 
 serveRequests(init(), {
-  async run(ps, { name, quick }, { progress }) {
-    const run = await runExperiment(ps, experimentByName(name), { quick: quick === true, progress: throttled(progress) });
-    return { name, quick: quick === true, setup: run.setup, result: run.result, ms: run.ms, ok: run.ok };
+  async run(ps, { name, quick, paperScale }, { progress }) {
+    const options = { quick: quick === true, paperScale: paperScale === true };
+    const run = await runExperiment(ps, experimentByName(name), { ...options, progress: throttled(progress) });
+    return { name, ...options, setup: run.setup, result: run.result, ms: run.ms, ok: run.ok };
   },
   version: (ps) => ({ version: ps.version }),
 });

@@ -1,17 +1,20 @@
 // The reproductions page (reproduce.html): a thin view over the registry of experiments (experiments/index.mjs, the
 // same entries as `npm run reproduce`). Picking an entry runs it in the Web Worker (reproduce-worker.js, the shared
-// protocol of web/rpc.js) in quick form or with the paper's set-up, with a progress bar and Stop (client.cancel());
-// the result is drawn by the shared renderer (web/panels.js), with its checks, the printed values beside ours and the
-// entry's erratum next to the figure. No numbers are computed here.
+// protocol of web/rpc.js) in quick form, with its default set-up or at the paper's scale, with a progress bar and
+// Stop (client.cancel()); the result is drawn by the shared renderer (web/panels.js), with its checks, the reference
+// values beside ours with their sources and the entry's erratum next to the figure, and can be downloaded as CSV (the
+// command line's file, experiments/table.mjs) and PNG (the drawn panels). No numbers are computed here.
 // User Timing: 'privsample:reproduce:<name>' measures selection → drawn (closed-form entries must appear at once).
-import { EXPERIMENTS, PAPERS, setupOf } from '../experiments/index.mjs';
+import { EXPERIMENTS, PAPERS, REFERENCE_SOURCES, setupOf } from '../experiments/index.mjs';
+import { toCsv } from '../experiments/table.mjs';
 import { formatNumber } from './format.js';
 import { readableMath } from './math-text.js';
 import { renderResult } from './panels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 
 const el = Object.fromEntries(['app', 'status', 'version', 'experiment', 'run', 'stop', 'progress', 'run-status', 'entry-figure', 'entry-paper',
-  'entry-badges', 'entry-title', 'setup-mode', 'setup-list', 'run-error', 'verdict', 'erratum', 'panels', 'checks', 'printed-body', 'printed-none']
+  'entry-badges', 'entry-title', 'setup-mode', 'setup-list', 'run-error', 'verdict', 'erratum', 'panels', 'checks', 'printed-body', 'printed-none',
+  'download-csv', 'download-png']
   .map((id) => [id, document.getElementById(id)]));
 const results = document.querySelector('[data-testid="results"]');
 const modeInputs = [...document.querySelectorAll('input[name="mode"]')];
@@ -21,6 +24,7 @@ client.onFatal(({ message }) => showStatus('error', message));
 
 let running = null; // { name, quick } of the run in progress
 let generation = 0;
+let shown = null; // { entry, result } drawn last: what the downloads save
 
 function showStatus(state, text) {
   el.status.dataset.state = state;
@@ -30,7 +34,7 @@ function showStatus(state, text) {
 const shortPaper = (paper) => PAPERS[paper].split(' — ')[0].split(':')[0];
 const number = (v) => (typeof v === 'number' ? formatNumber(v) : String(v));
 const entryOf = (name) => EXPERIMENTS.find((e) => e.name === name);
-const quickMode = () => modeInputs.find((i) => i.checked)?.value !== 'full';
+const mode = () => modeInputs.find((i) => i.checked)?.value ?? 'quick';
 
 // ---- the picker: every entry, grouped by paper ------------------------------------------------------------------
 for (const [paper, title] of Object.entries(PAPERS)) {
@@ -44,7 +48,7 @@ for (const [paper, title] of Object.entries(PAPERS)) {
   el.experiment.append(group);
 }
 
-function showEntry(entry, quick) {
+function showEntry(entry, quick, paperScale) {
   el['entry-figure'].textContent = `${entry.figure}`;
   el['entry-paper'].textContent = ` · ${PAPERS[entry.paper]}`;
   el['entry-badges'].replaceChildren(...[entry.closedForm ? 'closed form' : 'computed', entry.erratum ? 'erratum' : null].filter(Boolean).map((t) => {
@@ -54,8 +58,9 @@ function showEntry(entry, quick) {
     return b;
   }));
   el['entry-title'].textContent = readableMath(entry.title);
-  el['setup-mode'].textContent = quick ? '(quick form: the paper\'s set-up with the quick overrides)' : '(the paper\'s set-up)';
-  const setup = setupOf(entry, { quick });
+  el['setup-mode'].textContent = quick ? '(quick form: the default set-up with the quick overrides)'
+    : paperScale ? `(the paper's scale${entry.paperScale ? ': the overrides marked' : ': the default set-up already is'})` : '(the default set-up)';
+  const setup = setupOf(entry, { quick, paperScale });
   el['setup-list'].replaceChildren(...Object.entries(setup).flatMap(([key, value]) => {
     const dt = document.createElement('dt');
     dt.textContent = key;
@@ -64,6 +69,7 @@ function showEntry(entry, quick) {
     dd.textContent = typeof value === 'string' ? value
       : JSON.stringify(value, (k, v) => (typeof v === 'number' && Number.isFinite(v) ? Number(v.toPrecision(6)) : v)).replaceAll(',', ', ');
     if (Object.hasOwn(entry.quick ?? {}, key) && quick) dd.textContent += ' (quick)';
+    if (Object.hasOwn(entry.paperScale ?? {}, key) && paperScale) dd.textContent += ' (paper\'s scale)';
     return [dt, dd];
   }));
   el.erratum.hidden = !entry.erratum;
@@ -75,8 +81,11 @@ function showEntry(entry, quick) {
   }
 }
 
-function showResult(entry, { result, ms, ok, quick }) {
+function showResult(entry, { result, ms, ok, quick, paperScale }) {
   renderResult(el.panels, result);
+  shown = { entry, result };
+  el['download-csv'].disabled = false;
+  el['download-png'].disabled = false;
   el.checks.replaceChildren(...result.checks.map((c) => {
     const li = document.createElement('li');
     li.dataset.ok = String(c.ok);
@@ -89,11 +98,15 @@ function showResult(entry, { result, ms, ok, quick }) {
     const tr = document.createElement('tr');
     tr.dataset.ok = String(p.ok);
     tr.dataset.testid = 'printed-row';
-    const cells = [p.label, number(p.paper), `${number(p.computed)} ${p.ok ? '✓' : '✗'}`];
+    const cells = [p.label, number(p.paper), p.source, `${number(p.computed)} ${p.ok ? '✓' : '✗'}`];
     cells.forEach((text, i) => {
       const td = document.createElement('td');
       td.textContent = text;
-      if (i > 0) td.className = 'num';
+      if (i === 1 || i === 3) td.className = 'num';
+      if (i === 2) {
+        td.title = REFERENCE_SOURCES[text] ?? '';
+        td.dataset.testid = 'printed-source';
+      }
       tr.append(td);
     });
     return tr;
@@ -102,8 +115,9 @@ function showResult(entry, { result, ms, ok, quick }) {
   const mismatched = result.printed.filter((p) => !p.ok).length;
   el.verdict.dataset.ok = String(ok);
   el.verdict.textContent = ok
-    ? `${entry.name}: all ${result.checks.length} checks passed and all ${result.printed.length} printed values match (${quick ? 'quick' : 'full'}, ${(ms / 1000).toFixed(2)} s in the worker).`
-    : `${entry.name}: ${failedChecks} check(s) failed and ${mismatched} printed value(s) differ — see below.`;
+    ? `${entry.name}: all ${result.checks.length} checks passed and all ${result.printed.length} reference values match ` +
+      `(${quick ? 'quick' : paperScale ? 'the paper\'s scale' : 'full'}, ${(ms / 1000).toFixed(2)} s in the worker).`
+    : `${entry.name}: ${failedChecks} check(s) failed and ${mismatched} reference value(s) differ — see below.`;
   results.dataset.state = ok ? 'passed' : 'failed';
   results.dataset.name = entry.name;
 }
@@ -120,13 +134,17 @@ function clearResult() {
 async function run() {
   const name = el.experiment.value;
   const entry = entryOf(name);
-  const quick = quickMode();
+  const quick = mode() === 'quick';
+  const paperScale = mode() === 'paper';
   const mine = (generation += 1);
   if (running) client.cancel(); // a new pick stops the run in progress
   running = { name, quick };
   performance.mark(`privsample:reproduce:${name}:start`);
-  history.replaceState(null, '', `#${name}${quick ? '' : ':full'}`);
-  showEntry(entry, quick);
+  history.replaceState(null, '', `#${name}${quick ? '' : paperScale ? ':paper' : ':full'}`);
+  showEntry(entry, quick, paperScale);
+  shown = null;
+  el['download-csv'].disabled = true;
+  el['download-png'].disabled = true;
   el.app.dataset.busy = 'true';
   results.dataset.state = 'running';
   results.dataset.name = name;
@@ -138,7 +156,7 @@ async function run() {
   el.verdict.textContent = `Computing ${name}…`;
   clearResult();
   try {
-    const out = await client.call('run', { name, quick }, {
+    const out = await client.call('run', { name, quick, paperScale }, {
       onProgress: (f) => {
         if (mine === generation) el.progress.value = f;
       },
@@ -177,9 +195,57 @@ el.stop.addEventListener('click', () => {
   if (running) client.cancel();
 });
 
-// A permalink (#name or #name:full) picks that entry; otherwise the first closed-form entry, which appears at once.
+// ---- downloads: the result's CSV (the command line's <name>.csv) and the drawn panels as one PNG ------------------
+function save(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+el['download-csv'].addEventListener('click', () => {
+  if (shown) save(new Blob([toCsv(shown.result)], { type: 'text/csv' }), `${shown.entry.name}.csv`);
+});
+
+// The panels as laid out on the page, each figure's caption and canvas at its place, on the page's background.
+el['download-png'].addEventListener('click', () => {
+  if (!shown) return;
+  const box = el.panels.getBoundingClientRect();
+  const scale = window.devicePixelRatio || 1;
+  const out = document.createElement('canvas');
+  out.width = Math.ceil(box.width * scale);
+  out.height = Math.ceil(el.panels.scrollHeight * scale);
+  const ctx = out.getContext('2d');
+  const style = getComputedStyle(document.body);
+  ctx.fillStyle = style.backgroundColor || '#fff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.scale(scale, scale);
+  for (const figure of el.panels.querySelectorAll('figure')) {
+    const caption = figure.querySelector('figcaption');
+    const canvas = figure.querySelector('canvas');
+    if (caption) {
+      const r = caption.getBoundingClientRect();
+      ctx.fillStyle = style.color || '#000';
+      ctx.font = `600 ${getComputedStyle(caption).fontSize} system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.fillText(caption.textContent, r.left - box.left + r.width / 2, r.top - box.top + r.height * 0.8, r.width);
+    }
+    if (canvas) {
+      const r = canvas.getBoundingClientRect();
+      ctx.drawImage(canvas, r.left - box.left, r.top - box.top, r.width, r.height);
+    }
+  }
+  out.toBlob((blob) => blob && save(blob, `${shown.entry.name}.png`), 'image/png');
+});
+
+// A permalink (#name, #name:full or #name:paper) picks that entry; otherwise the first closed-form entry, which appears
+// at once.
 const [hashName, hashMode] = decodeURIComponent(location.hash.slice(1)).split(':');
-if (hashMode === 'full') modeInputs.find((i) => i.value === 'full').checked = true;
+if (hashMode === 'full' || hashMode === 'paper') modeInputs.find((i) => i.value === hashMode).checked = true;
 el.experiment.value = entryOf(hashName) ? hashName : EXPERIMENTS.find((e) => e.closedForm)?.name ?? EXPERIMENTS[0].name;
 
 client.call('version', {})

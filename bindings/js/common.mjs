@@ -66,7 +66,7 @@ const NUMBER_TOKEN = /\x1b([0-9a-f]{16})/g;
 const bitsView = new DataView(new ArrayBuffer(8));
 
 // The module writes numbers in messages as ESC + 16 hex digits of their bits; JS's own Number → String is the
-// shortest round-trip form the native core writes (core/src/numeric.cpp).
+// shortest round-trip form the native core writes (core/base/numeric.cpp).
 function formatNumbers(message) {
   return message.replace(NUMBER_TOKEN, (_, hex) => {
     bitsView.setBigUint64(0, BigInt(`0x${hex}`));
@@ -94,7 +94,7 @@ export function checkedNumber(abi, result) {
 // Over the C functions of bindings/wasm/client.cpp (abi.mjs): names go in as UTF-8 text, arrays are copied into the
 // module's buffers, outputs are copied out of the heap (no view escapes).
 
-/** The registry of mechanisms and options (core/include/privsample/registry.hpp), frozen, as the module exports it. */
+/** The registry of mechanisms and options (core/mechanisms/registry.hpp), frozen, as the module exports it. */
 export function readRegistry(abi) {
   const registry = JSON.parse(abi.readText(abi.fn.ps_registry_json()));
   for (const option of registry.options) Object.freeze(option);

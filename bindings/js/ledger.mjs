@@ -2,7 +2,7 @@
 // back-ends on first use (ledger-storage.mjs): records each release made through it (purpose, mechanism, guarantee,
 // time) in a pluggable storage on the person's device and refuses a release that would exceed a purpose's budget.
 // Glue only: it stores entries and checks JS types; composing guarantees and comparing them with a budget is the
-// core's (core/include/privsample/ledger.hpp, through ps_ledger_total / ps_ledger_check / ps_ledger_budget).
+// core's (core/analysis/ledger.hpp, through ps_ledger_total / ps_ledger_check / ps_ledger_budget).
 //
 // Invariant (docs/analysis/ledger.md#many-writers): every write of a storage is one read-modify-write step that no
 // other write of that storage interleaves, whatever the number of ledgers, copies of this module, tabs or workers
@@ -252,7 +252,7 @@ const BACKENDS = {
 };
 
 
-// The core's ledger (ps_ledger_* in bindings/wasm/client.cpp, core/include/privsample/ledger.hpp) over the client
+// The core's ledger (ps_ledger_* in bindings/wasm/client.cpp, core/analysis/ledger.hpp) over the client
 // ABI: the purpose, the budget and the releases are staged as text lines and two arrays (the layout client.cpp
 // states), and the answer is read back from the module's result slots. Glue only: which fields a total has comes
 // from C++.

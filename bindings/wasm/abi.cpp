@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "guard.hpp"
-#include "privsample/errors.hpp"
+#include "base/errors.hpp"
 
 namespace privsample::bindings {
 

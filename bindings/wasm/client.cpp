@@ -26,10 +26,10 @@
 
 #include "abi.hpp"
 #include "guard.hpp"
-#include "privsample/divergence.hpp"
-#include "privsample/errors.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/numeric.hpp"
+#include "model/divergence.hpp"
+#include "base/errors.hpp"
+#include "model/histogram.hpp"
+#include "base/numeric.hpp"
 
 // Whole blocks from the CSPRNG the wrapper captured at init, so a page script that later replaces
 // crypto.getRandomValues changes nothing (Emscripten's getentropy would make one JS call per byte). The client
@@ -50,7 +50,7 @@ void Sampler::configure(std::string_view name, const MechanismOptions& options) 
   mechanism_ = make_finite_mechanism(name, options);
 }
 
-const FiniteMechanism& Sampler::mechanism() const {
+const Mechanism& Sampler::mechanism() const {
   if (!mechanism_) throw std::logic_error("the sampler was not configured");
   return *mechanism_;
 }

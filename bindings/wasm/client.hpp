@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
 
 namespace privsample::bindings {
 
@@ -19,7 +19,7 @@ class Sampler {
  public:
   void configure(std::string_view name, const MechanismOptions& options);
   // Throws std::logic_error when not configured.
-  [[nodiscard]] const FiniteMechanism& mechanism() const;
+  [[nodiscard]] const Mechanism& mechanism() const;
   // A histogram of k categories is being copied in: the mechanism keeps what it computes once for k
   // (keep_for_categories), so that the calls on it that follow skip that work.
   void expect_categories(std::size_t k);
@@ -30,7 +30,7 @@ class Sampler {
   std::vector<std::uint32_t> draws;
 
  private:
-  std::optional<FiniteMechanism> mechanism_;
+  std::optional<Mechanism> mechanism_;
 };
 
 // The sampler at a heap address the JS wrapper holds (from ps_sampler_new); for the research module's functions.

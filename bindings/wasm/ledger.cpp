@@ -1,6 +1,6 @@
 // The ledger module (privsample-ledger.wasm, loaded by the client entry the first time a page asks for ps.ledger;
 // the research module links it too): the arithmetic of the privacy-budget ledger over the plain-C boundary of
-// abi.hpp. Glue only — the JS ledger (bindings/js/ledger.mjs) stores the entries, core/include/privsample/ledger.hpp
+// abi.hpp. Glue only — the JS ledger (bindings/js/ledger.mjs) stores the entries, core/analysis/ledger.hpp
 // composes them and compares with a budget. Guarantee: every function returns normally (guard.hpp).
 #include <emscripten/emscripten.h>
 
@@ -13,13 +13,13 @@
 
 #include "abi.hpp"
 #include "guard.hpp"
-#include "privsample/errors.hpp"
-#include "privsample/ledger.hpp"
+#include "base/errors.hpp"
+#include "analysis/ledger.hpp"
 
 namespace privsample::bindings {
 namespace {
 
-// The JS ledger stores entries, these functions compose them (core/include/privsample/ledger.hpp).
+// The JS ledger stores entries, these functions compose them (core/analysis/ledger.hpp).
 // Staged input: the text holds lines — [0] the purpose (or the budget's name), [1] the budget: "0" none, "1" no
 // notion given, "2<notion>" with one, [2…] the notion name of each release (then of the request, for a check);
 // array slot 0 holds the budget's (given?, value) pairs for epsilon, delta, mu; slot 1 four numbers per release:

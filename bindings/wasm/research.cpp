@@ -16,24 +16,22 @@
 
 #include "client.hpp"
 #include "guard.hpp"
-#include "privsample/accountant.hpp"
-#include "privsample/channel.hpp"
-#include "privsample/privacy_box.hpp"
-#include "privsample/collection_accounting.hpp"
-#include "privsample/estimate.hpp"
-#include "privsample/simulate.hpp"
-#include "privsample/continuous.hpp"
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/divergence.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/lmidp.hpp"
-#include "privsample/mbde.hpp"
-#include "privsample/membership.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/registry.hpp"
-#include "privsample/reveal_or_obscure.hpp"
+#include "analysis/accountant.hpp"
+#include "analysis/channel.hpp"
+#include "privacy/privacy_box.hpp"
+#include "analysis/collection_accounting.hpp"
+#include "analysis/estimate.hpp"
+#include "analysis/simulate.hpp"
+#include "privsample.hpp"
+#include "model/divergence.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "model/histogram.hpp"
+#include "analysis/lmidp.hpp"
+#include "baselines/mbde.hpp"
+#include "mechanisms/membership.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/numeric.hpp"
+#include "mechanisms/registry.hpp"
 
 using emscripten::val;
 using namespace privsample;
@@ -94,7 +92,7 @@ val number_or_null(const std::optional<double>& value) { return value ? val(*val
 val accountant_of(double sampler_address, val inputs, double k, val prior, val epsilons) {
   return guarded([&] {
     const Sampler& sampler = sampler_at(sampler_address);
-    const FiniteMechanism& m = sampler.mechanism();
+    const Mechanism& m = sampler.mechanism();
     std::vector<std::vector<double>> rows;
     if (inputs.isNull() || inputs.isUndefined()) {
       rows = point_mass_inputs(m, validated_count(k, "k", 1, kMaxCategories));
@@ -128,23 +126,13 @@ val accountant_of(double sampler_address, val inputs, double k, val prior, val e
 }
 
 // The weight λ of a finite linear sampler (Q = λ·P + (1 − λ)·reference) as it runs for k categories:
-// FunctionalLinearSampler::lambda(k) ('linear' with delta or mu), LocalLinearSampler::lambda() ('local-linear');
+// LinearSampler::lambda(k) ('linear' with delta or mu), LocalLinearSampler::lambda() ('local-linear');
 // null for every other mechanism (Park's pure 'linear' included: its weight is a closed form of ε and k).
 val mixture_weight_of(double sampler_address, double k) {
   return guarded([&] {
-    const Sampler& sampler = sampler_at(sampler_address);
-    return std::visit(
-        [&](const auto& m) -> val {
-          using M = std::decay_t<decltype(m)>;
-          if constexpr (std::is_same_v<M, FunctionalLinearSampler>) {
-            return val(m.lambda(validated_count(k, "k", 1, kMaxCategories)));
-          } else if constexpr (std::is_same_v<M, LocalLinearSampler>) {
-            return val(m.lambda());
-          } else {
-            return val::null();
-          }
-        },
-        sampler.mechanism());
+    const std::optional<double> lambda =
+        mixture_weight(sampler_at(sampler_address).mechanism(), validated_count(k, "k", 0, kMaxCategories));
+    return lambda ? val(*lambda) : val::null();
   });
 }
 
@@ -426,7 +414,7 @@ val density_class_membership_of(val density, val reference, double c1, double c2
 }
 
 // Options as the wrapper converted them (numbers, numeric arrays); the rules are the registry's, in the core.
-ContinuousMechanism continuous_mechanism(const std::string& name, const val& options) {
+Mechanism continuous_mechanism(const std::string& name, const val& options) {
   return make_continuous_mechanism(name, read_options(options));
 }
 
@@ -446,13 +434,17 @@ val continuous_normaliser_of(std::string name, val options, val density) {
 }
 
 val continuous_risk_of(std::string name, val options, std::string f) {
-  return guarded([&] { return val(worst_case_risk(continuous_mechanism(name, options), parse_divergence(f))); });
+  return guarded([&] {
+    const Mechanism m = continuous_mechanism(name, options);
+    return val(worst_case_risk(m, parse_divergence(f), *fixed_categories(m)));
+  });
 }
 
 // λ of the continuous linear samplers ('linear', 'local-linear'); null for the clip samplers.
 val continuous_mixture_weight_of(std::string name, val options) {
   return guarded([&] {
-    const std::optional<double> lambda = mixture_weight(continuous_mechanism(name, options));
+    const Mechanism m = continuous_mechanism(name, options);
+    const std::optional<double> lambda = mixture_weight(m, *fixed_categories(m));
     return lambda ? val(*lambda) : val::null();
   });
 }
@@ -460,7 +452,7 @@ val continuous_mixture_weight_of(std::string name, val options) {
 // One private point (core: sample_point), drawn with the CSPRNG.
 val continuous_sample_point(std::string name, val options, val grid, val density) {
   return guarded([&] {
-    const ContinuousMechanism m = continuous_mechanism(name, options);
+    const Mechanism m = continuous_mechanism(name, options);
     const std::vector<double> p = numbers(density);
     if (is_2d(grid)) {
       const Point2D xy = sample_point(m, grid2d_of(grid), p, secure_bits());

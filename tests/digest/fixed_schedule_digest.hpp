@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/clip_normalise.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/numeric.hpp"
+#include "solver/clip_normalise.hpp"
+#include "model/histogram.hpp"
+#include "base/numeric.hpp"
 
 namespace privsample_test {
 

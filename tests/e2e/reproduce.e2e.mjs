@@ -3,13 +3,15 @@
 // Serves dist/ under a sub-path from an in-process static server on 127.0.0.1, follows the histogram page's header
 // link to the reproductions page, then selects EVERY entry of the registry (experiments/index.mjs) in quick mode and
 // waits for it: each panel's canvas has drawn (non-blank pixels), every check passed and every printed value matched
-// as the page shows them, the erratum is shown exactly for the entries that have one, and the set-up is listed.
-// Stop ends a full run of a long entry. A 390 px phone shows the page without horizontal scroll. No request leaves
+// as the page shows them with each reference's source, the erratum is shown exactly for the entries that have one,
+// and the set-up is listed. The CSV download is the command line's file and the PNG download the drawn panels. Stop
+// ends a full run of a long entry. A 390 px phone shows the page without horizontal scroll. No request leaves
 // 127.0.0.1 and nothing is logged as an error. Screenshots: test-output/e2e/reproduce-<paper>.png (one per paper),
 // phone-reproduce.png. The pick-to-drawn times (User Timing 'privsample:reproduce:<name>') are reported, not asserted.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { EXPERIMENTS, PAPERS } from '../../experiments/index.mjs';
+import { EXPERIMENTS, PAPERS, REFERENCE_SOURCES } from '../../experiments/index.mjs';
 import { readableMath } from '../../web/math-text.js';
 import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
@@ -84,8 +86,11 @@ describe('reproductions page', () => {
       assert.ok(checks.length > 0, 'checks are shown');
       for (const [ok, text] of checks) assert.equal(ok, 'true', `${entry.name}: check failed: ${text}`);
       const printed = await page.locator('[data-testid="printed-row"]').evaluateAll((tr) => tr.map((x) => [x.dataset.ok, x.textContent]));
-      for (const [ok, text] of printed) assert.equal(ok, 'true', `${entry.name}: printed value differs: ${text}`);
-      assert.match(await page.getByTestId('verdict').textContent(), new RegExp(`^${entry.name}: all \\d+ checks passed and all ${printed.length} printed values match`));
+      for (const [ok, text] of printed) assert.equal(ok, 'true', `${entry.name}: reference value differs: ${text}`);
+      for (const source of await page.locator('[data-testid="printed-source"]').allTextContents()) {
+        assert.ok(Object.hasOwn(REFERENCE_SOURCES, source), `${entry.name}: source ${source}`);
+      }
+      assert.match(await page.getByTestId('verdict').textContent(), new RegExp(`^${entry.name}: all \\d+ checks passed and all ${printed.length} reference values match`));
       // the erratum, next to the figure, exactly where the entry has one
       const erratum = page.getByTestId('erratum');
       assert.equal(await erratum.isVisible(), Boolean(entry.erratum), `${entry.name}: erratum visibility`);
@@ -104,6 +109,23 @@ describe('reproductions page', () => {
       }
     });
   }
+
+  step('downloads: the CSV is the result\'s table (the command line\'s file), the PNG the drawn panels', async () => {
+    await page.getByTestId('experiment-select').selectOption('local-fig4');
+    assert.equal(await waitForEntry('local-fig4'), 'passed');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-csv').click()]);
+    assert.equal(csv.suggestedFilename(), 'local-fig4.csv');
+    const lines = (await readFile(await csv.path(), 'utf8')).trim().split('\n');
+    assert.equal(lines[0], 'epsilon,divergence,sampler,measured_worst,bound_R,worst_client,privacy_check,privacy_value,privacy_limit');
+    assert.equal(lines.length, 1 + 4 * 2 * 3, 'one row per budget × sampler × f');
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-png').click()]);
+    assert.equal(png.suggestedFilename(), 'local-fig4.png');
+    const bytes = await readFile(await png.path());
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+    const panelsWidth = await page.getByTestId('panels').evaluate((e) => Math.ceil(e.getBoundingClientRect().width));
+    assert.equal(bytes.readUInt32BE(16), panelsWidth, 'the panels\' width');
+    assert.ok(bytes.length > 20_000, `the drawn panels, not a blank image (${bytes.length} bytes)`);
+  });
 
   step('Stop ends a full run of a long entry; the worker serves the next pick', async () => {
     await page.getByTestId('experiment-select').selectOption('minimax-fig4');

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "privsample/clip_normalise.hpp"
+#include "solver/clip_normalise.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   privsample_fuzz::Bytes bytes(data, size);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "privsample/histogram.hpp"
+#include "model/histogram.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   privsample_fuzz::Bytes bytes(data, size);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   privsample_fuzz::Bytes bytes(data, size);
@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (name == "local") o.gamma = 1.0 + bytes.byte() / 8.0 + 1e-3;
   }
   try {
-    const privsample::FiniteMechanism m = privsample::make_finite_mechanism(name, o);
+    const privsample::Mechanism m = privsample::make_finite_mechanism(name, o);
     const std::vector<double> qa = privsample::distribution(m, a);
     const std::vector<double> qb = privsample::distribution(m, b);
     const double bound = std::exp(std::min(epsilon, 700.0)) * (1.0 + 1e-12);

@@ -1,5 +1,5 @@
 // The JS API contract of DESIGN.md against the built WebAssembly module, with golden values from
-// docs/mechanisms/minimax.md (Theorem 3.1, reference values) and docs/experiments.md#park-et-al.
+// core/mechanisms/minimax/README.md (Theorem 3.1, reference values) and docs/experiments.md#park-et-al.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -69,7 +69,7 @@ test('worstCaseRisk: Theorem 3.1 closed forms to the printed digits (golden risk
       }
     });
   }
-  // The point mass attains the worst case (docs/mechanisms/minimax.md#reference-values).
+  // The point mass attains the worst case (core/mechanisms/minimax/README.md#reference-values).
   const s = ps.sampler('minimax', { epsilon: 1 });
   const point = [1, 0, 0, 0, 0];
   for (const f of ['kl', 'tv', 'hellinger', 'chi2']) {

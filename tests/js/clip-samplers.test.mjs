@@ -1,5 +1,5 @@
 // 'local' (Ghoukasian et al. Thm 5.1) and 'mollifier' (Husain et al., Park et al. §3.4) through the JS API:
-// golden vectors of docs/mechanisms/local.md and docs/mechanisms/mollifier.md, privacy ratios on adversarial inputs, and clear errors for bad options.
+// golden vectors of core/mechanisms/local/README.md and core/mechanisms/mollifier/README.md, privacy ratios on adversarial inputs, and clear errors for bad options.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
@@ -10,7 +10,7 @@ const ps = await init();
 const golden = JSON.parse(readFileSync(new URL('../golden/clip-samplers.json', import.meta.url), 'utf8'));
 const prior = [0.4, 0.3, 0.2, 0.1];
 
-test('local: the test vectors of docs/mechanisms/local.md (tests/golden/clip-samplers.json), incl. the sparse Case B', () => {
+test('local: the test vectors of core/mechanisms/local/README.md (tests/golden/clip-samplers.json), incl. the sparse Case B', () => {
   const { prior: p0, gamma, epsilon, tolerance, vectors } = golden.local;
   const s = ps.sampler('local', { epsilon, prior: p0, gamma });
   assert.equal(vectors.length, 6);
@@ -24,7 +24,7 @@ test('local: the test vectors of docs/mechanisms/local.md (tests/golden/clip-sam
   assert.deepEqual([...s.options.prior], prior);
 });
 
-test('local: worst-case risk R_loc (docs/mechanisms/local.md) and the trivial regime ε >= 2 ln γ', () => {
+test('local: worst-case risk R_loc (core/mechanisms/local/README.md) and the trivial regime ε >= 2 ln γ', () => {
   const uniform20 = Array(20).fill(0.05);
   const s = ps.sampler('local', { epsilon: 1, prior: uniform20, gamma: 9 });
   const expected = { kl: 1.0163447, tv: 0.6680307, hellinger: 0.2659502, chi2: 2.5048614 };
@@ -47,7 +47,7 @@ test('local: worst-case risk R_loc (docs/mechanisms/local.md) and the trivial re
   assertClose(trivial.distribution([0.3, 0.3, 0.3, 0.1]), [0.3, 0.3, 0.3, 0.1], 1e-15, 'identity inside N_γ');
 });
 
-test('mollifier: the vectors of docs/mechanisms/mollifier.md (tests/golden/clip-samplers.json), completed where no normaliser exists', () => {
+test('mollifier: the vectors of core/mechanisms/mollifier/README.md (tests/golden/clip-samplers.json), completed where no normaliser exists', () => {
   const { epsilon, tolerance, vectors, point_mass_kl: worst } = golden.mollifier;
   const s = ps.sampler('mollifier', { epsilon });
   assert.equal(vectors.length, 3);

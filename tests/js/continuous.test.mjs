@@ -1,4 +1,4 @@
-// Continuous data on grids through the JS API: the truncated-Gaussian golden values of docs/mechanisms/continuous.md, the ε-LDP ratio bound
+// Continuous data on grids through the JS API: the truncated-Gaussian golden values of core/mechanisms/cells.md, the ε-LDP ratio bound
 // over several densities in 1-D and 2-D, Σq = 1, released points inside the grid with a cell histogram matching q
 // (chi-square), and clear TypeError / RangeError for bad inputs with the module still usable afterwards.
 import assert from 'node:assert/strict';
@@ -17,9 +17,9 @@ function maxRatio(a, b) {
   return worst;
 }
 
-// docs/mechanisms/continuous.md#reference-values: single truncated N(μ, 1) on [−4, 4], Park's envelope (c1 = 0, c2 = 1.797612
+// core/mechanisms/cells.md#reference-values: single truncated N(μ, 1) on [−4, 4], Park's envelope (c1 = 0, c2 = 1.797612
 // after normalising), no ε′ adjustment. The cells are fine enough that the cell pmf's divergences match to 1e-6.
-test('golden: the truncated-Gaussian table of docs/mechanisms/continuous.md (r_P, KL, TV, H²) and the class bound R', () => {
+test('golden: the truncated-Gaussian table of core/mechanisms/cells.md (r_P, KL, TV, H²) and the class bound R', () => {
   const grid = ps.grid1d({ lo: -4, hi: 4, cells: 8000 });
   const envelope = ps.densities.gaussianMixtureEnvelope(grid, { sigma: 1, radius: 1 });
   assert.ok(Math.abs(sum(envelope) - 1.79761187) < 1e-8, `Σ envelope = ${sum(envelope)}`);

@@ -1,6 +1,6 @@
-// The proofs live in docs/: every `docs/….md#section` citation in the tree must name a page and a section that
-// exist, every relative link between the docs pages must resolve, the source files and tests the pages name must
-// exist, and no comment may cite the paper specs that live outside the repository (shared/spec/*.md, "spec §…"); in the
+// The proofs live in docs/ and, for each mechanism, in its folder (core/mechanisms/<name>/README.md): every
+// `docs/….md#section` or `core/….md#section` citation in the tree must name a page and a section that exist, every
+// relative link between the pages must resolve, the source files and tests the pages name must exist, and no comment may cite the paper specs that live outside the repository (shared/spec/*.md, "spec §…"); in the
 // experiments' files (shown on the reproductions page) no line at all may.
 // Needs no build: it reads the source tree.
 import assert from 'node:assert/strict';
@@ -62,26 +62,28 @@ function checkTarget(file, target, anchor, where, problems) {
 
 const files = sourceFiles();
 
-test('every docs/….md citation in the tree names an existing page and section', () => {
+const isPage = (file) => file.endsWith('.md') && (file.startsWith(join(root, 'docs') + '/') || file.startsWith(join(root, 'core') + '/'));
+
+test('every docs/….md and core/….md citation in the tree names an existing page and section', () => {
   const problems = [];
   let citations = 0;
   for (const file of files) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
-      for (const match of line.matchAll(/(?<![\w/.-])docs\/([\w./-]+\.md)(?:#([\w-]+))?/g)) {
+      for (const match of line.matchAll(/(?<![\w/.-])((?:docs|core)\/[\w./-]+\.md)(?:#([\w-]+))?/g)) {
         citations += 1;
-        checkTarget(file, join(root, 'docs', match[1]), match[2], `${relative(root, file)}:${i + 1}`, problems);
+        checkTarget(file, join(root, match[1]), match[2], `${relative(root, file)}:${i + 1}`, problems);
       }
     });
   }
   assert.deepEqual(problems, []);
-  assert.ok(citations >= 150, `only ${citations} docs/ citations found: the scan is not reading the tree`);
+  assert.ok(citations >= 150, `only ${citations} page citations found: the scan is not reading the tree`);
 });
 
 test('relative links between the docs pages resolve, sections included', () => {
   const problems = [];
-  const pages = files.filter((file) => file.startsWith(join(root, 'docs') + '/') && file.endsWith('.md'));
-  assert.ok(pages.length >= 20, `only ${pages.length} pages under docs/`);
+  const pages = files.filter(isPage);
+  assert.ok(pages.length >= 20, `only ${pages.length} pages under docs/ and core/`);
   for (const page of pages) {
     const text = readFileSync(page, 'utf8');
     for (const match of text.matchAll(/\]\(([^)\s]*)\)/g)) {
@@ -97,14 +99,14 @@ test('relative links between the docs pages resolve, sections included', () => {
 test('the source files and tests each docs page names exist', () => {
   const problems = [];
   let named = 0;
-  for (const page of files.filter((file) => file.startsWith(join(root, 'docs') + '/') && file.endsWith('.md'))) {
+  for (const page of files.filter(isPage)) {
     for (const match of readFileSync(page, 'utf8').matchAll(/`((?:core|bindings|tests|bench|scripts|web)\/[\w./-]+)`/g)) {
       named += 1;
       if (!existsSync(join(root, match[1]))) problems.push(`${relative(root, page)}: ${match[1]} does not exist`);
     }
   }
   assert.deepEqual(problems, []);
-  assert.ok(named >= 50, `only ${named} source paths named in docs/`);
+  assert.ok(named >= 50, `only ${named} source paths named in the pages`);
 });
 
 // The text of a line that is comment: after `//` (not a URL's `://`), or a whole line of a block comment.

@@ -1,18 +1,23 @@
 // Every entry of experiments/local-finite.mjs in its quick form (setup and quick merged): every check ok, every
-// printed value matched, and the paper's panels present and non-empty.
+// printed value matched, and the paper's panels present and non-empty; the Hellinger erratum with its corrected
+// panel on every bar chart; the trivial regime of 'local' drawn both ways (library and paper); Fig. 11's note that
+// the paper's Local bars exceed the closed-form bound.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { experiments } from '../../experiments/local-finite.mjs';
+import { localSampler } from '../../experiments/support-local.mjs';
+import { HELLINGER_ERRATUM, STATED_HELLINGER } from '../../experiments/support.mjs';
 import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
 const ps = await init();
 
-const BARS = { kind: 'bars', titles: ['KL', 'TV', 'Sq. Hel'] };
+const BARS = { kind: 'bars', titles: ['KL', 'TV', 'Sq. Hel', STATED_HELLINGER] };
+const TRIVIAL_PANEL = 'trivial regime ε = 2 (e^ε >= γ²): P′ ∉ N_γ(P0), library (clip) vs paper (P̂)';
 // The paper's panels per figure: kind and titles.
 const EXPECTED = {
   'local-fig1': { kind: 'heatmap', titles: ['Original', 'Global Pure', 'Local Pure', 'Original', 'Global GDP', 'Local GDP'] },
-  'local-fig2': { kind: 'lines', titles: ['Q*_{g,N_γ(P0)}: functional LDP (linear)', 'Q*_{ε,N_γ(P0)}: pure LDP (clip)'] },
+  'local-fig2': { kind: 'lines', titles: ['Q*_{g,N_γ(P0)}: functional LDP (linear)', 'Q*_{ε,N_γ(P0)}: pure LDP (clip)', TRIVIAL_PANEL] },
   'local-fig3': BARS,
   'local-fig5': BARS,
   'local-fig6': BARS,
@@ -30,10 +35,12 @@ test('the registry holds the paper\'s figures, once each, in the shared format',
   }
 });
 
+const results = {};
 for (const entry of experiments) {
   test(`${entry.name} (quick): checks ok, printed values match, panels like the paper's`, async () => {
     const fractions = [];
     const result = await entry.run(ps, { ...entry.setup, ...entry.quick }, { progress: (x) => fractions.push(x) });
+    results[entry.name] = result;
     assertProgress(fractions, entry.name);
 
     assert.ok(result.checks.length > 0, 'has checks');
@@ -67,5 +74,65 @@ for (const entry of experiments) {
       }
     }
     if (result.table) assert.ok(result.table.rows.length > 0);
+    // Where the references come from: closed forms (derived), except Fig. 1's λ, the authors' code's.
+    for (const p of result.printed) assert.equal(p.source, entry.name === 'local-fig1' ? 'code' : 'derived', p.label);
   });
 }
+
+test('the Hellinger erratum on every bar chart: the stated-f panel doubles every value of the plotted Sq. Hel panel', () => {
+  for (const entry of experiments.filter((e) => EXPECTED[e.name].kind === 'bars')) {
+    assert.ok(entry.erratum.includes(HELLINGER_ERRATUM), `${entry.name}: the erratum states the Hellinger convention`);
+    const plotted = results[entry.name].panels.find((p) => p.title === 'Sq. Hel');
+    const stated = results[entry.name].panels.find((p) => p.title === STATED_HELLINGER);
+    assert.deepEqual(stated.series.map((s) => s.label), plotted.series.map((s) => s.label));
+    stated.series.forEach((s, i) => s.points.forEach(([x, y], j) => {
+      assert.deepEqual([x, y], [plotted.series[i].points[j][0], 2 * plotted.series[i].points[j][1]], `${entry.name} ${s.label}`);
+    }));
+  }
+  // The figures without a Sq. Hel panel say nothing about it.
+  for (const name of ['local-fig1', 'local-fig2']) assert.ok(!(experiments.find((e) => e.name === name).erratum ?? '').includes(HELLINGER_ERRATUM));
+});
+
+test('\'local\' in the trivial regime outside N_γ: the library clips into its box, the paper releases the projection (core/mechanisms/local/README.md)', () => {
+  // k = 4, uniform prior, γ = 2, ε = 2 (e² >= γ²), a point mass: the library (0.590, 0.137 × 3), the paper (0.5, 1/6 × 3).
+  const options = { epsilon: 2, prior: [0.25, 0.25, 0.25, 0.25], gamma: 2 };
+  const library = localSampler(ps, options, 'clip');
+  const paper = localSampler(ps, options, 'projection');
+  const q = library.distribution([1, 0, 0, 0]);
+  const p = paper.distribution([1, 0, 0, 0]);
+  const b = 3 / (2 + Math.exp(2));
+  assert.ok(Math.abs(q[0] - b * Math.exp(2) / 4) < 1e-12 && Math.abs(q[1] - (1 - b * Math.exp(2) / 4) / 3) < 1e-12, `library ${Array.from(q)}`);
+  assert.ok(Math.abs(q[0] - 0.590) < 5e-4 && Math.abs(q[1] - 0.137) < 5e-4);
+  for (const [i, v] of [0.5, 1 / 6, 1 / 6, 1 / 6].entries()) assert.ok(Math.abs(p[i] - v) < 1e-12, `paper ${Array.from(p)}`);
+  for (const out of [q, p]) assert.ok(ps.boxLogWidth(out, options.prior) <= 2 + 1e-12, 'both are 2-LDP');
+  // Inside N_γ both release P; outside the trivial regime both are the library's sampler.
+  const inside = [0.4, 0.2, 0.2, 0.2];
+  assert.deepEqual(Array.from(paper.distribution(inside)).map((v) => v.toFixed(12)), inside.map((v) => v.toFixed(12)));
+  const nonTrivial = { ...options, epsilon: 1 };
+  assert.deepEqual(Array.from(localSampler(ps, nonTrivial, 'projection').distribution([1, 0, 0, 0])),
+    Array.from(ps.sampler('local', nonTrivial).distribution([1, 0, 0, 0])));
+  assert.throws(() => localSampler(ps, options, 'project'), RangeError);
+  for (const s of [library, paper]) s.dispose();
+});
+
+test('local-fig2 draws the trivial regime both ways; the pure figures are the same drawn either way (no bar is in the trivial regime)', async () => {
+  const panel = results['local-fig2'].panels.find((p) => p.title === TRIVIAL_PANEL);
+  const [library, paper] = panel.series.slice(-2).map((s) => s.points[1]);
+  assert.ok(Math.hypot(library[0] - paper[0], library[1] - paper[1]) > 0.05, `the two outputs of P′ differ: ${library} vs ${paper}`);
+  assert.equal(results['local-fig2'].checks.filter((c) => c.label.startsWith('trivial regime')).length, 3);
+  const entry = experiments.find((e) => e.name === 'local-fig3');
+  const paperWay = await entry.run(ps, { ...entry.setup, ...entry.quick, outsideN: 'projection' });
+  assert.deepEqual(paperWay.panels, results['local-fig3'].panels);
+});
+
+test('local-fig11: the paper\'s Local KL bars (decoded) exceed the closed-form worst case over the class, said and drawn', () => {
+  const { checks, panels } = results['local-fig11'];
+  const impossible = checks.filter((c) => c.label.includes('the printed figure is impossible'));
+  assert.deepEqual(impossible.map((c) => c.limit), [0.21, 0.1805]);
+  for (const c of impossible) assert.ok(c.ok && c.value < c.limit, c.label);
+  assert.ok(Math.abs(impossible[0].value - 0.1567) < 5e-5 && Math.abs(impossible[1].value - 0.0038) < 5e-5);
+  const kl = panels.find((p) => p.title === 'KL');
+  assert.deepEqual(kl.series.map((s) => s.label), ['Global', 'Local', 'Global bound', 'Local bound',
+    'Local (paper\'s bar, decoded from its figure: above the bound)']);
+  assert.match(experiments.find((e) => e.name === 'local-fig11').erratum, /^The printed figure is impossible/);
+});

@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { experimentByName, runExperiment } from '../../experiments/index.mjs';
 import { experiments } from '../../experiments/local.mjs';
+import { HELLINGER_ERRATUM, STATED_HELLINGER } from '../../experiments/support.mjs';
 import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
 let ps;
@@ -30,18 +31,19 @@ describe('Ghoukasian et al. continuous experiments (quick, through runExperiment
       assert.equal(e.closedForm, false);
       assert.deepEqual(e.quick, { clients: 10, cells: 1000 });
       assert.match(e.erratum, /c1 = e\^−1\/3, c2 = 3e/);
-      assert.match(e.erratum, /Hellinger/);
+      assert.ok(e.erratum.includes(HELLINGER_ERRATUM), `${e.name}: the Hellinger erratum`);
     }
   });
 
   for (const entry of experiments) {
-    test(`${entry.name}: every check ok, every printed value matched, three bar panels over the budgets`, async () => {
+    test(`${entry.name}: every check ok, every printed value matched, three bar panels over the budgets and the stated-f one`, async () => {
       const fractions = [];
       const run = await runExperiment(ps, entry, { quick: true, progress: (f) => fractions.push(f) });
       results[entry.name] = run.result;
       const { result } = run;
       assertResultPassed(result);
-      assert.deepEqual(result.panels.map((p) => [p.kind, p.title]), [['bars', 'KL'], ['bars', 'TV'], ['bars', 'Sq. Hel']]);
+      assert.deepEqual(result.panels.map((p) => [p.kind, p.title]), [['bars', 'KL'], ['bars', 'TV'], ['bars', 'Sq. Hel'], ['bars', STATED_HELLINGER]]);
+      result.panels[3].series.forEach((s, i) => s.points.forEach(([, y], j) => assert.equal(y, 2 * result.panels[2].series[i].points[j][1])));
       for (const panel of result.panels) {
         assert.equal(panel.series.length, 4);
         for (const s of panel.series) assert.deepEqual(s.points.map(([x]) => x), BUDGETS, s.label);

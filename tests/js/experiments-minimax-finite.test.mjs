@@ -57,6 +57,11 @@ for (const entry of experiments) {
     assertResultPassed(result, { limits: true });
     assert.equal(result.printed.length, expected.printed, 'every printed value is compared');
     for (const p of result.printed) assert.ok(p.tolerance > 0 && p.tolerance <= 5.0001e-5, `${p.label}: half a unit of a 4th-to-6th decimal`);
+    // Where the reference digits come from: Fig. 2's from the authors' code (the paper draws bars, prints no digits),
+    // the others from the closed forms.
+    for (const p of result.printed) assert.equal(p.source, expected.k ? 'derived' : 'code', p.label);
+    const referenceSeries = result.panels.flatMap((panel) => panel.series.filter((x) => x.printed)).map((x) => x.label);
+    for (const label of referenceSeries) assert.match(label, expected.k ? /\(reference table: closed form, derived, 4 digits\)$/ : /\(paper: the authors' code; the paper prints no digits\)$/);
 
     assert.deepEqual(result.panels.map((p) => p.title), expected.titles);
     for (const panel of result.panels) {

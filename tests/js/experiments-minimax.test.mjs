@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
-import { EXPERIMENTS, experimentByName, runExperiment } from '../../experiments/index.mjs';
+import { EXPERIMENTS, experimentByName, runExperiment, setupOf } from '../../experiments/index.mjs';
 import { experiments } from '../../experiments/minimax.mjs';
+import { serialPool } from '../../experiments/pool.mjs';
+import { HELLINGER_ERRATUM, STATED_HELLINGER } from '../../experiments/support.mjs';
 import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
 let ps;
@@ -19,7 +21,7 @@ const F = ['kl', 'tv', 'hellinger'];
 // name → the paper's panels (kind, titles).
 const EXPECTED = {
   'minimax-fig1': { kind: 'heatmap', titles: ['Original dist. P', 'Sampling dist., MBDE (reduced preset)', 'Sampling dist. (ours, minimax clip)'] },
-  'minimax-fig4': { kind: 'bars', titles: ['KL', 'TV', 'Sq. Hel'] },
+  'minimax-fig4': { kind: 'bars', titles: ['KL', 'TV', 'Sq. Hel', STATED_HELLINGER] },
 };
 const results = {};
 
@@ -63,7 +65,7 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     });
   }
 
-  test('minimax-fig4: the bounds of docs/experiments.md, one row per ε × sampler × f, MBDE on 2 clients per ε with both privacy checks', () => {
+  test('minimax-fig4: the bounds of docs/experiments.md, one row per ε × sampler × f, MBDE on the same 10 clients per ε with both privacy checks', () => {
     const result = results['minimax-fig4'];
     assert.equal(result.printed.length, 15);
     const rows = result.table.rows;
@@ -72,18 +74,41 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
       for (const s of ['proposed', 'mbde']) for (const f of F) assert.ok(rows.some((r) => r[0] === eps && r[1] === f && r[2] === s), `${eps} ${s} ${f}`);
       assert.ok(result.checks.some((c) => c.label === `MBDE ε = ${eps}: max over clients of ε* of {q_T, q0} <= ε/2` && c.limit === eps / 2));
     }
-    // MBDE rows: no closed-form bound; worst client among the first 2.
+    // MBDE rows: no closed-form bound; the worst client is one of the 10.
     for (const r of rows.filter((x) => x[2] === 'mbde')) {
       assert.equal(r[4], '');
-      assert.ok(r[5] === 0 || r[5] === 1);
+      assert.ok(Number.isInteger(r[5]) && r[5] >= 0 && r[5] < 10);
     }
+    assert.equal(result.checks.find((c) => c.label.startsWith('MBDE runs on the same clients as ours')).value, 0);
+    assert.equal(result.checks.filter((c) => c.label.startsWith('the paper\'s claim')).length, 0, 'checked from claimClients = 100 on');
     // The clip sampler uses its whole box: the point masses' outputs span exactly e^ε on some cell.
     for (const c of result.checks.filter((x) => x.label.startsWith('Proposed (minimax clip) ε = '))) {
       assert.ok(Math.abs(c.value - c.limit) <= 1e-9 * c.limit, `${c.label}: ${c.value}`);
     }
     // The bars: measured and R for ours, measured only for MBDE.
     assert.deepEqual(result.panels[0].series.map((s) => s.label),
-      ['Proposed (minimax clip) (measured worst)', 'Proposed (minimax clip) (closed-form R)', 'Baseline (MBDE) (measured worst)']);
+      ['Proposed (minimax clip) (measured worst)', 'Proposed (minimax clip) (closed-form R)',
+        'Baseline (MBDE, reduced preset) (measured worst)']);
+    // The erratum's corrected panel: the stated f doubles every bar.
+    const [plotted, stated] = [result.panels[2], result.panels[3]];
+    stated.series.forEach((s, i) => s.points.forEach(([x, y], j) => assert.deepEqual([x, y], [x, 2 * plotted.series[i].points[j][1]])));
+    assert.ok(experimentByName('minimax-fig4').erratum.includes(HELLINGER_ERRATUM));
+  });
+
+  test('minimax-fig4 set-up: ours and MBDE over the same 100 clients by default, the preset named; --paper runs the paper\'s preset', () => {
+    const entry = experimentByName('minimax-fig4');
+    const setup = setupOf(entry);
+    assert.equal(setup.clients, 100);
+    assert.equal(setup.mbdeClients, setup.clients);
+    assert.equal(setup.mbdePreset, 'reduced');
+    assert.match(entry.title, /the same 100 clients/);
+    const quick = setupOf(entry, { quick: true });
+    assert.equal(quick.mbdeClients, quick.clients);
+    const paper = setupOf(entry, { paperScale: true });
+    assert.deepEqual({ ...paper, mbdePreset: 'reduced' }, setup, 'the paper scale changes the preset only');
+    assert.equal(paper.mbdePreset, 'paper');
+    assert.deepEqual(setupOf(experimentByName('minimax-fig1'), { paperScale: true }).cellsPerAxis, 500);
+    assert.throws(() => setupOf(entry, { quick: true, paperScale: true }), RangeError);
   });
 
   test('minimax-fig1: the ring in the class, ours within R and ε, MBDE within e^{±ε/2}, ours closer to P than MBDE, c2 above ∫h̃', () => {
@@ -99,15 +124,30 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     assert.equal(table.rows.length, 6);
   });
 
+  test('minimax-fig1 on the paper\'s 500 × 500 cells (its --paper grid): the privacy check covers more than ps.channelLdp\'s 10^6 entries', async () => {
+    const run = await runExperiment(ps, experimentByName('minimax-fig1'), { overrides: { cellsPerAxis: 500 } });
+    assert.equal(run.ok, true);
+    const ours = run.result.checks.find((c) => c.label.startsWith('ours: pure ε*'));
+    assert.ok(Math.abs(ours.value - 0.5) < 1e-9, `the clip sampler uses its whole box: ${ours.value}`);
+    assert.equal(run.result.panels[0].values.length, 250_000);
+  });
+
   test('runs are deterministic (seeded mixtures and MBDE)', async () => {
     const entry = experimentByName('minimax-fig4');
-    const overrides = { clients: 3, mbdeClients: 1, mbdeCells: 20, budgets: [0.5, 2], seeds: [1, 2] };
+    const overrides = { clients: 3, mbdeClients: 3, mbdeCells: 20, budgets: [0.5, 2], seeds: [1, 2] };
     const a = await runExperiment(ps, entry, { quick: true, overrides });
     const b = await runExperiment(ps, entry, { quick: true, overrides });
     assert.deepEqual(a.result.table, b.result.table);
     const none = await runExperiment(ps, entry, { quick: true, overrides: { ...overrides, mbdeClients: 0 } });
     assert.ok(none.result.table.rows.every((r) => r[2] === 'proposed'), 'mbdeClients 0 leaves MBDE out');
     assert.ok(none.ok);
+    // The tasks run through the pool it is given, in order, whatever the pool.
+    const calls = [];
+    const pool = serialPool(ps);
+    const spy = { size: 1, map: (task, list, onDone) => { calls.push([task, list.length]); return pool.map(task, list, onDone); } };
+    const c = await runExperiment(ps, entry, { quick: true, overrides, pool: spy });
+    assert.deepEqual(calls, [['mbde', 3 * 2]]);
+    assert.deepEqual(c.result.table, a.result.table);
   });
 
   test('a wrong set-up is reported, not hidden', async () => {
@@ -118,6 +158,17 @@ describe('Park et al. continuous experiments (quick, through runExperiment)', ()
     // A different σ: the bounds no longer match the printed digits of docs/experiments.md.
     const fig4 = await runExperiment(ps, experimentByName('minimax-fig4'), { quick: true, overrides: { sigma: 0.8, clients: 2, mbdeClients: 0 } });
     assert.ok(fig4.result.printed.some((p) => !p.ok));
+    // The paper's claim, ours below MBDE at every ε and f, is reported where it fails (10 clients, ε = 0.5) and holds.
+    const claim = async (budget, seed) => (await runExperiment(ps, experimentByName('minimax-fig4'),
+      { quick: true, overrides: { budgets: [budget], seeds: [seed], claimClients: 10 } })).result.checks.find((c) => c.label.startsWith('the paper\'s claim'));
+    const [fails, holds] = [await claim(0.5, 2), await claim(2, 4)];
+    assert.deepEqual([fails.ok, fails.value, holds.ok, holds.value], [false, 1, true, 0]);
+    assert.match(fails.label, /exceptions: Sq\. Hel at ε = 0\.5\)$/);
+    // MBDE on fewer clients than ours is not the paper's comparison.
+    const fewer = await runExperiment(ps, experimentByName('minimax-fig4'),
+      { quick: true, overrides: { clients: 3, mbdeClients: 1, mbdeCells: 20, budgets: [1], seeds: [3] } });
+    assert.equal(fewer.ok, false);
+    assert.equal(fewer.result.checks.find((c) => c.label.startsWith('MBDE runs on the same clients')).ok, false);
   });
 });
 

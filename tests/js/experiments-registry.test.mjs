@@ -2,7 +2,8 @@
 // in the papers' order; lookups and the result-shape validation the CLI and the page rely on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EXPERIMENTS, PAPERS, experimentByName, passed, setupOf, validateResult } from '../../experiments/index.mjs';
+import { HELLINGER_ERRATUM } from '../../experiments/support.mjs';
+import { EXPERIMENTS, PAPERS, REFERENCE_SOURCES, experimentByName, passed, setupOf, validateResult } from '../../experiments/index.mjs';
 
 // Issue 10's list: Park et al. Figs 1–7; Ghoukasian et al. Figs 1–11; Reveal-or-Obscure Figs 1–3 and the §3
 // sample-complexity comparison; LMIDP Figs 1–4.
@@ -29,18 +30,35 @@ test('experimentByName finds entries and names the known ones otherwise', () => 
   assert.throws(() => experimentByName('local-fig12'), (e) => e instanceof RangeError && /"local-fig12" is not in the registry/.test(e.message) && /minimax-fig1, minimax-fig2/.test(e.message));
 });
 
-test('setupOf merges the paper set-up, the quick form and overrides in that order', () => {
-  const entry = { setup: { k: 10, epsilons: [1, 2] }, quick: { epsilons: [1] } };
-  assert.deepEqual(setupOf(entry), { k: 10, epsilons: [1, 2] });
-  assert.deepEqual(setupOf(entry, { quick: true }), { k: 10, epsilons: [1] });
-  assert.deepEqual(setupOf(entry, { quick: true, overrides: { k: 5 } }), { k: 5, epsilons: [1] });
+test('setupOf merges the default set-up, the quick form or the paper\'s scale, and overrides in that order', () => {
+  const entry = { setup: { k: 10, epsilons: [1, 2], preset: 'reduced' }, quick: { epsilons: [1] }, paperScale: { preset: 'paper' } };
+  assert.deepEqual(setupOf(entry), { k: 10, epsilons: [1, 2], preset: 'reduced' });
+  assert.deepEqual(setupOf(entry, { quick: true }), { k: 10, epsilons: [1], preset: 'reduced' });
+  assert.deepEqual(setupOf(entry, { quick: true, overrides: { k: 5 } }), { k: 5, epsilons: [1], preset: 'reduced' });
+  assert.deepEqual(setupOf(entry, { paperScale: true }), { k: 10, epsilons: [1, 2], preset: 'paper' });
+  assert.deepEqual(setupOf({ setup: { k: 1 } }, { paperScale: true }), { k: 1 }, 'no paperScale: the default is the paper\'s');
+  assert.throws(() => setupOf(entry, { quick: true, paperScale: true }), RangeError);
+  for (const e of EXPERIMENTS) {
+    if (e.paperScale === undefined) continue;
+    assert.deepEqual(JSON.parse(JSON.stringify(e.paperScale)), e.paperScale, `${e.name}: paperScale is plain JSON`);
+    for (const key of Object.keys(e.paperScale)) assert.ok(Object.hasOwn(e.setup, key), `${e.name}: paperScale.${key} overrides a set-up field`);
+  }
+});
+
+test('the Hellinger erratum on exactly the entries that draw the ½ convention (a "Sq. Hel" panel)', () => {
+  // Both papers state f(t) = (1 − √t)² and plot 1 − √t; these entries draw a Sq. Hel panel (the other entries'
+  // panels: tests/js/experiments-*.test.mjs).
+  const drawn = ['minimax-fig3', 'minimax-fig4', 'minimax-fig5', 'minimax-fig6', 'minimax-fig7',
+    'local-fig3', 'local-fig4', 'local-fig5', 'local-fig6', 'local-fig7', 'local-fig8', 'local-fig9', 'local-fig10', 'local-fig11'];
+  const withErratum = EXPERIMENTS.filter((e) => (e.erratum ?? '').includes(HELLINGER_ERRATUM)).map((e) => e.name);
+  assert.deepEqual(withErratum.sort(), drawn.sort());
 });
 
 test('validateResult rejects results the renderer could not draw, naming the entry and the field', () => {
   const good = {
     panels: [{ title: 'KL', kind: 'lines', series: [{ label: 'ours', points: [[0, 1]] }] }],
     checks: [{ label: 'ratio', value: 1, limit: 2, ok: true }],
-    printed: [{ label: 'R', paper: 1, computed: 1, ok: true }],
+    printed: [{ label: 'R', paper: 1, computed: 1, ok: true, source: 'derived' }],
   };
   assert.equal(validateResult('x', good), good);
   assert.equal(passed(good), true);
@@ -52,6 +70,9 @@ test('validateResult rejects results the renderer could not draw, naming the ent
     [{ ...good, checks: [{ label: 'ratio', ok: 'yes' }] }, /checks\[0\] needs a label and a boolean ok/],
     [{ ...good, printed: undefined }, /result.printed must be an array/],
     [{ ...good, table: { columns: ['a'] } }, /result.table needs columns and rows/],
+    [{ ...good, printed: [{ label: 'R', paper: 1, computed: 1, ok: true }] }, /printed\[0\]\.source is undefined, expected one of printed, figure, code, derived/],
+    [{ ...good, printed: [{ label: 'R', paper: 1, computed: 1, ok: true, source: 'paper' }] }, /printed\[0\]\.source is "paper"/],
   ];
+  assert.deepEqual(Object.keys(REFERENCE_SOURCES), ['printed', 'figure', 'code', 'derived']);
   for (const [result, message] of bad) assert.throws(() => validateResult('x', result), message);
 });

@@ -97,6 +97,25 @@ describe('Reveal-or-Obscure experiments (quick)', () => {
     }
   });
 
+  test('roo-fig3: DS-ROO′ exactly over the datasets\' law where the Monte Carlo cannot see it; the Monte Carlo only where resolved', async () => {
+    const result = await runQuick(experiments[2], { epsilons: [0.05, 0.2, 0.5, 2], datasets: 300, laplaceDatasets: 2 });
+    const [a] = result.panels;
+    const series = (prefix) => a.series.find((s) => s.label.startsWith(prefix)).points;
+    // A: the exact values of docs/experiments.md (the former Monte Carlo drew its rounding floor, ~1e-15, at ε >= 0.2).
+    const exact = new Map(series('DS-ROO′, TV on P (exact'));
+    assert.deepEqual([...exact.keys()], [0.2, 0.5, 2]);
+    for (const [e, want, digits] of [[0.2, 1.242e-8, 4e-4], [0.5, 7.9e-13, 7e-3], [2, 5.34e-16, 2e-3]]) {
+      assert.ok(Math.abs(exact.get(e) / want - 1) < digits, `ε = ${e}: ${exact.get(e)} vs ${want}`);
+    }
+    assert.deepEqual(series('DS-ROO′, TV on P (Monte Carlo').map(([e]) => e), [0.05], 'no dataset of 300 reaches the obscure branch at ε >= 0.2');
+    const rows = result.table.rows.filter((r) => r[0] === 'A');
+    assert.deepEqual(rows.map((r) => r[8]), [true, false, false, false], 'monte_carlo_resolved');
+    assert.deepEqual(rows.map((r) => r[7]).slice(1), [0, 0, 0], 'datasets reaching the obscure branch');
+    assert.equal(rows[0][9], '', 'no exact value where the table\'s first zero is past exactMaxZero (the Monte Carlo resolves it)');
+    for (const p of result.printed) assert.equal(p.source, 'derived', p.label);
+    assert.ok(a.y.log && a.x.log);
+  });
+
   test('a wrong printed reference or set-up is reported, not hidden', async () => {
     // Sample complexity at a case without a reference value: nothing to compare, so no printed row for it.
     const entry = experiments[3];
@@ -112,7 +131,7 @@ describe('ps.roo and ps.channelLdp (bindings used by the entries)', () => {
   const ln = { 1.5: 0.4054651081081644, 1.1: 0.09531017980432493 };
   const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
-  test('obscure tables: the exact rational vectors of docs/mechanisms/ds-roo.md, fixed and as printed', () => {
+  test('obscure tables: the exact rational vectors of core/mechanisms/ds-roo/README.md, fixed and as printed', () => {
     const table = (e, n, k) => Array.from(ps.roo.obscureTable(e, n, k));
     const printed = (e, n, k) => Array.from(ps.roo.obscureTableAsPrinted(e, n, k));
     [3 / 8, 2 / 7, 1 / 21, 0].forEach((q, m) => close(table(ln[1.5], 10, 3)[m], q));

@@ -1,5 +1,5 @@
 // ps.mixtureWeight (λ of the finite linear samplers), ContinuousSampler.mixtureWeight() and ps.privacyProfile (δ_g(β))
-// against the reference values of docs/mechanisms/linear.md and docs/mechanisms/local-linear.md, plus their bad inputs.
+// against the reference values of core/mechanisms/linear/README.md and core/mechanisms/local-linear/README.md, plus their bad inputs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';

@@ -1,8 +1,8 @@
 // The privacy accountant for finite channels (docs/analysis/accountant.md): k-RR closed forms and
 // test vectors, the erasure channel, Blahut–Arimoto against brute force, LDP ⇒ LIP, and input validation.
-#include "privsample/accountant.hpp"
-#include "privsample/errors.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/accountant.hpp"
+#include "base/errors.hpp"
+#include "analysis/channel.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -438,13 +438,13 @@ TEST_CASE("accountant: bad inputs throw invalid_argument naming the offending pl
 TEST_CASE("accountant: the size cap is checked before anything is allocated; laplace-projection is refused", "[accountant]") {
   MechanismOptions o;
   o.epsilon = 1.0;
-  const FiniteMechanism minimax = make_finite_mechanism("minimax", o);
+  const Mechanism minimax = make_finite_mechanism("minimax", o);
   // 10^5 point masses would be 10^10 numbers (80 GB): refused at once, naming k and the cap.
   CHECK_THROWS_WITH(point_mass_inputs(minimax, 100000), Catch::Contains("k = 100000") && Catch::Contains("at most"));
   CHECK(point_mass_inputs(minimax, 1000).size() == 1000);
   o.records = 2.0;
   o.epsilon = 2.0;
-  const FiniteMechanism laplace = make_finite_mechanism("laplace-projection", o);
+  const Mechanism laplace = make_finite_mechanism("laplace-projection", o);
   CHECK_THROWS_AS(channel_matrix(laplace, point_mass_inputs(laplace, 2)), std::domain_error);
 }
 
@@ -513,7 +513,7 @@ TEST_CASE("accountant: the pruned LDP-curve search equals the every-pair search 
       o.prior = std::vector<double>{0.4, 0.3, 0.1, 0.1, 0.05, 0.05};
       o.gamma = 3.0;
     }
-    const FiniteMechanism m = make_finite_mechanism(name, o);
+    const Mechanism m = make_finite_mechanism(name, o);
     const auto inputs = point_mass_inputs(m, 6);
     const ChannelMatrix w = channel_matrix(m, inputs);
     INFO(name);
@@ -526,7 +526,7 @@ TEST_CASE("accountant: the pruned LDP-curve search equals the every-pair search 
 TEST_CASE("accountant: k = 1000 point masses run (the pruned search)", "[accountant][slow]") {
   MechanismOptions o;
   o.epsilon = 1.0;
-  const FiniteMechanism m = make_finite_mechanism("minimax", o);
+  const Mechanism m = make_finite_mechanism("minimax", o);
   const ChannelMatrix w = channel_matrix(m, point_mass_inputs(m, 1000));
   const AccountantReport report = accountant_report(w, std::nullopt, {});
   CHECK(report.pure_ldp_epsilon == Approx(1.0).margin(1e-12).epsilon(0));

@@ -1,7 +1,7 @@
 // clip-normalise, the exact solver behind every clip sampler (docs/solvers/clip-normalise.md):
 // Case A (a root s of Σ clip(s·p; lo, hi) = 1), Case B (sparse support: support at hi, zero atoms share one θ),
 // the point box (Σlo >= 1), against a brute-force long-double reference.
-#include "privsample/clip_normalise.hpp"
+#include "solver/clip_normalise.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "privsample/numeric.hpp"
-#include "../../core/src/clip_normalise_internal.hpp"
+#include "base/numeric.hpp"
+#include "../../core/solver/clip_normalise_internal.hpp"
 #include "../digest/fixed_schedule_digest.hpp"
 #include "golden.hpp"
 #include "test_support.hpp"
@@ -505,7 +505,7 @@ TEST_CASE("clip_normalise: subnormal masses", "[clip_normalise][edge]") {
   }
 }
 
-TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (docs/mechanisms/local.md, k = 4, gamma = 3, eps = 1), "
+TEST_CASE("clip_normalise: local-clip test vectors incl. Case B (core/mechanisms/local/README.md, k = 4, gamma = 3, eps = 1), "
           "tests/golden/clip-samplers.json",
           "[clip_normalise][vectors]") {
   const auto golden = read_golden("clip-samplers.json")["local"];

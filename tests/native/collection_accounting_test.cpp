@@ -1,7 +1,7 @@
 // Accounting for a collection (collection_accounting.hpp): composition for repeated reports and amplification by
 // shuffling (Feldman, McMillan, Talwar 2021), against hand-computed values, the authors' reference implementation's
 // outputs, and the properties every bound must have.
-#include "privsample/collection_accounting.hpp"
+#include "analysis/collection_accounting.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,7 +1,6 @@
 // Continuous data on grids (issue 4): cell-mass densities and the continuous-space samplers solved exactly on
-// cells. Docs: docs/mechanisms/continuous.md (constants, samplers, reference values), docs/experiments.md#park-et-al.
-#include "privsample/continuous.hpp"
-#include "privsample/continuous_mechanism.hpp"
+// cells. Docs: core/mechanisms/cells.md (constants, samplers, reference values), docs/experiments.md#park-et-al.
+#include "privsample.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -18,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/divergence.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/numeric.hpp"
+#include "model/divergence.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "base/numeric.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -89,7 +88,7 @@ std::vector<std::vector<double>> adversarial_densities(const Grid1D& grid) {
 
 }  // namespace
 
-TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (docs/mechanisms/continuous.md)", "[continuous][vectors]") {
+TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (core/mechanisms/cells.md)", "[continuous][vectors]") {
   const ContinuousConstants k = continuous_constants(0.5, 2.0, 0.5);
   CHECK_FALSE(k.trivial);
   CHECK(k.alpha == Approx(1.0 / 3.0).epsilon(1e-15));
@@ -100,7 +99,7 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (docs/mechanisms/conti
   CHECK(k.gamma == Approx(0.355588).margin(half_unit(6)).epsilon(0));
   CHECK(chord_risk(f_divergence(NamedDivergence::kl), k.r1, k.r2) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
   CHECK(chord_risk(f_divergence(NamedDivergence::tv), k.r1, k.r2) == Approx(0.214804).margin(half_unit(6)).epsilon(0));
-  // identities of docs/mechanisms/continuous.md#classes-and-constants
+  // identities of core/mechanisms/cells.md#classes-and-constants
   CHECK(k.c2 * k.alpha + k.c1 * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
   CHECK(k.ceiling * k.alpha + k.b * (1.0 - k.alpha) == Approx(1.0).epsilon(1e-15));
   CHECK(k.b == Approx(k.gamma * k.c1 + 1.0 - k.gamma).epsilon(1e-14));
@@ -109,16 +108,16 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (docs/mechanisms/conti
   // The same through the samplers, with an unnormalised reference (Σh = 3: raw c1 = 0.5/3, c2 = 2/3).
   const std::size_t n = 999;
   const std::vector<double> h(n, 3.0 / static_cast<double>(n));
-  const ContinuousClipSampler clip(0.5, h, 0.5 / 3.0, 2.0 / 3.0);
+  const MinimaxOnCells clip(0.5, h, 0.5 / 3.0, 2.0 / 3.0);
   CHECK(clip.density_class().c1 == Approx(0.5).epsilon(1e-14));
   CHECK(clip.density_class().c2 == Approx(2.0).epsilon(1e-14));
   CHECK(clip.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
   CHECK(clip.worst_case_risk(NamedDivergence::tv) == Approx(0.214804).margin(half_unit(6)).epsilon(0));
-  const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, 0.5}, h, 0.5 / 3.0, 2.0 / 3.0);
+  const LinearOnCells linear({PrivacyNotion::pure_ldp, 0.5}, h, 0.5 / 3.0, 2.0 / 3.0);
   CHECK(linear.lambda() == Approx(0.355588).margin(half_unit(6)).epsilon(0));
   CHECK(linear.worst_case_risk(NamedDivergence::kl) == Approx(0.093480).margin(half_unit(6)).epsilon(0));
 
-  // The extreme input P_A (c2·h on a set of h-mass α, c1·h elsewhere) attains R for both samplers (docs/mechanisms/continuous.md#minimax-clip-sampler).
+  // The extreme input P_A (c2·h on a set of h-mass α, c1·h elsewhere) attains R for both samplers (core/mechanisms/cells.md#minimax-clip-sampler).
   std::vector<double> extreme(n);
   for (std::size_t i = 0; i < n; ++i) extreme[i] = (i < n / 3 ? 2.0 : 0.5) / static_cast<double>(n);
   const std::vector<double> q_clip = clip.distribution(extreme);
@@ -131,14 +130,14 @@ TEST_CASE("continuous: generic constants c1 = 0.5, c2 = 2 (docs/mechanisms/conti
 
   // ε = 2 is the trivial case (2 <= 0.5·e²): identity, R = 0.
   CHECK(continuous_constants(0.5, 2.0, 2.0).trivial);
-  const ContinuousClipSampler trivial(2.0, h, 0.5 / 3.0, 2.0 / 3.0);
+  const MinimaxOnCells trivial(2.0, h, 0.5 / 3.0, 2.0 / 3.0);
   CHECK(trivial.worst_case_risk(NamedDivergence::kl) == 0.0);
   const std::vector<double> q = trivial.distribution(extreme);
   for (std::size_t i = 0; i < n; ++i) CHECK(q[i] == Approx(extreme[i]).epsilon(1e-14));
   CHECK(trivial.normaliser(extreme) == 1.0);
 }
 
-TEST_CASE("continuous: truncated-Gaussian test vectors (docs/mechanisms/continuous.md)", "[continuous][vectors]") {
+TEST_CASE("continuous: truncated-Gaussian test vectors (core/mechanisms/cells.md)", "[continuous][vectors]") {
   const Grid1D grid{-4.0, 4.0, 20000};
   const std::vector<double> h = gaussian_mixture_envelope(grid);
   CHECK(compensated_total(h) == Approx(1.79761187).margin(half_unit(8)).epsilon(0));  // c2 = ∫h̃ (docs/experiments.md#park-fig-4-1-d-gaussian-mixtures)
@@ -152,7 +151,7 @@ TEST_CASE("continuous: truncated-Gaussian test vectors (docs/mechanisms/continuo
   const std::vector<double> risk_h{0.2379, 0.1791, 0.1207, 0.0500, 0.0027};
   for (std::size_t e = 0; e < eps.size(); ++e) {
     INFO("epsilon = " << eps[e]);
-    const ContinuousClipSampler sampler(eps[e], h, 0.0, 1.0);
+    const MinimaxOnCells sampler(eps[e], h, 0.0, 1.0);
     CHECK(sampler.constants().alpha == Approx(0.55629361).margin(half_unit(8)).epsilon(0));
     CHECK(sampler.constants().b == Approx(b[e]).margin(half_unit(6)).epsilon(0));
     CHECK(sampler.constants().r2 == Approx(r2[e]).margin(half_unit(6)).epsilon(0));
@@ -176,12 +175,12 @@ TEST_CASE("continuous: truncated-Gaussian test vectors (docs/mechanisms/continuo
     INFO("mu = " << row.mu << ", epsilon = " << row.epsilon);
     const std::vector<double> p = gaussian_mixture(grid, std::vector<double>{row.mu}, std::vector<double>{1.0}, 1.0);
     REQUIRE(in_class(density_class(h, 0.0, 1.0), p));  // the |μ| = 1 tail touches the envelope exactly
-    const ContinuousClipSampler sampler(row.epsilon, h, 0.0, 1.0);
+    const MinimaxOnCells sampler(row.epsilon, h, 0.0, 1.0);
     const ClipNormalised solved = sampler.solve(p);
     CHECK(solved.kind == ClipCase::root);
-    const double r = sampler.normaliser(p);
+    const double r = *sampler.normaliser(p);
     CHECK(r == Approx(row.r).margin(half_unit(6)).epsilon(0));
-    CHECK(r > sampler.constants().r1);  // r1 < r_P <= r2 (docs/mechanisms/continuous.md#minimax-clip-sampler)
+    CHECK(r > sampler.constants().r1);  // r1 < r_P <= r2 (core/mechanisms/cells.md#minimax-clip-sampler)
     CHECK(r <= sampler.constants().r2);
     CHECK(divergence(NamedDivergence::kl, p, solved.q) == Approx(row.kl).margin(half_unit(6)).epsilon(0));
     CHECK(divergence(NamedDivergence::tv, p, solved.q) == Approx(row.tv).margin(half_unit(6)).epsilon(0));
@@ -195,8 +194,8 @@ TEST_CASE("continuous: Q* and Q-dagger on the paper's class: box, r1 <= p/q <= r
   const std::vector<double> raw_h = gaussian_mixture_envelope(grid);
   const std::vector<std::vector<double>> inputs = random_paper_mixtures(grid, 20261123, 25);
   for (const double epsilon : {0.1, 1.0, 5.0}) {
-    const ContinuousClipSampler clip(epsilon, raw_h, 0.0, 1.0);
-    const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, epsilon}, raw_h, 0.0, 1.0);
+    const MinimaxOnCells clip(epsilon, raw_h, 0.0, 1.0);
+    const LinearOnCells linear({PrivacyNotion::pure_ldp, epsilon}, raw_h, 0.0, 1.0);
     const ContinuousConstants& k = clip.constants();
     const std::vector<double>& h = clip.density_class().h;
     CHECK(linear.lambda() == Approx(k.gamma).epsilon(1e-13));
@@ -244,9 +243,9 @@ TEST_CASE("continuous: ratio bound e^eps over adversarial densities (Q*, local c
   const std::vector<std::vector<double>> inputs = adversarial_densities(grid);
   for (const double epsilon : {1e-6, 0.5, 2.0, 8.0}) {
     INFO("epsilon = " << epsilon);
-    const ContinuousClipSampler clip(epsilon, raw_h, 0.0, 1.0);
-    const ContinuousLocalClipSampler local_clip(epsilon, p0, 4.0);
-    const ContinuousLocalLinearSampler local_linear({PrivacyNotion::pure_ldp, epsilon}, p0, 4.0);
+    const MinimaxOnCells clip(epsilon, raw_h, 0.0, 1.0);
+    const LocalOnCells local_clip(epsilon, p0, 4.0);
+    const LocalLinearOnCells local_linear({PrivacyNotion::pure_ldp, epsilon}, p0, 4.0);
     const double bound = std::exp(epsilon) * (1.0 + 1e-12);
     std::vector<std::vector<double>> outputs[3];
     for (const auto& p : inputs) {
@@ -291,7 +290,7 @@ TEST_CASE("continuous: local linear keeps every ratio within e^eps where the pri
                              Guarantee{PrivacyNotion::approximate_ldp, 20.0, 1e-9},
                              Guarantee{PrivacyNotion::gaussian_ldp, 0.0, 0.0, 3.0}}) {
     INFO("notion " << notion_name(g.notion) << ", epsilon " << g.epsilon << ", mu " << g.mu);
-    const ContinuousLocalLinearSampler sampler(g, p0, 1e6);
+    const LocalLinearOnCells sampler(g, p0, 1e6);
     std::vector<std::vector<double>> outputs;
     for (const auto& p : inputs) outputs.push_back(sampler.distribution(p));
     std::size_t never_output = 0;
@@ -325,7 +324,7 @@ TEST_CASE("continuous: local linear keeps every ratio within e^eps where the pri
   }
 }
 
-TEST_CASE("continuous: local samplers around P0 (docs/mechanisms/continuous.md): block input attains the risk",
+TEST_CASE("continuous: local samplers around P0 (core/mechanisms/cells.md): block input attains the risk",
           "[continuous][local]") {
   // P0 uniform on [0, 1] with 1000 cells, γ = 4: blocks of γ+1 = 5 × 200 cells have mass exactly 1/5.
   const Grid1D grid{0.0, 1.0, 1000};
@@ -335,8 +334,8 @@ TEST_CASE("continuous: local samplers around P0 (docs/mechanisms/continuous.md):
   for (std::size_t i = 0; i < grid.cells; ++i) block[i] = (i < 200 ? gamma : 1.0 / gamma) / 1000.0;
   for (const double epsilon : {0.5, 1.0, 2.0}) {
     INFO("epsilon = " << epsilon);
-    const ContinuousLocalClipSampler clip(epsilon, p0, gamma);
-    const ContinuousLocalLinearSampler linear({PrivacyNotion::pure_ldp, epsilon}, p0, gamma);
+    const LocalOnCells clip(epsilon, p0, gamma);
+    const LocalLinearOnCells linear({PrivacyNotion::pure_ldp, epsilon}, p0, gamma);
     const std::vector<double> q_clip = clip.distribution(block);
     const std::vector<double> q_linear = linear.distribution(block);
     for (const NamedDivergence f : kDivergences) {
@@ -347,7 +346,7 @@ TEST_CASE("continuous: local samplers around P0 (docs/mechanisms/continuous.md):
     }
   }
   // Trivial regime ε >= 2 ln γ: risk 0 and the output is the input (for members of N_γ).
-  const ContinuousLocalClipSampler trivial(2.0 * std::log(gamma) + 0.1, p0, gamma);
+  const LocalOnCells trivial(2.0 * std::log(gamma) + 0.1, p0, gamma);
   CHECK(trivial.worst_case_risk(NamedDivergence::kl) == 0.0);
   const std::vector<double> q = trivial.distribution(block);
   for (std::size_t i = 0; i < q.size(); ++i) CHECK(q[i] == Approx(block[i]).epsilon(1e-13));
@@ -365,11 +364,11 @@ TEST_CASE("continuous: local samplers on Gaussian and Laplace densities: risk bo
   members.push_back(gaussian_mixture(grid, std::vector<double>{-0.2, 0.3}, std::vector<double>{0.4, 0.6}, 1.05));
   const DensityClass neighbourhood = density_class(p0, 1.0 / gamma, gamma);  // N_γ(P0) = P̃_{1/γ, γ, P0}
   for (const double epsilon : {0.5, 1.0, 2.0}) {
-    const ContinuousLocalClipSampler clip(epsilon, p0, gamma);
+    const LocalOnCells clip(epsilon, p0, gamma);
     for (const Guarantee& g :
          {Guarantee{PrivacyNotion::pure_ldp, epsilon}, Guarantee{PrivacyNotion::approximate_ldp, epsilon, 0.01},
           Guarantee{PrivacyNotion::gaussian_ldp, 0.0, 0.0, epsilon}}) {
-      const ContinuousLocalLinearSampler linear(g, p0, gamma);
+      const LocalLinearOnCells linear(g, p0, gamma);
       for (std::size_t j = 0; j < members.size(); ++j) {
         INFO("epsilon = " << epsilon << ", notion " << notion_name(g.notion) << ", member " << j);
         const std::vector<double>& p = members[j];
@@ -389,7 +388,7 @@ TEST_CASE("continuous: local samplers on Gaussian and Laplace densities: risk bo
       }
     }
   }
-  // Laplace class of Ghoukasian et al. Example 3.1 (docs/mechanisms/continuous.md#densities-and-envelopes; 1-D, scale 1): L(m, 1), |m| <= 1, around h = L(0, 1) with
+  // Laplace class of Ghoukasian et al. Example 3.1 (core/mechanisms/cells.md#densities-and-envelopes; 1-D, scale 1): L(m, 1), |m| <= 1, around h = L(0, 1) with
   // c1 = e^{−1}, c2 = e. The grid [−12, 12] keeps all but ~e^{−11} of each mass, so the truncated pmfs stay
   // inside the class widened by 0.1%.
   const Grid1D wide{-12.0, 12.0, 2400};
@@ -397,8 +396,8 @@ TEST_CASE("continuous: local samplers on Gaussian and Laplace densities: risk bo
   const double c1 = std::exp(-1.0) * 0.999;
   const double c2 = std::exp(1.0) * 1.001;
   for (const double epsilon : {0.5, 1.5}) {
-    const ContinuousClipSampler clip(epsilon, h, c1, c2);
-    const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, epsilon}, h, c1, c2);
+    const MinimaxOnCells clip(epsilon, h, c1, c2);
+    const LinearOnCells linear({PrivacyNotion::pure_ldp, epsilon}, h, c1, c2);
     for (const double m : {-1.0, -0.4, 0.0, 0.7, 1.0}) {
       INFO("epsilon = " << epsilon << ", m = " << m);
       const std::vector<double> p = laplace_mixture(wide, std::vector<double>{m}, one, 1.0);
@@ -421,7 +420,7 @@ TEST_CASE("continuous: (eps, delta) and Gaussian local linear samplers keep thei
   for (const Guarantee& g :
        {Guarantee{PrivacyNotion::approximate_ldp, 1.0, 0.05}, Guarantee{PrivacyNotion::gaussian_ldp, 0.0, 0.0, 1.0}}) {
     INFO("notion " << notion_name(g.notion));
-    const ContinuousLocalLinearSampler sampler(g, p0, 3.0);
+    const LocalLinearOnCells sampler(g, p0, 3.0);
     CHECK(sampler.lambda() > 0.0);
     CHECK(sampler.lambda() < 1.0);
     std::vector<std::vector<double>> outputs;
@@ -445,7 +444,7 @@ TEST_CASE("continuous: global linear sampler keeps its (eps, delta) / Gaussian p
   for (const Guarantee& g :
        {Guarantee{PrivacyNotion::approximate_ldp, 0.5, 0.02}, Guarantee{PrivacyNotion::gaussian_ldp, 0.0, 0.0, 0.8}}) {
     INFO("notion " << notion_name(g.notion));
-    const ContinuousLinearSampler sampler(g, raw_h, 0.0, 1.0);
+    const LinearOnCells sampler(g, raw_h, 0.0, 1.0);
     CHECK(sampler.guarantee().notion == g.notion);
     std::vector<std::vector<double>> outputs;
     for (const auto& p : members) outputs.push_back(sampler.distribution(p));
@@ -478,8 +477,8 @@ TEST_CASE("continuous: 2-D ratio bound and references with empty cells", "[conti
   inputs.push_back(gaussian_mixture(grid, std::vector<Point2D>{{0.7, 0.7}}, std::vector<double>{1.0}, 0.05));
   for (const double epsilon : {0.3, 3.0}) {
     INFO("epsilon = " << epsilon);
-    const ContinuousClipSampler clip(epsilon, envelope, 0.0, 1.0);
-    const ContinuousLocalClipSampler around_ring(epsilon, inputs[0], 5.0);
+    const MinimaxOnCells clip(epsilon, envelope, 0.0, 1.0);
+    const LocalOnCells around_ring(epsilon, inputs[0], 5.0);
     std::vector<std::vector<double>> a_out;
     std::vector<std::vector<double>> b_out;
     for (const auto& p : inputs) {
@@ -500,7 +499,7 @@ TEST_CASE("continuous: 2-D ratio bound and references with empty cells", "[conti
   // gets the data-independent output (clip_normalise Case B with no support inside the reference).
   std::vector<double> half(100, 0.0);
   for (std::size_t i = 50; i < 100; ++i) half[i] = 1.0;
-  const ContinuousClipSampler clip(1.0, half, 0.0, 1.5);
+  const MinimaxOnCells clip(1.0, half, 0.0, 1.5);
   std::vector<double> left(100, 0.0);
   for (std::size_t i = 0; i < 50; ++i) left[i] = 1.0;
   std::vector<double> right(100, 0.0);
@@ -678,7 +677,7 @@ TEST_CASE("continuous: draws match q and points lie in their cells", "[continuou
   const std::vector<double> h = gaussian_mixture_envelope(grid);
   const std::vector<double> p =
       gaussian_mixture(grid, std::vector<double>{-0.8, 0.9}, std::vector<double>{0.7, 0.3}, 1.0);
-  const ContinuousClipSampler sampler(1.0, h, 0.0, 1.0);
+  const MinimaxOnCells sampler(1.0, h, 0.0, 1.0);
   const std::vector<double> q = sampler.distribution(p);
   const std::vector<double> edges = cell_edges(grid);
   SeededRandom bits(42);
@@ -708,7 +707,7 @@ TEST_CASE("continuous: draws match q and points lie in their cells", "[continuou
   // 2-D
   const Grid2D g2{-3.0, 3.0, 6, -2.0, 2.0, 5};
   const std::vector<double> ring = gaussian_ring(g2);
-  const ContinuousLocalClipSampler local(1.0, std::vector<double>(30, 1.0), 3.0);
+  const LocalOnCells local(1.0, std::vector<double>(30, 1.0), 3.0);
   const std::vector<double> q2 = local.distribution(ring);
   std::vector<std::size_t> counts2(30, 0);
   bool inside2 = true;
@@ -760,20 +759,20 @@ TEST_CASE("continuous: bad inputs name the parameter", "[continuous][validation]
   CHECK_THROWS_WITH(continuous_constants(1.0, 2.0, 1.0), Catch::Contains("c1"));
   CHECK_THROWS_WITH(continuous_constants(0.5, 1.0, 1.0), Catch::Contains("c2"));
   CHECK_THROWS_WITH(continuous_constants(0.5, 2.0, kNaN), Catch::Contains("epsilon"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, 1.0, 2.0), Catch::Contains("c1"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, 1.5, 2.0), Catch::Contains("c1"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, 0.0, 1.0), Catch::Contains("c2"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, 0.5, 0.4), Catch::Contains("c2"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, -0.1, 2.0), Catch::Contains("c1"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, h, kNaN, 2.0), Catch::Contains("c1"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(kNaN, h, 0.0, 2.0), Catch::Contains("epsilon"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(-1.0, h, 0.0, 2.0), Catch::Contains("epsilon"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, 1.0, 2.0), Catch::Contains("c1"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, 1.5, 2.0), Catch::Contains("c1"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, 0.0, 1.0), Catch::Contains("c2"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, 0.5, 0.4), Catch::Contains("c2"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, -0.1, 2.0), Catch::Contains("c1"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, h, kNaN, 2.0), Catch::Contains("c1"));
+  CHECK_THROWS_WITH(MinimaxOnCells(kNaN, h, 0.0, 2.0), Catch::Contains("epsilon"));
+  CHECK_THROWS_WITH(MinimaxOnCells(-1.0, h, 0.0, 2.0), Catch::Contains("epsilon"));
   std::vector<double> bad_h = h;
   bad_h[7] = -0.01;
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, bad_h, 0.0, 2.0), Catch::Contains("reference[7]"));
-  CHECK_THROWS_WITH(ContinuousClipSampler(1.0, std::vector<double>(10, 0.0), 0.0, 2.0), Catch::Contains("reference"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, bad_h, 0.0, 2.0), Catch::Contains("reference[7]"));
+  CHECK_THROWS_WITH(MinimaxOnCells(1.0, std::vector<double>(10, 0.0), 0.0, 2.0), Catch::Contains("reference"));
 
-  const ContinuousClipSampler clip(1.0, h, 0.0, 2.0);
+  const MinimaxOnCells clip(1.0, h, 0.0, 2.0);
   std::vector<double> bad_p(100, 1.0);
   bad_p[3] = kNaN;
   CHECK_THROWS_WITH(clip.distribution(bad_p), Catch::Contains("density"));
@@ -783,16 +782,16 @@ TEST_CASE("continuous: bad inputs name the parameter", "[continuous][validation]
   spike[0] = 1.0;
   CHECK_NOTHROW(clip.distribution(spike));
   // ... but the mechanisms that are private only on the class reject densities outside it.
-  const ContinuousLinearSampler linear({PrivacyNotion::pure_ldp, 1.0}, h, 0.0, 2.0);
+  const LinearOnCells linear({PrivacyNotion::pure_ldp, 1.0}, h, 0.0, 2.0);
   CHECK_THROWS_WITH(linear.distribution(spike), Catch::Contains("density") && Catch::Contains("class"));
-  const ContinuousClipSampler trivial(2.0, h, 0.5, 2.0);  // 2 <= 0.5·e²: identity
+  const MinimaxOnCells trivial(2.0, h, 0.5, 2.0);  // 2 <= 0.5·e²: identity
   REQUIRE(trivial.constants().trivial);
   CHECK_THROWS_WITH(trivial.distribution(spike), Catch::Contains("density") && Catch::Contains("class"));
-  CHECK_THROWS_WITH(ContinuousLinearSampler({PrivacyNotion::approximate_ldp, 1.0, 1.0}, h, 0.0, 2.0),
+  CHECK_THROWS_WITH(LinearOnCells({PrivacyNotion::approximate_ldp, 1.0, 1.0}, h, 0.0, 2.0),
                     Catch::Contains("delta"));
-  CHECK_THROWS_WITH(ContinuousLocalClipSampler(1.0, h, 1.0), Catch::Contains("gamma"));
-  CHECK_THROWS_WITH(ContinuousLocalClipSampler(1.0, bad_h, 2.0), Catch::Contains("prior[7]"));
-  CHECK_THROWS_WITH(ContinuousLocalLinearSampler({PrivacyNotion::gaussian_ldp, 0.0, 0.0, kNaN}, h, 2.0),
+  CHECK_THROWS_WITH(LocalOnCells(1.0, h, 1.0), Catch::Contains("gamma"));
+  CHECK_THROWS_WITH(LocalOnCells(1.0, bad_h, 2.0), Catch::Contains("prior[7]"));
+  CHECK_THROWS_WITH(LocalLinearOnCells({PrivacyNotion::gaussian_ldp, 0.0, 0.0, kNaN}, h, 2.0),
                     Catch::Contains("mu"));
   SeededRandom bits(1);
   CHECK_THROWS_WITH(draw_point(grid, std::vector<double>(3, 1.0), bits), Catch::Contains("q has 3"));
@@ -811,7 +810,7 @@ TEST_CASE("continuous: 500 x 500 Gaussian ring privatization (timing, printed on
     return std::exp(-d * d) / std::numbers::pi;
   });
   const auto t2 = Clock::now();
-  const ContinuousClipSampler sampler(0.5, envelope, 0.0, 1.0);
+  const MinimaxOnCells sampler(0.5, envelope, 0.0, 1.0);
   const std::vector<double> q = sampler.distribution(p);
   const auto t3 = Clock::now();
   SeededRandom bits(5);
@@ -820,7 +819,7 @@ TEST_CASE("continuous: 500 x 500 Gaussian ring privatization (timing, printed on
   const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   std::cout << "[continuous timing] 500x500 ring, eps = 0.5: density " << ms(t0, t1) << " ms, envelope quadrature "
             << ms(t1, t2) << " ms, sampler + clip-normalise " << ms(t2, t3) << " ms, one draw " << ms(t3, t4)
-            << " ms; r_P = " << sampler.normaliser(p) << ", KL = " << divergence(NamedDivergence::kl, p, q)
+            << " ms; r_P = " << *sampler.normaliser(p) << ", KL = " << divergence(NamedDivergence::kl, p, q)
             << ", point (" << point[0] << ", " << point[1] << ")\n";
   CHECK(total_error(q) <= 1e-12);
   const std::vector<double>& h = sampler.density_class().h;
@@ -844,14 +843,14 @@ TEST_CASE("continuous: released cells follow distribution() with the same words 
   options.epsilon = 1.0;
   options.prior = prior;
   options.gamma = 3.0;
-  const privsample::ContinuousMechanism sampler = privsample::make_continuous_mechanism("local", options);
+  const privsample::Mechanism sampler = privsample::make_continuous_mechanism("local", options);
   const std::vector<double> spike = privsample::gaussian_mixture(grid, std::vector<double>{3.5}, one, 0.05);
   const std::vector<double> broad = privsample::gaussian_mixture(grid, means, one, 2.0);
   constexpr int kDraws = 40000;
   std::vector<double> mean_words;
   for (const auto* density : {&spike, &broad}) {
     const std::vector<double> q = privsample::distribution(sampler, *density);
-    const privsample::Release release = privsample::released_law(sampler, *density);
+    const privsample::Release release = *privsample::released_law(sampler, *density);
     privsample::SeededRandom inner(17);
     struct Counting final : privsample::RandomBits {
       privsample::RandomBits* inner;

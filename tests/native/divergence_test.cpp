@@ -1,6 +1,6 @@
 // f-divergences with the zero-mass conventions of docs/divergences.md#definition-and-zero-mass-conventions, the chord function 𝔑(r1, r2) (docs/divergences.md#the-chord-bound)
-// and the closed forms of Theorem 3.1 (docs/mechanisms/minimax.md#worst-case-risk).
-#include "privsample/divergence.hpp"
+// and the closed forms of Theorem 3.1 (core/mechanisms/minimax/README.md#worst-case-risk).
+#include "model/divergence.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "privsample/minimax.hpp"
+#include "privsample.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -192,7 +192,7 @@ TEST_CASE("divergence: the chord function", "[divergence][risk]") {
   CHECK(chord_risk(reverse_kl, 0.0, 2.0) == kInf);
   CHECK(chord_risk(reverse_kl, 0.0, 1.0) == 0.0);
   CHECK(chord_risk(reverse_kl, 0.5, 2.0) == Approx(1.0 / 3.0 * -std::log(2.0) + 2.0 / 3.0 * std::log(2.0)).epsilon(1e-14));
-  // docs/mechanisms/continuous.md#reference-values generic constants: c1 = 0.5, c2 = 2, ε = 0.5
+  // core/mechanisms/cells.md#reference-values generic constants: c1 = 0.5, c2 = 2, ε = 0.5
   const double c1 = 0.5, c2 = 2.0, e = std::exp(0.5);
   const double alpha = (1.0 - c1) / (c2 - c1);
   const double b = 1.0 / (alpha * e + 1.0 - alpha);

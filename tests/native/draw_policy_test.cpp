@@ -10,11 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/draw.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/reveal_or_obscure.hpp"
+#include "privsample.hpp"
+#include "base/draw.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -145,7 +144,7 @@ TEST_CASE("draw policy: the words a release consumes have the same law for every
     for (const double epsilon : {0.1, 1.0, 5.0, 20.0}) {
       for (const Named& named : registry_at(epsilon, k)) {
         if (named.options.delta && epsilon > 5.0) continue;  // (ε,δ) λ search is covered at ε <= 5
-        const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+        const Mechanism m = make_finite_mechanism(named.name, named.options);
         const double records = named.records ? *named.options.records : 0.0;
         // Enough draws that 6 standard errors are a few percent of the mean for cheap draws; fewer where one draw
         // already takes ~k proposals (minimax at k = 10^4, ε = 20).
@@ -171,7 +170,7 @@ TEST_CASE("draw policy: the old uniform-proposal draw would fail the test above"
   // point mass at k = 10^4, ε = 5 is ~146 and for the uniform input 1.
   MechanismOptions o;
   o.epsilon = 5.0;
-  const FiniteMechanism m = make_finite_mechanism("minimax", o);
+  const Mechanism m = make_finite_mechanism("minimax", o);
   std::vector<double> point(10000, 0.0);
   point[3] = 1.0;
   const std::vector<double> flat(10000, 1.0);
@@ -196,7 +195,7 @@ TEST_CASE("draw policy: a release reads a few words whatever ε and k are", "[dr
     for (const double epsilon : {1.0, 5.0, 10.0, 50.0}) {
       for (const Named& named : registry_at(epsilon, k)) {
         if (named.name == "laplace-projection") continue;  // fresh noise per release: O(k) words by design
-        const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+        const Mechanism m = make_finite_mechanism(named.name, named.options);
         const double records = named.records ? *named.options.records : 0.0;
         for (const auto& input : inputs(k, records, rng)) {
           const WordStats single = words_per_draw(prepare(m, input), 2000, 3);
@@ -274,7 +273,7 @@ TEST_CASE("draw policy: 10^6 released samples of every mechanism match distribut
   for (const double epsilon : {0.5, 3.0}) {
     for (const Named& named : registry_at(epsilon, 10)) {
       if (named.name == "laplace-projection") continue;  // distribution() is a Monte-Carlo estimate there
-      const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+      const Mechanism m = make_finite_mechanism(named.name, named.options);
       const auto all = inputs(10, named.records ? *named.options.records : 0.0, rng);
       const std::vector<double>& input = all[3];
       SeededRandom bits(static_cast<std::uint64_t>(epsilon * 100) + named.name.size());
@@ -325,7 +324,7 @@ TEST_CASE("draw policy: released samples follow distribution() for every mechani
     for (const double epsilon : {0.5, 3.0}) {
       for (const Named& named : registry_at(epsilon, k)) {
         if (named.name == "laplace-projection") continue;  // distribution() is a Monte-Carlo estimate there
-        const FiniteMechanism m = make_finite_mechanism(named.name, named.options);
+        const Mechanism m = make_finite_mechanism(named.name, named.options);
         const double records = named.records ? *named.options.records : 0.0;
         std::vector<std::vector<double>> all = inputs(k, records, rng);
         if (!named.records) {
@@ -385,7 +384,7 @@ TEST_CASE("draw policy: sample_point releases points whose cells follow distribu
   add("local-linear", [&](MechanismOptions& o) { o.prior = reference; o.gamma = 4.0; });
   for (const auto& [name, options] : mechanisms) {
     INFO(name);
-    const ContinuousMechanism m = make_continuous_mechanism(name, options);
+    const Mechanism m = make_continuous_mechanism(name, options);
     const std::vector<double> q = distribution(m, tilted);
     constexpr std::size_t n = 200000;
     std::vector<std::size_t> counts(kCells, 0);

@@ -1,8 +1,8 @@
 // The analyst's side: estimators from counts of released samples (estimate.hpp). Statistical properties are
 // measured by simulation with fixed seeds: unbiasedness (mean over populations within a few standard errors),
 // coverage of the 95% intervals over >= 500 simulated populations, variance equal to the closed form.
-#include "privsample/estimate.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/estimate.hpp"
+#include "analysis/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
-#include "privsample/simulate.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
+#include "analysis/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -21,7 +21,7 @@ using privsample_test::kNaN;
 
 namespace {
 
-FiniteMechanism mech(const std::string& name, double epsilon, std::vector<double> prior = {}, double gamma = 0.0,
+Mechanism mech(const std::string& name, double epsilon, std::vector<double> prior = {}, double gamma = 0.0,
                      double records = 0.0, double delta = -1.0) {
   MechanismOptions o;
   o.epsilon = epsilon;
@@ -42,7 +42,7 @@ std::string message_of(const std::function<void()>& f) {
 }
 
 // Q̄ = Σ_x items_x · distribution(e_x) / N for point-mass users.
-std::vector<double> released_truth(const FiniteMechanism& m, const std::vector<double>& items) {
+std::vector<double> released_truth(const Mechanism& m, const std::vector<double>& items) {
   const std::size_t k = items.size();
   const auto inputs = point_mass_inputs(m, k);
   std::vector<double> q(k, 0.0);
@@ -65,7 +65,7 @@ struct Coverage {
 }  // namespace
 
 TEST_CASE("estimate: bad counts are rejected with the parameter, index and value", "[estimate]") {
-  const FiniteMechanism linear = mech("linear", 1.0);
+  const Mechanism linear = mech("linear", 1.0);
   const std::vector<double> negative{5, 1, 0, -2};
   CHECK(message_of([&] { (void)estimate_released(linear, negative); }) ==
         "counts[3] = -2: counts must be integers >= 0");
@@ -89,16 +89,16 @@ TEST_CASE("estimate: bad counts are rejected with the parameter, index and value
         "counts are all zero: at least one released sample is needed");
   const std::vector<double> empty;
   CHECK(message_of([&] { (void)estimate_released(linear, empty); }) == "counts is empty: give one count per category");
-  const FiniteMechanism local = mech("local-linear", 1.0, {0.5, 0.25, 0.25}, 2.0);
+  const Mechanism local = mech("local-linear", 1.0, {0.5, 0.25, 0.25}, 2.0);
   const std::vector<double> four{1, 2, 3, 4};
   CHECK(message_of([&] { (void)estimate_population(local, four); }) ==
-        "counts has 4 entries but the 'local-linear' mechanism has k = 3 categories (the length of its prior)");
-  const FiniteMechanism local_clip = mech("local", 1.0, {0.5, 0.25, 0.25}, 2.0);
+        "counts has 4 entries but the 'local-linear' mechanism has k = 3 categories (the length of its prior, reference or grid)");
+  const Mechanism local_clip = mech("local", 1.0, {0.5, 0.25, 0.25}, 2.0);
   CHECK_THROWS_AS(estimate_released(local_clip, four), std::invalid_argument);
   MechanismOptions moll;
   moll.epsilon = 1.0;
   moll.reference = std::vector<double>{0.5, 0.5};
-  const FiniteMechanism mollifier = make_finite_mechanism("mollifier", moll);
+  const Mechanism mollifier = make_finite_mechanism("mollifier", moll);
   CHECK_THROWS_AS(estimate_released(mollifier, four), std::invalid_argument);
   const std::vector<double> good{3, 2, 1};
   CHECK(message_of([&] { (void)estimate_released(linear, good, 0.0); }) ==
@@ -142,7 +142,7 @@ TEST_CASE("estimate: normal quantile, Wilson interval and simplex projection", "
 
 TEST_CASE("estimate: affine maps agree with distribution()", "[estimate]") {
   const std::vector<double> prior{0.4, 0.3, 0.2, 0.1};
-  std::vector<std::pair<std::string, FiniteMechanism>> cases{
+  std::vector<std::pair<std::string, Mechanism>> cases{
       {"linear", mech("linear", 1.3)},
       {"linear (eps, delta)", mech("linear", 1.0, {}, 0.0, 0.0, 1e-3)},
       {"local-linear", mech("local-linear", 0.5, prior, 3.0)},
@@ -173,8 +173,8 @@ TEST_CASE("estimate: affine maps agree with distribution()", "[estimate]") {
 
 TEST_CASE("estimate: on point masses minimax and linear are the same k-RR channel", "[estimate]") {
   for (const double eps : {0.1, 1.0, 4.0}) {
-    const FiniteMechanism minimax = mech("minimax", eps);
-    const FiniteMechanism linear = mech("linear", eps);
+    const Mechanism minimax = mech("minimax", eps);
+    const Mechanism linear = mech("linear", eps);
     const auto inputs = point_mass_inputs(minimax, 6);
     const ChannelMatrix a = channel_matrix(minimax, inputs);
     const ChannelMatrix b = channel_matrix(linear, inputs);
@@ -222,7 +222,7 @@ TEST_CASE("estimate: released intervals contain Q-hat and report the radius", "[
 TEST_CASE("estimate: 95% intervals cover at least 94% over 600 simulated populations", "[estimate][statistical]") {
   const std::vector<double> population{0.35, 0.25, 0.2, 0.12, 0.08};
   const std::size_t k = population.size();
-  const std::vector<std::pair<std::string, FiniteMechanism>> cases{
+  const std::vector<std::pair<std::string, Mechanism>> cases{
       {"linear", mech("linear", 1.0)},
       {"linear (eps, delta)", mech("linear", 1.0, {}, 0.0, 0.0, 1e-2)},
       {"roo", mech("roo", 0.5, {}, 0.0, 4.0)},
@@ -310,7 +310,7 @@ TEST_CASE("estimate: affine estimate is unbiased for heterogeneous users", "[est
   constexpr std::size_t kUsers = 1000;
   SeededRandom bits(77);
   SECTION("linear, Dirichlet(2 * population) users") {
-    const FiniteMechanism m = mech("linear", 1.5);
+    const Mechanism m = mech("linear", 1.5);
     SimulationOptions o;
     o.model = PopulationModel::dirichlet;
     o.users = kUsers;
@@ -320,7 +320,7 @@ TEST_CASE("estimate: affine estimate is unbiased for heterogeneous users", "[est
   }
   SECTION("local-linear, users inside N_gamma(P0)") {
     const std::vector<double> prior{0.25, 0.25, 0.25, 0.25};
-    const FiniteMechanism m = mech("local-linear", 0.5, prior, 2.0);
+    const Mechanism m = mech("local-linear", 0.5, prior, 2.0);
     SimulationOptions o;
     o.point_mass_inversion = false;
     check_unbiased_and_covering("local-linear, users in N_gamma", k, kPopulations, [&] {
@@ -371,7 +371,7 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
   constexpr std::uint64_t kUsers = 1000;
   SeededRandom bits(5);
   SECTION("linear (affine inversion)") {
-    const FiniteMechanism m = mech("linear", 1.0);
+    const Mechanism m = mech("linear", 1.0);
     const auto q = distribution(m, p);
     const double lambda = affine_map(m, k)->lambda;
     const auto [mean, var] =
@@ -384,7 +384,7 @@ TEST_CASE("estimate: empirical variance equals the closed form", "[estimate][sta
     }
   }
   SECTION("local clip sampler (point-mass inversion)") {
-    const FiniteMechanism m = mech("local", 1.0, {0.3, 0.3, 0.2, 0.2}, 3.0);
+    const Mechanism m = mech("local", 1.0, {0.3, 0.3, 0.2, 0.2}, 3.0);
     const auto w = channel_matrix(m, point_mass_inputs(m, k));
     std::vector<double> q(k, 0.0);
     for (std::size_t x = 0; x < k; ++x)

@@ -1,7 +1,7 @@
 // The privacy-budget ledger's arithmetic (docs/analysis/ledger.md): golden totals for each account, the budget
 // check at and just past its boundary, refusal of notions an account does not count, property tests over random
 // sequences of releases, and validation of every field.
-#include "privsample/ledger.hpp"
+#include "analysis/ledger.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // Theorems 1(a), 2(a), the Gaussian mechanism, k-RR (docs/analysis/accountant.md#k-rr-closed-forms) and the figure
 // setups of docs/experiments.md#ngo-et-al. Table values to the digits printed; figure curves to relative 1e-4, Fig. 4 to 1e-3.
 // The Fig. 3 test is the executable proof that the paper's Thm 2(a) is wrong (docs/analysis/lmidp.md#theorem-2a-corrected).
-#include "privsample/lmidp.hpp"
+#include "analysis/lmidp.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

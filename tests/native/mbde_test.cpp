@@ -1,7 +1,7 @@
 // MBDE baseline on grids (docs/baselines/mbde.md, docs/experiments.md#park-fig-1-gaussian-ring, docs/experiments.md#park-fig-4-1-d-gaussian-mixtures): the structural privacy bound
 // q_T/q_0 ∈ [e^{−ε/2}, e^{ε/2}] on every cell, normalisation, that boosting moves q towards the data, and input
 // validation.
-#include "privsample/mbde.hpp"
+#include "baselines/mbde.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -13,10 +13,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "privsample/continuous.hpp"
-#include "privsample/divergence.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/randomness.hpp"
+#include "privsample.hpp"
+#include "model/divergence.hpp"
+#include "base/numeric.hpp"
+#include "base/randomness.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -1,13 +1,13 @@
 // The run-time registry behind the JS API: names, option rules, the notion each option set selects, and
 // sample_many running the mechanism itself where distribution() is only an estimate.
-#include "privsample/mechanism.hpp"
+#include "mechanisms/mechanism.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
-#include "privsample/randomness.hpp"
+#include "base/randomness.hpp"
 
 using namespace privsample;
 
@@ -25,7 +25,7 @@ TEST_CASE("registry: every listed name builds with its options", "[mechanism]") 
     const MechanismOptions& o = name == "local" || name == "local-linear" ? with_prior
                                 : name == "roo" || name == "ds-roo" || name == "laplace-projection" ? records
                                                                                                     : pure;
-    const FiniteMechanism m = make_finite_mechanism(name, o);
+    const Mechanism m = make_finite_mechanism(name, o);
     const std::vector<double> q = distribution(m, counts);
     REQUIRE(q.size() == 3);
     double total = 0.0;
@@ -79,7 +79,7 @@ TEST_CASE("registry: sample_many of laplace-projection draws fresh noise every r
   MechanismOptions o;
   o.epsilon = 0.1;
   o.records = 1.0;
-  const FiniteMechanism m = make_finite_mechanism("laplace-projection", o);
+  const Mechanism m = make_finite_mechanism("laplace-projection", o);
   SeededRandom bits(11);
   const std::vector<double> counts{1, 0, 0, 0};
   const std::vector<std::uint32_t> draws = sample_many(m, counts, 4000, bits);
@@ -98,8 +98,8 @@ TEST_CASE("registry: a mechanism that keeps its weight for k answers exactly as 
   notions[1].mu = 1.0;
   notions[2].mu = 0.05;
   for (const MechanismOptions& options : notions) {
-    const FiniteMechanism fresh = make_finite_mechanism("linear", options);
-    FiniteMechanism kept = fresh;
+    const Mechanism fresh = make_finite_mechanism("linear", options);
+    Mechanism kept = fresh;
     for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{10}, std::size_t{100}}) {
       keep_for_categories(kept, k);
       for (const std::size_t asked : {k, k + 1, std::size_t{3}}) {
@@ -122,7 +122,7 @@ TEST_CASE("registry: a mechanism that keeps its weight for k answers exactly as 
   // Mechanisms without per-k state are left as they are.
   MechanismOptions pure;
   pure.epsilon = 1.0;
-  FiniteMechanism minimax = make_finite_mechanism("minimax", pure);
+  Mechanism minimax = make_finite_mechanism("minimax", pure);
   keep_for_categories(minimax, 10);
   CHECK(distribution(minimax, std::vector<double>{1.0, 2.0, 3.0}) ==
         distribution(make_finite_mechanism("minimax", pure), std::vector<double>{1.0, 2.0, 3.0}));

@@ -1,6 +1,6 @@
-// Class membership (core/include/privsample/membership.hpp, docs/notions.md#classes-of-inputs): golden ratios by hand,
+// Class membership (core/mechanisms/membership.hpp, docs/notions.md#classes-of-inputs): golden ratios by hand,
 // the scale rule, the boundary slack, properties over random and adversarial inputs, and the error messages.
-#include "privsample/membership.hpp"
+#include "mechanisms/membership.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "privsample/errors.hpp"
-#include "privsample/linear_samplers.hpp"
+#include "base/errors.hpp"
+#include "privsample.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

@@ -8,10 +8,10 @@
 #include <random>
 #include <stdexcept>
 
-#include "privsample/numeric.hpp"
-#include "privsample/optimise.hpp"
-#include "privsample/quadrature.hpp"
-#include "privsample/special_functions.hpp"
+#include "base/numeric.hpp"
+#include "base/optimise.hpp"
+#include "base/quadrature.hpp"
+#include "base/special_functions.hpp"
 
 using namespace privsample;
 

@@ -15,13 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/privacy_audit.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/registry.hpp"
-#include "privsample/reveal_or_obscure.hpp"
+#include "privsample.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/numeric.hpp"
+#include "analysis/privacy_audit.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "mechanisms/registry.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -166,7 +165,7 @@ TEST_CASE("privacy audit: every plan-released mechanism of the registry holds it
           const std::string where = std::string(spec.name) + " (" + variant.label + ") at epsilon = " +
                                     format_value(epsilon) + ", k = " + std::to_string(k);
           INFO(where);
-          FiniteMechanism mechanism = [&]() -> FiniteMechanism {
+          Mechanism mechanism = [&]() -> Mechanism {
             try {
               return make_finite_mechanism(spec.name, variant.options);
             } catch (const std::invalid_argument&) {
@@ -315,7 +314,7 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
           const std::string where = "continuous " + std::string(spec.name) + " (" + variant.label +
                                     ") at epsilon = " + format_value(epsilon) + ", cells = " + std::to_string(cells);
           INFO(where);
-          std::optional<ContinuousMechanism> mechanism;
+          std::optional<Mechanism> mechanism;
           try {
             mechanism = make_continuous_mechanism(spec.name, variant.options);
           } catch (const std::invalid_argument&) {
@@ -329,7 +328,7 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
           std::vector<std::vector<double>> distributions;
           for (const Case& c : inputs) {
             try {
-              releases.push_back(released_law(*mechanism, c.hist));
+              releases.push_back(*released_law(*mechanism, c.hist));
               distributions.push_back(distribution(*mechanism, c.hist));
               labels.push_back(c.label);
             } catch (const std::invalid_argument& e) {
@@ -366,7 +365,7 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
 TEST_CASE("privacy audit: the record-level mechanisms hold ε-DP of every record on the law they draw from",
           "[privacy][audit]") {
   // ROO and DS-ROO release q/k + (1 − q)·c_y/n with q the table's double: dsroo_worst_log_ratio searches the complete,
-  // analytic list of replace-one pairs (docs/mechanisms/ds-roo.md#the-worst-pair) over every minimum count. ROO is the
+  // analytic list of replace-one pairs (core/mechanisms/ds-roo/README.md#the-worst-pair) over every minimum count. ROO is the
   // constant table of its own q.
   std::size_t configurations = 0;
   std::size_t pairs = 0;

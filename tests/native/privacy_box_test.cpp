@@ -8,11 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/continuous.hpp"
-#include "privsample/linear_samplers.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/privacy_box.hpp"
+#include "privsample.hpp"
+#include "privacy/privacy_box.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -113,19 +110,19 @@ TEST_CASE("privacy box: >= 10^6 released distributions of the audit's families, 
 TEST_CASE("privacy box: wide grids with tails beyond 37 sigma keep the ratio on every cell", "[privacy-box][continuous]") {
   const Grid1D wide{-40.0, 40.0, 8000};
   const std::vector<double> envelope = gaussian_mixture_envelope(wide, 1.0, 1.0);
-  const ContinuousClipSampler minimax(1.0, envelope, 0.0, 1.0);
+  const MinimaxOnCells minimax(1.0, envelope, 0.0, 1.0);
   const std::vector<double> a = minimax.distribution(gaussian_mixture(wide, std::vector<double>{-1.0}, std::vector<double>{1.0}, 1.0));
   const std::vector<double> b = minimax.distribution(gaussian_mixture(wide, std::vector<double>{1.0}, std::vector<double>{1.0}, 1.0));
   CHECK(ratio_violations(a, b, 1.0) == 0);
   CHECK(ratio_violations(b, a, 1.0) == 0);
   const Grid1D prior_line{-38.0, 38.0, 8000};
-  const ContinuousLocalClipSampler local(1.0, gaussian_mixture(prior_line, std::vector<double>{0.0}, std::vector<double>{1.0}, 1.0), 4.0);
+  const LocalOnCells local(1.0, gaussian_mixture(prior_line, std::vector<double>{0.0}, std::vector<double>{1.0}, 1.0), 4.0);
   const std::vector<double> c = local.distribution(gaussian_mixture(prior_line, std::vector<double>{30.0}, std::vector<double>{1.0}, 0.5));
   const std::vector<double> d = local.distribution(gaussian_mixture(prior_line, std::vector<double>{-2.0}, std::vector<double>{1.0}, 3.0));
   CHECK(ratio_violations(c, d, 1.0) == 0);
   CHECK(ratio_violations(d, c, 1.0) == 0);
   const Grid2D plane{-40.0, 40.0, 200, -40.0, 40.0, 200};
-  const ContinuousLocalClipSampler ring_local(1.0, gaussian_ring(plane, 3, 0.5, 1.0), 4.0);
+  const LocalOnCells ring_local(1.0, gaussian_ring(plane, 3, 0.5, 1.0), 4.0);
   const std::vector<double> e = ring_local.distribution(gaussian_mixture(plane, std::vector<Point2D>{{35.0, -35.0}}, std::vector<double>{1.0}, 1.0));
   const std::vector<double> f = ring_local.distribution(gaussian_ring(plane, 3, 0.5, 1.0));
   CHECK(ratio_violations(e, f, 1.0) == 0);

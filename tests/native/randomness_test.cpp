@@ -1,7 +1,7 @@
 // Injected randomness: SeededRandom (xoshiro256** via splitmix64), SecureRandom (buffered CSPRNG), exact
 // uniform integers, exact Bernoulli trials, DiscreteSampler, and the samplers' sample() against distribution().
 // Goodness-of-fit tests use fixed seeds (deterministic) at the level kGoodnessOfFitLevel = 1e-6.
-#include "privsample/randomness.hpp"
+#include "base/randomness.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -15,9 +15,8 @@
 #include <tuple>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/minimax.hpp"
+#include "privsample.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -322,7 +321,7 @@ TEST_CASE("randomness: sample() draws from distribution()", "[randomness][minima
   SECTION("sample_many through the registry, reproducible from the seed") {
     MechanismOptions options;
     options.epsilon = 0.5;
-    const FiniteMechanism mechanism = make_finite_mechanism("minimax", options);
+    const Mechanism mechanism = make_finite_mechanism("minimax", options);
     SeededRandom a(123);
     SeededRandom b(123);
     const std::vector<std::uint32_t> draws = sample_many(mechanism, p, n, a);

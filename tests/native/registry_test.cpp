@@ -2,7 +2,7 @@
 // it: every finite mechanism × adversarial inputs × its notion's check (the privacy profile δ_g(β) bounds every
 // hockey-stick divergence between two inputs' outputs for the local notions; the e^ε ratio between neighbouring
 // record sets for record-level DP).
-#include "privsample/registry.hpp"
+#include "mechanisms/registry.hpp"
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/continuous_mechanism.hpp"
-#include "privsample/functional_ldp.hpp"
-#include "privsample/mechanism.hpp"
+#include "privsample.hpp"
+#include "privacy/functional_ldp.hpp"
+#include "mechanisms/mechanism.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -217,7 +217,7 @@ TEST_CASE("privacy tester: every finite mechanism of the registry meets its noti
         variants.push_back(gaussian);
       }
       for (const auto& o : variants) {
-        const FiniteMechanism m = make_finite_mechanism(spec.name, o);
+        const Mechanism m = make_finite_mechanism(spec.name, o);
         const Guarantee g = guarantee(m);
         INFO(std::string(spec.name) << " notion " << static_cast<int>(g.notion) << " ε=" << g.epsilon
                                     << " δ=" << g.delta << " μ=" << g.mu);

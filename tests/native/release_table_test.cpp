@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "privsample/release_plan.hpp"
-#include "privsample/release_table.hpp"
+#include "privacy/release_plan.hpp"
+#include "base/release_table.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;

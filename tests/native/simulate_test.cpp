@@ -1,7 +1,7 @@
 // Simulation of N users (simulate.hpp): the binomial / multinomial / gamma draws by goodness of fit, the point-mass
 // fast path against the per-user loop, the population models and the error metrics.
-#include "privsample/simulate.hpp"
-#include "privsample/channel.hpp"
+#include "analysis/simulate.hpp"
+#include "analysis/channel.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "privsample/collection_accounting.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/randomness.hpp"
+#include "analysis/collection_accounting.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/randomness.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -21,7 +21,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-FiniteMechanism named(const std::string& name, double epsilon) {
+Mechanism named(const std::string& name, double epsilon) {
   MechanismOptions o;
   o.epsilon = epsilon;
   return make_finite_mechanism(name, o);
@@ -159,7 +159,7 @@ TEST_CASE("simulate: gamma and Dirichlet draws have the right moments", "[simula
 
 TEST_CASE("simulate: the point-mass fast path has the law of the per-user loop", "[simulate][statistical]") {
   // Both give counts whose mean is Σ_x items_x·distribution(e_x); compare the totals of many runs by chi-square.
-  const FiniteMechanism m = named("minimax", 1.0);
+  const Mechanism m = named("minimax", 1.0);
   // 5 holders < 2k: drawn one per holder; the others as multinomials.
   const std::vector<double> items{300, 0, 195, 5};
   const auto inputs = point_mass_inputs(m, 4);

@@ -17,8 +17,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "privsample/divergence.hpp"
-#include "privsample/randomness.hpp"
+#include "model/divergence.hpp"
+#include "base/randomness.hpp"
 
 namespace privsample_test {
 
@@ -229,7 +229,7 @@ inline ReferenceClip reference_clip(std::span<const double> p_in, std::span<cons
   return out;
 }
 
-// Q*_{k,ε} by the exact water-filling algorithm of docs/mechanisms/minimax.md#exact-solver (sort, smallest j with
+// Q*_{k,ε} by the exact water-filling algorithm of core/mechanisms/minimax/README.md#exact-solver (sort, smallest j with
 // (e^ε + j − 1)·P_(j+1) <= S_j), written with e^{−ε} (docs/numerics.md#large-epsilon) in long double. p must be a pmf.
 inline std::vector<long double> water_filling(std::span<const double> p, double epsilon) {
   const std::size_t k = p.size();

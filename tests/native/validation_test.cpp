@@ -11,12 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "privsample/clip_samplers.hpp"
-#include "privsample/histogram.hpp"
-#include "privsample/mechanism.hpp"
-#include "privsample/minimax.hpp"
-#include "privsample/numeric.hpp"
-#include "privsample/privacy.hpp"
+#include "privsample.hpp"
+#include "model/histogram.hpp"
+#include "mechanisms/mechanism.hpp"
+#include "base/numeric.hpp"
+#include "privacy/privacy.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -206,7 +205,7 @@ TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
   CHECK_THROWS_WITH(make_finite_mechanism("foo", options), Catch::Contains("foo"));
   CHECK_THROWS_WITH(make_finite_mechanism("minimax", options), Catch::Contains("epsilon"));
   options.epsilon = 1.0;
-  const FiniteMechanism minimax = make_finite_mechanism("minimax", options);
+  const Mechanism minimax = make_finite_mechanism("minimax", options);
   const std::vector<double> hist{3, 2, 1, 0};
   CHECK(distribution(minimax, hist) == MinimaxSampler(1.0).distribution(hist));
   REQUIRE(normaliser(minimax, hist).has_value());
@@ -216,7 +215,7 @@ TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
   CHECK(worst_case_risk(minimax, NamedDivergence::kl, 4) == finite_minimax_risk(NamedDivergence::kl, 4, 1.0));
   CHECK(distribution(make_finite_mechanism("linear", options), hist) == LinearSampler(1.0).distribution(hist));
   // A mechanism without a normaliser says so for a good histogram, and refuses a bad one with its own message.
-  const FiniteMechanism linear = make_finite_mechanism("linear", options);
+  const Mechanism linear = make_finite_mechanism("linear", options);
   CHECK_FALSE(normaliser(linear, hist).has_value());
   CHECK_THROWS_WITH(normaliser(linear, std::vector<double>{1, -2, 3}), Catch::Contains("hist[1]"));
   CHECK_THROWS_WITH(normaliser(linear, std::vector<double>{0, 0}), Catch::Contains("all zeros"));
@@ -224,7 +223,7 @@ TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
   options.gamma = 3.0;
   CHECK_THROWS_WITH(make_finite_mechanism("minimax", options), Catch::Contains("gamma"));
   options.prior = std::vector<double>{0.4, 0.3, 0.2, 0.1};
-  const FiniteMechanism local = make_finite_mechanism("local", options);
+  const Mechanism local = make_finite_mechanism("local", options);
   CHECK(distribution(local, hist) == LocalClipSampler(1.0, *options.prior, 3.0).distribution(hist));
   MechanismOptions bad;
   bad.epsilon = -3.0;

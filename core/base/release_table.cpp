@@ -1,0 +1,172 @@
+#include "base/release_table.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "base/errors.hpp"
+
+namespace privsample {
+namespace {
+
+using Wide = __uint128_t;
+
+constexpr std::size_t kMaxAliasAtoms = std::size_t{1} << 24;
+
+unsigned bits_for(std::size_t k) {
+  unsigned bits = 0;
+  while ((std::size_t{1} << bits) < k) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+void quantize_units(std::span<const double> target, const UnitBox& box, std::span<std::uint64_t> units) {
+  const std::size_t k = target.size();
+  const bool bounded = !box.hi.empty();
+  if (units.size() != k || (bounded && (box.hi.size() != k || box.lo.size() != k))) {
+    throw_shape({"quantize_units: the target has ", k, " atoms, the units ", units.size(), ", the box ",
+                 bounded ? box.hi.size() : k});
+  }
+  // Floor and clamp: target·2^63 is exact (a power of two), and conversion truncates toward 0, a floor for t >= 0.
+  Wide total = 0;
+  for (std::size_t x = 0; x < k; ++x) {
+    double t = target[x] * 0x1p63;
+    t = t < 0x1p63 ? t : 0x1p63;  // also a NaN target, which validation upstream never lets through
+    t = t > 0.0 ? t : 0.0;
+    std::uint64_t w = static_cast<std::uint64_t>(t);
+    const std::uint64_t lo = bounded ? box.lo[x] : 0;
+    const std::uint64_t hi = bounded ? box.hi[x] : kReleaseUnits;
+    w = w < lo ? lo : w;
+    w = w > hi ? hi : w;
+    units[x] = w;
+    total += w;
+  }
+  // The difference from 2^63, moved onto the first atoms with room (one of the two is 0).
+  Wide missing = total < kReleaseUnits ? Wide{kReleaseUnits} - total : 0;
+  Wide surplus = total > kReleaseUnits ? total - kReleaseUnits : 0;
+  for (std::size_t x = 0; x < k; ++x) {
+    const std::uint64_t w = units[x];
+    const std::uint64_t room = (bounded ? box.hi[x] : kReleaseUnits) - w;
+    const std::uint64_t spare = w - (bounded ? box.lo[x] : 0);
+    const std::uint64_t give = missing < room ? static_cast<std::uint64_t>(missing) : room;
+    const std::uint64_t take = surplus < spare ? static_cast<std::uint64_t>(surplus) : spare;
+    units[x] = w + give - take;
+    missing -= give;
+    surplus -= take;
+  }
+  if (missing != 0 || surplus != 0) {
+    throw_invalid({"quantize_units: the box cannot hold 2^63 units (its lower ends sum above it or its upper ends "
+                   "below it): a defect of the release plan"});
+  }
+}
+
+std::size_t draw_units_once(std::span<const std::uint64_t> units, RandomBits& bits) {
+  const std::uint64_t u = bits.next_u64() >> 1;
+  std::uint64_t prefix = 0;
+  std::size_t index = 0;
+  for (const std::uint64_t w : units) {
+    prefix += w;
+    index += static_cast<std::size_t>(prefix <= u);  // atoms that end at or before u
+  }
+  return index;
+}
+
+AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t total) : atoms_(weights.size()) {
+  if (atoms_ == 0 || atoms_ > kMaxAliasAtoms) {
+    throw_invalid({"alias table: ", atoms_, " atoms: must be between 1 and ", kMaxAliasAtoms});
+  }
+  if (total == 0 || total > kReleaseUnits) throw_invalid({"alias table: total = ", total, ": must be in [1, 2^63]"});
+  Wide sum = 0;
+  for (const std::uint64_t w : weights) sum += w;
+  if (sum != total) throw_invalid({"alias table: the weights do not sum to their stated total ", total});
+
+  bucket_bits_ = bits_for(atoms_);
+  const std::size_t buckets = std::size_t{1} << bucket_bits_;
+  // Each bucket holds total/K when K divides it (the 2^63 units always), else the weights are scaled by K.
+  const bool divides = total % buckets == 0;
+  capacity_ = divides ? total / buckets : total;
+  const std::uint64_t scale = divides ? 1 : buckets;
+  if (!divides && total > std::numeric_limits<std::uint64_t>::max() / buckets) {
+    throw_invalid({"alias table: total = ", total, " is too large for ", atoms_, " atoms"});
+  }
+  one_word_ = capacity_ == (std::uint64_t{1} << (63 - bucket_bits_));
+
+  std::vector<std::uint64_t> rest(buckets, 0);
+  for (std::size_t x = 0; x < atoms_; ++x) rest[x] = weights[x] * scale;
+  // Both stacks in one array: small ones from the front, large ones from the back; slot `buckets` is scratch.
+  std::vector<std::uint32_t> work(buckets + 1, 0);
+  std::size_t small = 0;
+  std::size_t large = 0;
+  for (std::size_t x = 0; x < buckets; ++x) {
+    const bool is_small = rest[x] < capacity_;
+    work[is_small ? small : buckets - 1 - large] = static_cast<std::uint32_t>(x);
+    small += static_cast<std::size_t>(is_small);
+    large += static_cast<std::size_t>(!is_small);
+  }
+  threshold_.assign(buckets, 0);
+  alias_.assign(buckets, 0);
+  // Each iteration finalises one bucket. With a small and a large one: the small keeps its weight and borrows the rest
+  // from the large, which goes to the small stack if it falls below the capacity. Exact integers keep the invariant
+  // Σ rest over unfinished buckets = their number × capacity, so the large stack empties last and what remains there
+  // is exactly full.
+  for (std::size_t step = 0; step < buckets; ++step) {
+    const bool has_small = small > 0;
+    const bool has_large = large > 0;
+    const bool pair = has_small && has_large;
+    const std::size_t small_slot = has_small ? small - 1 : 0;
+    const std::size_t large_slot = has_large ? buckets - large : 0;
+    const std::uint32_t s = work[small_slot];
+    const std::uint32_t l = work[large_slot];
+    const std::uint32_t done = has_small ? s : l;
+    const std::uint64_t left = rest[l] - (capacity_ - rest[s]);  // >= rest[s] in the pair case; unused otherwise
+    threshold_[done] = pair ? rest[s] : capacity_;
+    alias_[done] = pair ? l : done;
+    rest[l] = pair ? left : rest[l];
+    const bool large_turns_small = pair && left < capacity_;
+    work[large_turns_small ? small_slot : buckets] = l;
+    small = small - static_cast<std::size_t>(has_small) + static_cast<std::size_t>(large_turns_small);
+    large = large - static_cast<std::size_t>(!has_small) - static_cast<std::size_t>(large_turns_small);
+  }
+}
+
+std::size_t AliasTable::draw(RandomBits& bits) const {
+  const std::uint64_t word = bits.next_u64();
+  const std::size_t bucket = bucket_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - bucket_bits_));
+  // One word: the top bits choose the bucket, the next 63 − bits the position in it. Else a second draw.
+  const std::uint64_t u = one_word_ ? (word & (~std::uint64_t{0} >> bucket_bits_)) >> 1 : uniform_below(bits, capacity_);
+  return u < threshold_[bucket] ? bucket : alias_[bucket];
+}
+
+PublicBase PublicBase::uniform(std::size_t k) {
+  if (k == 0) throw_invalid({"a public base needs at least one atom"});
+  PublicBase base;
+  base.atoms_ = k;
+  base.total_ = k;
+  return base;
+}
+
+PublicBase PublicBase::from_weights(std::vector<std::uint64_t> weights) {
+  if (weights.empty()) throw_invalid({"a public base needs at least one atom"});
+  PublicBase base;
+  base.atoms_ = weights.size();
+  base.upper_.resize(weights.size());
+  Wide total = 0;
+  for (std::size_t x = 0; x < weights.size(); ++x) {
+    total += weights[x];
+    if (total > kReleaseUnits) throw_invalid({"a public base's weights must sum to at most 2^63"});
+    base.upper_[x] = static_cast<std::uint64_t>(total);
+  }
+  if (total == 0) throw_invalid({"a public base's weights are all zero"});
+  base.total_ = static_cast<std::uint64_t>(total);
+  base.weights_ = std::move(weights);
+  return base;
+}
+
+std::size_t PublicBase::draw(RandomBits& bits) const {
+  if (weights_.empty()) return static_cast<std::size_t>(uniform_below(bits, atoms_));
+  const std::uint64_t u = uniform_below(bits, total_);
+  // The first x with upper_[x] > u (public weights: the search's path reveals nothing private).
+  return static_cast<std::size_t>(std::upper_bound(upper_.begin(), upper_.end(), u) - upper_.begin());
+}
+
+}  // namespace privsample

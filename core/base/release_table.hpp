@@ -1,0 +1,98 @@
+#pragma once
+// Exact release tables: the law a release draws from, held exactly, and drawn with work that does not depend on it.
+//
+// Every finite sampler releases an index x with law
+//     Pr(x) = c·B(x) + (1 − c)·w_x / 2^63
+// where c ∈ [0, 1] is a double (a coin on its exact binary expansion), B a public pmf drawn exactly (uniform over k,
+// or integer weights over their integer total) and w the data part: integers ("units") summing to exactly 2^63, drawn
+// with one 63-bit uniform word. Every probability a release uses is therefore an exact rational of these doubles and
+// integers, and a check of the released law against a guarantee needs no slack.
+//
+// The data units are kept in a public box [lo_x, hi_x] (in units). A mechanism picks c, B and that box once, from its
+// public parameters, so that EVERY law of this form meets its guarantee (ReleasePlan, privacy layer); the quantizer
+// below keeps any target inside the box. The rounding of the target to units is at most a few units (2^-63 each) per
+// atom plus a remainder of about k units moved to the first atoms with room: far below every other rounding.
+//
+// Work: quantizing, the one-draw scan and building an alias table take the same operations for every input of a
+// given size (no data-dependent branch or loop length); a draw from an alias table is one word and two selects.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/randomness.hpp"
+
+namespace privsample {
+
+// The data part's resolution: units of 2^-63, so that one 63-bit word draws it and sums fit in 64 bits.
+inline constexpr std::uint64_t kReleaseUnits = std::uint64_t{1} << 63;
+
+// The public box of the data part, in units: lo_x <= w_x <= hi_x, with Σlo <= 2^63 <= Σhi. Empty vectors stand for
+// lo = 0 and hi = 2^63 on every atom (any pmf).
+struct UnitBox {
+  std::vector<std::uint64_t> lo;
+  std::vector<std::uint64_t> hi;
+};
+
+// Units in [box.lo_x, box.hi_x] summing to exactly 2^63, as close to target_x·2^63 as the box allows: each target is
+// floored and clamped into its box, then the difference from 2^63 is moved, in index order, onto the first atoms with
+// room. The same operations for every target. target: finite and >= 0, summing to about 1 (std::invalid_argument
+// if the box cannot hold 2^63 units, or its size differs from the target's).
+void quantize_units(std::span<const double> target, const UnitBox& box, std::span<std::uint64_t> units);
+
+// One index with law units/2^63 (Σ units = 2^63), by one 63-bit word compared with every prefix sum: O(k), the same
+// operations for every table. For a single release; many releases share an AliasTable.
+[[nodiscard]] std::size_t draw_units_once(std::span<const std::uint64_t> units, RandomBits& bits);
+
+// Walker's alias table over integer weights, built and drawn exactly: the law of draw() is weight_x/Σweight with no
+// rounding. K = the smallest power of two >= k buckets (the extra ones have weight 0), so a bucket is a few bits of a
+// word; each bucket holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it) split between
+// itself and one alias. Building takes K iterations of the same operations whatever the weights are (Vose's pairing,
+// both stacks in one array, a select for every choice).
+class AliasTable {
+ public:
+  AliasTable() = default;
+  // weights: Σ weights = total, 1 <= total <= 2^63, k <= 2^24 (std::invalid_argument otherwise).
+  AliasTable(std::span<const std::uint64_t> weights, std::uint64_t total);
+
+  [[nodiscard]] std::size_t draw(RandomBits& bits) const;
+  [[nodiscard]] std::size_t size() const noexcept { return atoms_; }
+  // The table itself, for checks of its exactness: bucket b returns b when its position is below threshold(b),
+  // else alias(b); every bucket holds capacity() positions.
+  [[nodiscard]] std::size_t buckets() const noexcept { return threshold_.size(); }
+  [[nodiscard]] std::uint64_t capacity() const noexcept { return capacity_; }
+  [[nodiscard]] std::uint64_t threshold(std::size_t bucket) const { return threshold_[bucket]; }
+  [[nodiscard]] std::size_t alias(std::size_t bucket) const { return alias_[bucket]; }
+
+ private:
+  std::size_t atoms_ = 0;
+  unsigned bucket_bits_ = 0;          // log2 K
+  std::uint64_t capacity_ = 0;        // what each bucket holds
+  bool one_word_ = false;             // capacity = 2^(63 − bucket_bits): one word draws bucket and threshold
+  std::vector<std::uint64_t> threshold_;  // stay in the bucket when u < threshold
+  std::vector<std::uint32_t> alias_;
+};
+
+// A public pmf drawn exactly: uniform over k atoms, or integer weights over their total.
+class PublicBase {
+ public:
+  PublicBase() = default;
+  [[nodiscard]] static PublicBase uniform(std::size_t k);
+  // weights: Σ >= 1 and <= 2^63 (std::invalid_argument otherwise); zeros are atoms the base never draws.
+  [[nodiscard]] static PublicBase from_weights(std::vector<std::uint64_t> weights);
+
+  [[nodiscard]] std::size_t size() const noexcept { return atoms_; }
+  [[nodiscard]] bool is_uniform() const noexcept { return weights_.empty(); }
+  // B(x) = weight(x)/total(): 1/k for the uniform base.
+  [[nodiscard]] std::uint64_t weight(std::size_t x) const noexcept { return weights_.empty() ? 1 : weights_[x]; }
+  [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
+  [[nodiscard]] std::size_t draw(RandomBits& bits) const;
+
+ private:
+  std::size_t atoms_ = 0;
+  std::uint64_t total_ = 0;
+  std::vector<std::uint64_t> weights_;  // empty: uniform
+  std::vector<std::uint64_t> upper_;    // prefix sums of weights_
+};
+
+}  // namespace privsample

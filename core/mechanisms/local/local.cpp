@@ -1,0 +1,82 @@
+#include "mechanisms/local/local.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/errors.hpp"
+#include "model/histogram.hpp"
+
+namespace privsample {
+namespace {
+
+void check_prior_size(std::size_t k, std::size_t prior_size) {
+  if (k != prior_size) {
+    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
+  }
+}
+
+}  // namespace
+
+PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma, UnderflowRule rule) {
+  // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
+  const double shrink = std::exp(-effective_epsilon(epsilon));
+  const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);
+  const double floor = ceiling * shrink;
+  return privacy_box(prior, floor, ceiling, epsilon, "prior", rule);
+}
+
+LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
+    : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {
+  check_category_count(prior.size(), "prior");
+  prior_ = validated_prior(prior, prior.size());
+  box_ = local_clip_box(prior_, epsilon_, gamma_);
+}
+
+LocalClipSampler LocalClipSampler::make(const MechanismOptions& o) {
+  (void)checked_options(spec, o);
+  return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
+}
+
+LocalClipSampler::LocalClipSampler(double epsilon, double gamma) : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {}
+
+std::vector<double> LocalClipSampler::distribution(std::span<const double> input) const {
+  if (cells_) return cells_->distribution(input);
+  return solve(input).q;
+}
+
+double LocalClipSampler::normaliser(std::span<const double> input) const {
+  if (cells_) return *cells_->normaliser(input);
+  return normaliser_of(solve(input));
+}
+
+ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  check_prior_size(p.size(), prior_.size());
+  return clip_normalise(p, AtomBox{box_.lo, box_.hi}, schedule);
+}
+
+// The floors b·p0 are the public base (release_plan.hpp).
+Release LocalClipSampler::release(std::span<const double> input) const {
+  if (cells_) return cells_->release(input);
+  const std::vector<double> q = solve(input, RootSchedule::fixed).q;
+  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
+}
+
+double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
+  validated_epsilon(epsilon);
+  validated_gamma(gamma);
+  if (epsilon >= 2.0 * std::log(gamma)) return 0.0;  // trivial regime: q = P on N_γ(P0)
+  const double growth = std::exp(epsilon);          // < γ² here, so finite
+  const double r1 = (growth + gamma) / (gamma * (gamma + 1.0));
+  const double r2 = gamma * (growth + gamma) / (growth * (gamma + 1.0));
+  return chord_risk(f, std::min(r1, 1.0), std::max(r2, 1.0));
+}
+
+double LocalClipSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  if (cells_) return cells_risk(*cells_, f, k);
+  check_prior_size(k, prior_.size());
+  return local_clip_risk(f, epsilon_, gamma_);
+}
+
+}  // namespace privsample

@@ -1,0 +1,80 @@
+#pragma once
+// The local clip sampler around a public prior P0 (Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling:
+// Beyond the Global Minimax", NeurIPS 2025, Theorem 5.1), on categories and on grid cells. Page: README.md beside this
+// file.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "mechanisms/cells.hpp"
+#include "mechanisms/neighbourhood.hpp"
+#include "mechanisms/sampler.hpp"
+#include "mechanisms/spec.hpp"
+#include "model/divergence.hpp"
+#include "privacy/privacy_box.hpp"
+#include "privacy/release_plan.hpp"
+#include "solver/clip_normalise.hpp"
+
+namespace privsample {
+
+// The box of the local clip sampler (Theorem 5.1) around prior weights w (any positive scale: a pmf on categories or
+// cell masses): [b·w, b·e^ε·w] with b = (γ+1)/(γ+e^ε), computed through e^{−ε} (no overflow up to ε = 700), floors
+// raised toward privacy and underflowing entries handled by `rule` (privacy_box.hpp). ε and γ must be validated.
+[[nodiscard]] PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma,
+                                        UnderflowRule rule = UnderflowRule::refuse);
+
+// Ghoukasian, Lee, Asoodeh, "Locally Optimal Private Sampling", Theorem 5.1 (README.md beside this file).
+// q(x) = clip(P(x)/r_P; b·p0(x), b·e^ε·p0(x)) with b = (γ+1)/(γ+e^ε) around a public prior P0.
+// Guarantee: pure ε-LDP for EVERY input (in or outside N_γ(P0)): b·p0 <= q <= b·e^ε·p0 exactly in floating
+// point. Sparse users whose support has P0-mass below 1/(γ+1) have no normaliser r_P; clip_normalise's Case B
+// gives the limit (support at the ceiling, the rest at one common ratio), which equals applying the
+// sampler to the f-projection P̂ of P onto N_γ(P0) (the paper's extension, README.md#proof-sketch).
+// Worst case over N_γ(P0): R_loc = chord(r1, r2), r1 = (e^ε+γ)/(γ(γ+1)), r2 = γ(e^ε+γ)/(e^ε(γ+1)); 0 when
+// ε >= 2 ln γ (then q = P on N_γ(P0)). It is the local minimax risk when P0 splits into γ+1 blocks of equal
+// mass; otherwise an upper bound (README.md#assumptions).
+// A clip sampler (sampler.hpp): distribution(), normaliser() (r_P, or 0 in Case B where no normaliser exists: the
+// limit r → 0), guarantee(), epsilon(), sample() and the named worst_case_risk come from there.
+// On grid cells (cells.md#local-clip-sampler) the prior is a density's cell masses (zeros allowed: those cells are
+// never output, nor are cells whose floor would underflow).
+class LocalClipSampler : public ClipSampler<LocalClipSampler> {
+ public:
+  static constexpr MechanismSpec spec{"local", MechanismSpace::finite, NotionRule::pure_epsilon, kPriorGammaOptions,
+                                      {}, {}, "locally minimax clip sampler around a prior (Ghoukasian et al. Thm 5.1)"};
+  static constexpr MechanismSpec cells_spec{"local", MechanismSpace::continuous, NotionRule::pure_epsilon,
+                                            kPriorGammaOptions, {}, {},
+                                            "locally minimax clip sampler on a grid (Ghoukasian et al. Thm 5.1)"};
+  [[nodiscard]] static LocalClipSampler make(const MechanismOptions& options);
+  [[nodiscard]] static LocalClipSampler make_on_cells(const MechanismOptions& options);
+
+  // On categories: prior validated (every entry finite and > 0, counts or probabilities), one floor per category.
+  LocalClipSampler(double epsilon, std::vector<double> prior, double gamma);
+
+  // On categories (hist must have the prior's length).
+  [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
+                                     RootSchedule schedule = RootSchedule::adaptive) const;
+  [[nodiscard]] std::vector<double> distribution(std::span<const double> input) const;
+  [[nodiscard]] double normaliser(std::span<const double> input) const;
+  // The exact release for this input (release_plan.hpp): the fixed schedule's q over the floors b·p0.
+  [[nodiscard]] Release release(std::span<const double> input) const;
+  // k must equal the prior's length (the number of cells on cells).
+  using SamplerBase::worst_case_risk;
+  [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  [[nodiscard]] double gamma() const noexcept { return gamma_; }
+  [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
+  [[nodiscard]] std::optional<std::size_t> categories() const noexcept { return prior_.size(); }
+  [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
+
+ private:
+  LocalClipSampler(double epsilon, double gamma);  // before its support is set (make_on_cells)
+  double gamma_;
+  std::vector<double> prior_;  // on cells: the normalised prior cell masses
+  PrivacyBox box_;
+  std::shared_ptr<const OnCells> cells_;
+};
+
+// R_loc(ε, γ, f) of Theorem 5.1.
+[[nodiscard]] double local_clip_risk(const FDivergence& f, double epsilon, double gamma);
+
+}  // namespace privsample

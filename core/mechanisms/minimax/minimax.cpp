@@ -1,0 +1,57 @@
+#include "mechanisms/minimax/minimax.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "model/histogram.hpp"
+#include "privacy/privacy_box.hpp"
+
+namespace privsample {
+MinimaxSampler MinimaxSampler::make(const MechanismOptions& o) {
+  (void)checked_options(spec, o);
+  return MinimaxSampler(*o.epsilon);
+}
+
+ClipNormalised MinimaxSampler::solve(std::span<const double> hist, RootSchedule schedule) const {
+  const std::vector<double> p = normalized_pmf(hist);
+  const FiniteBox box = finite_minimax_box(p.size(), epsilon_);
+  return clip_normalise(p, UniformBox{p.size(), box.floor, box.ceiling}, schedule);
+}
+
+std::vector<double> MinimaxSampler::distribution(std::span<const double> input) const {
+  if (cells_) return cells_->distribution(input);
+  return solve(input).q;
+}
+
+double MinimaxSampler::normaliser(std::span<const double> input) const {
+  if (cells_) return *cells_->normaliser(input);
+  const std::span<const double> hist = input;
+  const ClipNormalised solved = solve(hist);
+  if (solved.kind == ClipCase::root) return 1.0 / solved.scale;
+  // ε = 0 or k = 1: every r in [1, (e^ε+k−1)/e^ε] gives the same Q*; report the right end of the bracket.
+  return 1.0 + finite_spread(hist.size(), epsilon_);
+}
+
+// The floors ℓ are the public base; the data part is what q has above them, capped so that every released law stays
+// within e^ε of the floor (release_plan.hpp).
+Release MinimaxSampler::release(std::span<const double> input) const {
+  if (cells_) return cells_->release(input);
+  const std::span<const double> hist = input;
+  const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
+  auto plan = std::make_shared<const ReleasePlan>(uniform_clip_release_plan(q.size(), box.floor, epsilon_));
+  return Release(plan, clip_data_target(*plan, q));
+}
+
+double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
+  if (cells_) return cells_risk(*cells_, f, k);
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+double MinimaxSampler::worst_case_risk(NamedDivergence f, std::size_t k) const {
+  if (cells_) return cells_risk(*cells_, f_divergence(f), k);
+  return finite_minimax_risk(f, k, epsilon_);
+}
+
+}  // namespace privsample

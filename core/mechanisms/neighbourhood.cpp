@@ -1,0 +1,28 @@
+#include "mechanisms/neighbourhood.hpp"
+
+#include <cmath>
+
+#include "base/errors.hpp"
+
+namespace privsample {
+
+double validated_gamma(double gamma) {
+  if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
+    throw_invalid({"gamma = ", gamma, ": must be a finite number in (1, ", kMaxGamma, "]"});
+  }
+  return gamma;
+}
+
+PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma) {
+  PrivacyBox box{std::vector<double>(prior.size()), std::vector<double>(prior.size())};
+  for (std::size_t x = 0; x < prior.size(); ++x) {
+    // Rounded inward (each rounding is within half an ulp, so one step in lands inside), so P̂ lies in N_γ(P0) as
+    // real numbers, as the weight's worst-pair check assumes. γ within two ulps of 1: the point p0 itself.
+    box.lo[x] = std::nextafter(prior[x] / gamma, 1.0);
+    box.hi[x] = std::nextafter(prior[x] * gamma, 0.0);
+    if (box.lo[x] > box.hi[x] || prior[x] == 0.0) box.lo[x] = box.hi[x] = prior[x];
+  }
+  return box;
+}
+
+}  // namespace privsample

@@ -1,0 +1,18 @@
+#pragma once
+// The neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ} of a public prior P0, which the local samplers (local,
+// local-linear; Ghoukasian et al.) centre on: its width γ and its box.
+#include <span>
+
+#include "privacy/privacy_box.hpp"
+
+namespace privsample {
+
+// γ of the neighbourhood: finite, > 1 and at most kMaxGamma (std::invalid_argument naming gamma otherwise).
+inline constexpr double kMaxGamma = 1e12;
+double validated_gamma(double gamma);
+
+// N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂, the f-projection of P onto N_γ(P0) for every
+// f), its ends rounded inward so that P̂ lies in N_γ(P0) as real numbers. prior: a pmf; γ validated.
+[[nodiscard]] PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma);
+
+}  // namespace privsample

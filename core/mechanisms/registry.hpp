@@ -1,0 +1,26 @@
+#pragma once
+// The registry: every mechanism's spec, gathered from the one type list (list.hpp), for every entry point that
+// chooses a mechanism at run time (the JS bindings, the demo's picker, labels and colours, the generated .d.ts option
+// types). The WebAssembly modules export it as JSON (registry_json), so no rule is written a second time in JS.
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mechanisms/spec.hpp"
+
+namespace privsample {
+
+// All mechanisms, finite then continuous, in the order of the type lists.
+[[nodiscard]] std::span<const MechanismSpec> mechanism_registry();
+[[nodiscard]] std::vector<std::string> mechanism_names(MechanismSpace space);
+
+// The spec of `name` in `space`; throws std::invalid_argument naming the unknown mechanism and the known ones.
+[[nodiscard]] const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space);
+
+// The registry as JSON: {"options": [{"name", "kind", "meaning"}], "mechanisms": [{"name", "space", "notion",
+// "required", "optional", "defaults": {name: value}, "summary"}]}; "required" lists the notion's options too ("epsilon", or for
+// ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu).
+[[nodiscard]] std::string registry_json();
+
+}  // namespace privsample

@@ -1,0 +1,139 @@
+#include "mechanisms/spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "base/errors.hpp"
+#include "privacy/functional_ldp.hpp"
+
+namespace privsample {
+namespace {
+
+constexpr std::array<OptionSpec, 9> kOptions{{
+    {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
+    {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
+    {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
+    {"gamma", OptionKind::number, "neighbourhood width γ >= 1 around the prior (local samplers)"},
+    {"records", OptionKind::number, "public number n of the user's records (record-level mechanisms)"},
+    {"c1", OptionKind::number, "lower density bound c1 of the class, relative to the reference (default 0)"},
+    {"c2", OptionKind::number, "upper density bound c2 of the class, relative to the reference"},
+    {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
+    {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
+}};
+
+bool given(const MechanismOptions& o, std::string_view key) {
+  if (const auto field = number_field(key)) return (o.*field).has_value();
+  if (const auto field = array_field(key)) return (o.*field).has_value();
+  return false;
+}
+
+std::string joined(std::span<const std::string_view> keys) {
+  std::string out;
+  for (const auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
+  return out;
+}
+
+// The options a mechanism's notion reads, in the order messages list them.
+std::vector<std::string_view> notion_options(const MechanismSpec& spec, const MechanismOptions& o) {
+  if (spec.notion != NotionRule::ldp_from_options) return {"epsilon"};
+  if (o.mu) return {"mu"};
+  return {"epsilon", "delta"};
+}
+
+}  // namespace
+
+std::span<const OptionSpec> option_specs() { return kOptions; }
+
+double option_default(const MechanismSpec& spec, std::string_view option) {
+  for (const auto& d : spec.defaults) {
+    if (d.name == option) return d.value;
+  }
+  throw std::logic_error("the registry gives '" + std::string(spec.name) + "' no default for option '" +
+                         std::string(option) + "'");
+}
+
+namespace {
+void check_ldp_notion_options(const MechanismOptions& o, std::string_view user) {
+  if (o.mu && (o.epsilon || o.delta)) {
+    throw_invalid({"options.mu (Gaussian LDP) cannot be combined with epsilon or delta for '", user,
+                   "': give either mu, or epsilon (with optional delta)"});
+  }
+  if (!o.mu && !o.epsilon) {
+    throw_invalid({"options.epsilon is required for '", user, "' (or options.mu for Gaussian LDP)"});
+  }
+}
+
+Guarantee validated_ldp_notion(const MechanismOptions& o) {
+  if (o.mu) return validated_ldp_guarantee({PrivacyNotion::gaussian_ldp, 0.0, 0.0, *o.mu, 0.0});
+  if (o.delta) return validated_ldp_guarantee({PrivacyNotion::approximate_ldp, *o.epsilon, *o.delta, 0.0, 0.0});
+  return validated_ldp_guarantee({PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0});
+}
+}  // namespace
+
+Guarantee ldp_notion_of(const MechanismOptions& o, std::string_view user) {
+  const std::string_view name = user;
+  check_ldp_notion_options(o, name);
+  for (const auto& option : kOptions) {
+    const bool notion_option = option.name == "epsilon" || option.name == "delta" || option.name == "mu";
+    if (!notion_option && given(o, option.name)) {
+      throw_invalid({"option '", option.name, "' is not supported by '", name, "' (supported: epsilon, delta, mu)"});
+    }
+  }
+  return validated_ldp_notion(o);
+}
+
+Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) {
+  const std::string_view mechanism = spec.name;
+  if (spec.notion == NotionRule::ldp_from_options) {
+    check_ldp_notion_options(o, mechanism);
+  } else if (!o.epsilon) {
+    throw_invalid({"options.epsilon is required for '", mechanism, "'"});
+  }
+  for (const auto key : spec.required) {
+    if (!given(o, key)) throw_invalid({"options.", key, " is required for '", mechanism, "'"});
+  }
+  std::vector<std::string_view> used = notion_options(spec, o);
+  used.insert(used.end(), spec.required.begin(), spec.required.end());
+  used.insert(used.end(), spec.optional.begin(), spec.optional.end());
+  for (const auto& option : kOptions) {
+    if (given(o, option.name) && std::find(used.begin(), used.end(), option.name) == used.end()) {
+      std::vector<std::string_view> supported =
+          spec.notion == NotionRule::ldp_from_options ? std::vector<std::string_view>{"epsilon", "delta", "mu"}
+                                                      : std::vector<std::string_view>{"epsilon"};
+      supported.insert(supported.end(), spec.required.begin(), spec.required.end());
+      supported.insert(supported.end(), spec.optional.begin(), spec.optional.end());
+      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", joined(supported),
+                     ")"});
+    }
+  }
+  switch (spec.notion) {
+    case NotionRule::ldp_from_options:
+      return validated_ldp_notion(o);
+    case NotionRule::pure_epsilon:
+      return {PrivacyNotion::pure_ldp, *o.epsilon, 0.0, 0.0, 0.0};
+    case NotionRule::record_level:
+      return {PrivacyNotion::record_dp, *o.epsilon, 0.0, 0.0, *o.records};
+  }
+  return {};
+}
+
+std::optional<double> MechanismOptions::*number_field(std::string_view key) noexcept {
+  if (key == "epsilon") return &MechanismOptions::epsilon;
+  if (key == "delta") return &MechanismOptions::delta;
+  if (key == "mu") return &MechanismOptions::mu;
+  if (key == "gamma") return &MechanismOptions::gamma;
+  if (key == "records") return &MechanismOptions::records;
+  if (key == "c1") return &MechanismOptions::c1;
+  if (key == "c2") return &MechanismOptions::c2;
+  return nullptr;
+}
+
+std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept {
+  if (key == "prior") return &MechanismOptions::prior;
+  if (key == "reference") return &MechanismOptions::reference;
+  return nullptr;
+}
+
+}  // namespace privsample

@@ -1,0 +1,201 @@
+#include "model/histogram.hpp"
+#include "base/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "base/numeric.hpp"
+#include "base/simd_lanes.hpp"
+
+namespace privsample {
+
+void check_category_count(std::size_t k, std::string_view name) {
+  if (k == 0) {
+    throw_invalid({name, " is empty: need at least one category"});
+  }
+  if (k > kMaxCategories) {
+    throw_invalid({name, " has ", k, " categories: at most ", kMaxCategories, " are supported"});
+  }
+}
+
+namespace {
+
+// What one read of the entries tells: all finite and >= 0 (and > 0 where zeros are refused), the largest, and
+// the total (error-free TwoSum steps in four lanes).
+struct Scan {
+  bool valid = true;
+  double largest = 0.0;
+  double total = 0.0;
+};
+
+#if PRIVSAMPLE_SIMD_LANES
+// scanned's whole groups of four in f64x2 lanes (lanes 0-1 and 2-3), with the same roundings as its scalar loop:
+// WebAssembly has no branch-free scalar max (V8 compiles f64.max to a branch), and the lanes halve the work.
+PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, double smallest_allowed,
+                                          ExactSum (&lanes)[4], double (&largest)[4], bool& valid) {
+  const v128_t smallest = wasm_f64x2_splat(smallest_allowed);
+  const v128_t infinity = wasm_f64x2_splat(std::numeric_limits<double>::infinity());
+  LaneSums low, high;
+  v128_t low_max = wasm_f64x2_splat(0.0);
+  v128_t high_max = low_max;
+  v128_t bad = wasm_i64x2_splat(0);
+  const auto ok = [&](v128_t x) PRIVSAMPLE_SIMD_FUNCTION {
+    return wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(x), infinity), wasm_f64x2_ge(x, smallest));
+  };
+  for (std::size_t g = 0; g < groups; ++g) {
+    const v128_t a = wasm_v128_load(v + 4 * g);
+    const v128_t b = wasm_v128_load(v + 4 * g + 2);
+    bad = wasm_v128_or(bad, wasm_v128_not(wasm_v128_and(ok(a), ok(b))));
+    low_max = wasm_f64x2_pmax(low_max, a);  // std::max(m, x): m < x ? x : m
+    high_max = wasm_f64x2_pmax(high_max, b);
+    low.add(a);
+    high.add(b);
+  }
+  lanes[0] = low.lane(0);
+  lanes[1] = low.lane(1);
+  lanes[2] = high.lane(0);
+  lanes[3] = high.lane(1);
+  largest[0] = wasm_f64x2_extract_lane(low_max, 0);
+  largest[1] = wasm_f64x2_extract_lane(low_max, 1);
+  largest[2] = wasm_f64x2_extract_lane(high_max, 0);
+  largest[3] = wasm_f64x2_extract_lane(high_max, 1);
+  valid = !wasm_v128_any_true(bad);
+}
+#endif
+
+// Four independent ExactSum lanes held in locals (an array of lanes ends up in memory, and each step then waits
+// on a store): one compensated chain is what a normalisation would otherwise wait on. In the client's WebAssembly
+// the groups of four go through scan_groups, bit for bit the same.
+Scan scanned(std::span<const double> values, bool allow_zeros) {
+  const double smallest_allowed = allow_zeros ? 0.0 : std::numeric_limits<double>::denorm_min();
+  const std::size_t n = values.size();
+  const double* v = values.data();
+  std::size_t i = 0;
+  // no branch per entry: a bad entry is looked up by the caller only when there is one
+  const auto ok = [smallest_allowed](double x) { return std::isfinite(x) & (x >= smallest_allowed); };
+  ExactSum lane[4];
+  double largest[4] = {0.0, 0.0, 0.0, 0.0};
+  bool valid = true;
+#if PRIVSAMPLE_SIMD_LANES
+  scan_groups(v, n / 4, smallest_allowed, lane, largest, valid);
+  i = n / 4 * 4;
+#else
+  ExactSum l0, l1, l2, l3;
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  for (; i + 4 <= n; i += 4) {
+    valid &= ok(v[i]) & ok(v[i + 1]) & ok(v[i + 2]) & ok(v[i + 3]);
+    m0 = std::max(m0, v[i]);
+    m1 = std::max(m1, v[i + 1]);
+    m2 = std::max(m2, v[i + 2]);
+    m3 = std::max(m3, v[i + 3]);
+    l0.add(v[i]);
+    l1.add(v[i + 1]);
+    l2.add(v[i + 2]);
+    l3.add(v[i + 3]);
+  }
+  lane[0] = l0, lane[1] = l1, lane[2] = l2, lane[3] = l3;
+  largest[0] = m0, largest[1] = m1, largest[2] = m2, largest[3] = m3;
+#endif
+  for (; i < n; ++i) {  // the rest in lane 0
+    valid &= ok(v[i]);
+    largest[0] = std::max(largest[0], v[i]);
+    lane[0].add(v[i]);
+  }
+  if (!valid) return {false, 0.0, 0.0};
+  CompensatedSum total;
+  for (const ExactSum& l : lane) total.add(l.sum);
+  for (const ExactSum& l : lane) total.add(l.error);
+  return {true, std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3])), total.value()};
+}
+
+// The one scale rule of histograms and priors: p_x = h_x / Σh, each quotient rounded once (so a point mass is
+// exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
+// [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
+// largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
+// precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+  double first = 1.0;
+  double scale = 1.0;
+  double total = scan.total;
+  if (!(scan.largest >= 0x1p-500 && scan.largest <= 0x1p500)) {
+    // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
+    const int exponent = std::ilogb(scan.largest);
+    first = exponent < -1022 ? 0x1p1023 : 1.0;
+    scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
+    // The scaled total: rare (entries beyond 2^±500), so one plain error-free chain.
+    ExactSum scaled;
+    for (const double v : values) scaled.add(v * first * scale);
+    total = scaled.value();
+  }
+  std::vector<double> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> validated_prior(std::span<const double> prior, std::size_t k, std::string_view name,
+                                    bool allow_zeros) {
+  if (prior.size() != k) {
+    throw_shape({name, " has ", prior.size(), " entries but the histogram has ", k, " categories"});
+  }
+  const Scan scan = scanned(prior, allow_zeros);
+  for (std::size_t i = 0; !scan.valid && i < prior.size(); ++i) {
+    const double v = prior[i];
+    if (!std::isfinite(v) || v < 0.0 || (!allow_zeros && v == 0.0)) {
+      if (allow_zeros) throw_invalid({name, "[", i, "] = ", v, ": entries must be finite and >= 0 (counts or probabilities)"});
+      throw_invalid({name, "[", i, "] = ", v, ": entries must be finite and > 0 (smooth the ", name,
+                     ", e.g. mix it with the uniform distribution)"});
+    }
+  }
+  if (scan.largest == 0.0) {
+    throw_invalid({name, " is all zeros: at least one entry must be positive"});
+  }
+  return divided_by_total(prior, scan);
+}
+
+namespace {
+
+Scan checked_histogram(std::span<const double> hist, std::string_view name) {
+  check_category_count(hist.size(), name);
+  const Scan scan = scanned(hist, true);
+  for (std::size_t i = 0; !scan.valid && i < hist.size(); ++i) {
+    if (!std::isfinite(hist[i]) || hist[i] < 0.0) {
+      throw_invalid({name, "[", i, "] = ", hist[i], ": counts must be finite and >= 0"});
+    }
+  }
+  if (scan.largest == 0.0) {
+    throw_invalid({name, " is all zeros: at least one count must be positive"});
+  }
+  return scan;
+}
+
+}  // namespace
+
+std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
+  return divided_by_total(hist, checked_histogram(hist, name));
+}
+
+std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then, std::string_view name) {
+  return divided_by_total(hist, checked_histogram(hist, name), then);
+}
+
+
+}  // namespace privsample
+
+namespace privsample {
+
+std::size_t validated_count(double value, std::string_view name, std::size_t minimum, std::size_t maximum) {
+  if (!std::isfinite(value) || value != std::floor(value) || value < static_cast<double>(minimum) ||
+      value > static_cast<double>(maximum)) {
+    throw_invalid({name, " = ", value, ": must be an integer in [", minimum, ", ", maximum, "]"});
+  }
+  return static_cast<std::size_t>(value);
+}
+
+}  // namespace privsample

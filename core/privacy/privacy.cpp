@@ -1,0 +1,45 @@
+#include "privacy/privacy.hpp"
+#include "base/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "base/numeric.hpp"
+
+namespace privsample {
+
+double validated_epsilon(double epsilon) {
+  if (!std::isfinite(epsilon) || epsilon < 0.0 || epsilon > kMaxEpsilon) {
+    throw_invalid({"epsilon = ", epsilon, ": must be a finite number in [0, ", kMaxEpsilon, "]"});
+  }
+  return epsilon;
+}
+
+double effective_epsilon(double epsilon) noexcept { return std::min(epsilon, kMaxEffectiveEpsilon); }
+
+double validated_delta(double delta) {
+  if (!std::isfinite(delta) || delta < 0.0 || delta >= 1.0) {
+    throw_invalid({"delta = ", delta, ": must be a finite number in [0, 1)"});
+  }
+  return delta;
+}
+
+double validated_mu(double mu) {
+  if (!std::isfinite(mu) || mu <= 0.0 || mu > kMaxMu) {
+    throw_invalid({"mu = ", mu, ": must be a finite number in (0, ", kMaxMu, "]"});
+  }
+  return mu;
+}
+
+std::string notion_name(PrivacyNotion notion) {
+  switch (notion) {
+    case PrivacyNotion::pure_ldp: return "pure-ldp";
+    case PrivacyNotion::approximate_ldp: return "approx-ldp";
+    case PrivacyNotion::gaussian_ldp: return "gaussian-ldp";
+    case PrivacyNotion::record_dp: return "record-dp";
+  }
+  return "unknown";
+}
+
+}  // namespace privsample
