@@ -1,5 +1,12 @@
 // privsample/research — everything in 'privsample' plus continuous densities and samplers on grids, the MBDE
 // baseline, the privacy accountant and the LMIDP conversions. Hand-written; checked by `tsc --noEmit`.
+
+/**
+ * The research entry, `import { init } from 'privsample/research'`: everything in `privsample`, plus continuous
+ * densities and samplers on grids, the MBDE baseline, the privacy accountant, the LMIDP conversions, and the
+ * analyst's side — population estimates, simulation, composition and shuffling.
+ * @module privsample/research
+ */
 import type { DivergenceName, Guarantee, Histogram, LinearNotionOptions, Privsample, Sampler } from './privsample.js';
 
 export type * from './privsample.js';
@@ -372,7 +379,7 @@ export interface EstimationErrors {
   readonly l2: number;
 }
 
-interface SimulateCommon {
+export interface SimulateCommon {
   alpha?: number;
   divergence?: DivergenceName;
   pointMasses?: boolean;
