@@ -26,7 +26,7 @@ declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
 /**
- * Mechanisms available in this version (see README for the papers and sections):
+ * Mechanisms available in this version (the papers and sections: the mechanism notes, docs/README.md):
  * - 'minimax': Park et al.'s minimax-optimal clip sampler Q* (pure ε-LDP; options: epsilon).
  * - 'linear': Park et al.'s linear sampler Q† = k-ary randomized response on one draw of P (options: epsilon);
  *   with {epsilon, delta} or {mu}: Ghoukasian et al.'s functional-LDP linear sampler for (ε,δ)-LDP or μ-GDP.
@@ -135,8 +135,8 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, 2-3x distribution()'s time at k = 10^4): README,
-   * "What timing reveals".
+   * k (the draw policy; clip samplers solve by a fixed schedule, slower than distribution() at large k): the guide's
+   * "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**

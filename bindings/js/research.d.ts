@@ -541,8 +541,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * The MBDE baseline (Husain et al.'s mollified boosted density estimation, as run in Park et al.'s experiments):
    * boosted MLP classifiers move a truncated-Gaussian base q0 toward the density, with
-   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) runs in about a second in
-   * WebAssembly; 'paper' is the paper's setting (about a minute natively). With `seed` the training randomness is
+   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) is sized for a browser tab;
+   * 'paper' is the paper's setting, far slower (bench/README.md times both). With `seed` the training randomness is
    * a seeded generator (reproducible, NOT secure); otherwise the CSPRNG.
    */
   mbde(

@@ -247,7 +247,7 @@ EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMa
 EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
 // For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position. (With emmalloc,
-// the client module's allocator, its heap less its free memory: mallinfo() computes much more, 200 gzip bytes.)
+// the client module's allocator, its heap less its free memory: mallinfo() computes much more, in more bytes.)
 EMSCRIPTEN_KEEPALIVE double ps_heap_in_use() {
 #if defined(PRIVSAMPLE_EMMALLOC)
   return static_cast<double>(emmalloc_dynamic_heap_size() - emmalloc_free_dynamic_memory());

@@ -376,7 +376,7 @@ val seeded_random_mixtures_of(double seed, double count, double poisson_mean, do
   });
 }
 
-// MBDE (the baseline): preset "reduced" (seconds in a browser tab) or "paper" (a minute natively); randomness from
+// MBDE (the baseline): preset "reduced" (sized for a browser tab) or "paper" (the paper's, far slower); randomness from
 // the CSPRNG unless a seed is given (reproducible experiments).
 val mbde_of(val grid, val density, double epsilon, std::string preset, val seed) {
   return guarded([&] {

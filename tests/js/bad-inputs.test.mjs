@@ -1,4 +1,4 @@
-// Every bad input listed in DESIGN.md gives a clear JS error (TypeError for a wrong type or shape,
+// Every bad input of docs/design.md#errors gives a clear JS error (TypeError for a wrong type or shape,
 // RangeError for a bad value) whose message names the parameter, and the module keeps working afterwards.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -139,7 +139,7 @@ test('shape mismatches throw TypeError, as the README says; bad values RangeErro
   assert.throws(() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 1 }), RangeError);
 });
 
-test('priors and references whose box floor would underflow are refused with what works (issue 12 audit)', async () => {
+test('priors and references whose box floor would underflow are refused with what works', async () => {
   const ps = await init();
   assert.throws(() => ps.sampler('local', { epsilon: 100, prior: [1e-300, 1 - 1e-300], gamma: 2 }), {
     name: 'RangeError',
