@@ -116,7 +116,9 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
 // precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
-std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+// Writes into `out` (as many entries as values; it may be values itself: out_i is written after values_i is read).
+void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
+                     const AffineClip& then = {}) {
   double first = 1.0;
   double scale = 1.0;
   double total = scan.total;
@@ -130,10 +132,14 @@ std::vector<double> divided_by_total(std::span<const double> values, const Scan&
     for (const double v : values) scaled.add(v * first * scale);
     total = scaled.value();
   }
-  std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
   }
+}
+
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+  std::vector<double> out(values.size());
+  divide_by_total(values, scan, out, then);
   return out;
 }
 
@@ -183,6 +189,15 @@ std::vector<double> normalized_pmf(std::span<const double> hist, std::string_vie
 
 std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then, std::string_view name) {
   return divided_by_total(hist, checked_histogram(hist, name), then);
+}
+
+void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then,
+                         std::string_view name) {
+  const Scan scan = checked_histogram(hist, name);
+  if (out.size() != hist.size()) {
+    throw_shape({"the output has ", out.size(), " entries but ", name, " has ", hist.size()});
+  }
+  divide_by_total(hist, scan, out, then);
 }
 
 
