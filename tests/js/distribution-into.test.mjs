@@ -82,7 +82,7 @@ for (const [entry, ps] of entries) {
       const a = outcome(() => s.distribution(hist));
       const b = outcome(() => fresh.distribution(hist));
       assert.deepEqual(a, b);
-      if (hist.length === 100) assert.equal(typeof s.sample(hist), 'number');
+      if (a.value !== undefined && hist.length === 100) assert.equal(typeof s.sample(hist), 'number');
       fresh.dispose();
     }
     s.dispose();
