@@ -17,7 +17,7 @@ if ! node -e '
   exit 1
 fi
 if [[ "$mode" == dev ]]; then
-  bash scripts/bootstrap.sh
+  bash scripts/bootstrap.sh --build-only
   bash scripts/build-wasm.sh
   echo "privsample: dev server with hot reload at http://127.0.0.1:${port}/ (edits in web/ reload the page)"
   exec npx vite --config web/vite.config.js --host 127.0.0.1 --port "$port" --strictPort

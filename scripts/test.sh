@@ -2,7 +2,9 @@
 # npm test: installs what is missing, then builds and runs every test layer.
 #   1. native core: Catch2 via ctest        3. JS API against the built modules (node --test), .d.ts via tsc
 #   2. WebAssembly modules (em++)           4. clean clone → npm ci → npm pack → install in an empty folder → use
-#   5. demo build (Vite) and browser end-to-end test in Debian's Chromium (playwright-core)
+#   5. every example of examples/ against that packed tarball, and the .d.ts under the tsconfig matrix (tests/types/)
+#   6. the site build (the demo with Vite, the guide and API reference with TypeDoc) and the browser end-to-end tests:
+#      in depth in Debian's Chromium (playwright-core), the client entry and every page in Firefox ESR and WebKitGTK too
 #   (after 1: the native suite under ASan+UBSan and each libFuzzer target for a bounded time, scripts/test-sanitize.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +35,10 @@ node --test tests/js/
 step "npm pack from a clean clone of the committed tree, installed into an empty project"
 bash tests/pack/smoke.sh
 
-step "demo build and browser end-to-end test"
+step "examples against the packed tarball (Node, Vite, React, plain HTML, worker, CDN, DuckDB) and the tsconfig matrix"
+node --test tests/examples/
+
+step "site build (demo and docs) and browser end-to-end tests (Chromium; Firefox ESR and WebKitGTK)"
 bash scripts/build.sh --skip-setup
 node --test tests/e2e/
 printf '\n==== all test layers passed in %d s\n' "$SECONDS"

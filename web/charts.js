@@ -78,22 +78,43 @@ export function createBarChart(canvas) {
   });
 }
 
+/** Up to this many categories the bar chart draws them all; beyond, the largest TOP_CATEGORIES of P and "others". */
+export const ALL_CATEGORIES_UP_TO = 30;
+export const TOP_CATEGORIES = 24;
+
+/**
+ * What the bar chart draws for k categories: all of them when k <= ALL_CATEGORIES_UP_TO, else the TOP_CATEGORIES
+ * largest of P (largest first; ties in table order) and one bar "others" holding the rest of P and Q — thousands of
+ * bars side by side would be a moiré, not a chart. Display sums only: P and Q themselves come from the worker.
+ */
+export function barsToDraw(names, p, q) {
+  if (names.length <= ALL_CATEGORIES_UP_TO) return { labels: names, p: Array.from(p), q: Array.from(q), others: 0 };
+  const order = Array.from(names.keys()).sort((a, b) => p[b] - p[a] || a - b);
+  const top = order.slice(0, TOP_CATEGORIES);
+  const sumOf = (values) => values.reduce((total, v) => total + v, 0);
+  const rest = order.slice(TOP_CATEGORIES);
+  return {
+    labels: [...top.map((i) => names[i]), `others (${rest.length} categories)`],
+    p: [...top.map((i) => p[i]), sumOf(rest.map((i) => p[i]))],
+    q: [...top.map((i) => q[i]), sumOf(rest.map((i) => q[i]))],
+    others: rest.length,
+  };
+}
+
 export function updateBarChart(chart, { names, p, q, epsilon, mechanism, guarantee, label }) {
-  chart.data.labels = names;
-  chart.data.datasets[0].data = p;
-  chart.data.datasets[1].data = q;
+  const drawn = barsToDraw(names, p, q);
+  chart.data.labels = drawn.labels;
+  chart.data.datasets[0].data = drawn.p;
+  chart.data.datasets[1].data = drawn.q;
   chart.data.datasets[1].label = `Q(·|P) of ${label} (privatized)`;
   chart.update('none');
   const canvas = chart.canvas;
-  canvas.dataset.chart = JSON.stringify({ labels: names, epsilon, mechanism, guarantee, p, q });
-  // A screen reader hears the first categories; the table (paged) holds them all.
-  const SPOKEN = 30;
-  const spoken = names
-    .slice(0, SPOKEN)
-    .map((name, i) => `${name}: P ${formatProbability(p[i])}, Q ${formatProbability(q[i])}`)
-    .join('; ');
-  const rest = names.length > SPOKEN ? `; and ${names.length - SPOKEN} more categories (see the table)` : '';
-  canvas.setAttribute('aria-label', `Bar chart of ${label} at budget ${formatEpsilon(epsilon)}: ${spoken}${rest}`);
+  canvas.dataset.chart = JSON.stringify({ labels: names, epsilon, mechanism, guarantee, p, q, drawn });
+  // A screen reader hears what is drawn; the table (paged) holds every category.
+  const spoken = drawn.labels.map((name, i) => `${name}: P ${formatProbability(drawn.p[i])}, Q ${formatProbability(drawn.q[i])}`).join('; ');
+  const rest = drawn.others > 0 ? ` (the ${TOP_CATEGORIES} largest categories of P and the other ${drawn.others} together; the table lists all)` : '';
+  canvas.setAttribute('aria-label', `Bar chart of ${label} at budget ${formatEpsilon(epsilon)}${rest}: ${spoken}`);
+  return drawn;
 }
 
 /** One colour per mechanism in the comparison chart (dashed = worst case, solid = yours). */

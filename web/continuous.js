@@ -3,6 +3,7 @@
 // and draws; every number comes from the privsample API, called in a Web Worker (continuous-worker.js).
 import { formatEpsilon, formatNumber } from './format.js';
 import { epsilonFromSlider } from './epsilon.js';
+import { keepControls } from './keep.js';
 import { CONTINUOUS_EXPLAIN } from './labels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 import { mountCurve } from './continuous/curve.js';
@@ -295,7 +296,9 @@ function onSpecChange() {
 
 function onEpsilon() {
   state.epsilon = epsilonFromSlider(el.slider.value);
-  el.epsilonValue.textContent = `ε = ${formatEpsilon(state.epsilon)}`;
+  const text = `ε = ${formatEpsilon(state.epsilon)}`;
+  el.epsilonValue.textContent = text;
+  el.slider.setAttribute('aria-valuetext', text); // what a screen reader says, not the slider's log10 position
   requestView();
   curve.render(); // the current-ε marker
 }
@@ -344,5 +347,16 @@ worker
   })
   .catch((error) => showStatus('error', `The privsample module failed to load: ${error.message}`));
 
+// The controls come back after a reload (this device's localStorage); the private points drawn do not.
+keepControls('privsample-demo:continuous-page', {
+  family: el.family,
+  grid: el.grid,
+  points: el.points,
+  bandwidth: el.bandwidth,
+  mechanism: el.mechanism,
+  prior: el.prior,
+  gamma: el.gamma,
+  epsilon: el.slider,
+}).restore();
 onEpsilon();
 onSpecChange();

@@ -1,6 +1,7 @@
-// Keeping and sharing a person's work, on their device only: settings in localStorage, a permalink whose settings
-// travel in the URL fragment (#s=…, which browsers never send to a server), and files made in the page
-// (CSV text as a Blob, charts as PNG through the canvas). No network request, no mathematics.
+// Keeping and sharing a person's work, on their device only: settings in localStorage (the histogram page's, and
+// every other page's controls through keepControls), a permalink whose settings travel in the URL fragment (#s=…, which browsers never send to a server), and files made in the page
+// (CSV text as a Blob, charts as PNG through the canvas, with their title and settings). No network request, no
+// mathematics.
 
 const STORAGE_KEY = 'privsample-demo:histogram-page';
 const VERSION = 1;
@@ -83,14 +84,97 @@ export function downloadText(text, filename, type = 'text/csv;charset=utf-8') {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Saves a chart's canvas as a PNG file, on the given background colour (the chart itself is transparent). */
-export function downloadCanvas(canvas, filename, background) {
+/**
+ * Saves a chart's canvas as a PNG file with a header above it: `title` (what the chart shows) and `detail` (its
+ * settings, e.g. the mechanism and ε), in `text` on `background` (the chart itself is transparent), so the file says
+ * what it is once it has left the page.
+ */
+export function downloadCanvas(canvas, filename, { background, text, title, detail = '' }) {
+  const scale = canvas.clientWidth > 0 ? canvas.width / canvas.clientWidth : 1;
+  const family = getComputedStyle(document.documentElement).fontFamily || 'sans-serif';
+  const pad = Math.round(12 * scale);
+  const lines = [
+    { text: title, weight: 600, size: 16 * scale },
+    { text: detail, weight: 400, size: 13 * scale },
+  ].filter((line) => line.text);
+  const header = pad + lines.reduce((h, line) => h + Math.round(line.size * 1.4), 0) + Math.round(pad / 2);
   const copy = document.createElement('canvas');
   copy.width = canvas.width;
-  copy.height = canvas.height;
+  copy.height = canvas.height + header;
   const ctx = copy.getContext('2d');
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, copy.width, copy.height);
-  ctx.drawImage(canvas, 0, 0);
+  ctx.fillStyle = text;
+  ctx.textBaseline = 'top';
+  let y = pad;
+  for (const line of lines) {
+    // A line too long for the chart's width is drawn smaller rather than cut.
+    let size = line.size;
+    ctx.font = `${line.weight} ${size}px ${family}`;
+    while (size > 9 * scale && ctx.measureText(line.text).width > copy.width - 2 * pad) {
+      size -= scale;
+      ctx.font = `${line.weight} ${size}px ${family}`;
+    }
+    ctx.fillText(line.text, pad, y);
+    y += Math.round(line.size * 1.4);
+  }
+  ctx.drawImage(canvas, 0, header);
   clickDownload(copy.toDataURL('image/png'), filename);
+}
+
+/**
+ * Keeps the values of a page's controls on this device: `controls` maps a name to a form element (select, text field,
+ * textarea, range, checkbox). restore() puts the saved values back — a select only to an option it still has, a
+ * range only to a value inside its bounds — and from then on every change is saved (also when the page is left).
+ * Returns { restore, save }. Nothing is saved before restore() ran, so a page that fails to start keeps what was there.
+ */
+export function keepControls(key, controls) {
+  let restored = false;
+  const read = (control) => (control.type === 'checkbox' ? control.checked : control.value);
+  const save = () => {
+    if (!restored) return;
+    try {
+      const values = Object.fromEntries(Object.entries(controls).map(([name, control]) => [name, read(control)]));
+      globalThis.localStorage?.setItem(key, JSON.stringify({ v: VERSION, values }));
+    } catch {
+      // storage blocked or full: the page works without it
+    }
+  };
+  function restore() {
+    let saved = null;
+    try {
+      const parsed = JSON.parse(globalThis.localStorage?.getItem(key) ?? 'null');
+      if (parsed?.v === VERSION && parsed.values && typeof parsed.values === 'object') saved = parsed.values;
+    } catch {
+      // storage blocked or damaged: the defaults stay
+    }
+    for (const [name, control] of Object.entries(controls)) {
+      const value = saved?.[name];
+      if (control.type === 'checkbox') {
+        if (typeof value === 'boolean') control.checked = value;
+      } else if (typeof value !== 'string') {
+        continue;
+      } else if (control.tagName === 'SELECT') {
+        if ([...control.options].some((o) => o.value === value)) control.value = value;
+      } else if (control.type === 'range') {
+        const n = Number(value);
+        if (Number.isFinite(n) && n >= Number(control.min) && n <= Number(control.max)) control.value = value;
+      } else {
+        control.value = value;
+      }
+    }
+    restored = true;
+    return saved !== null;
+  }
+  let timer = 0;
+  for (const control of Object.values(controls)) {
+    for (const type of ['input', 'change']) {
+      control.addEventListener(type, () => {
+        clearTimeout(timer);
+        timer = setTimeout(save, 200);
+      });
+    }
+  }
+  window.addEventListener('pagehide', save);
+  return { restore, save };
 }

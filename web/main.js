@@ -1,6 +1,6 @@
 // The histogram page (index.html): one store (histogram/store.js) and the panels mounted around it — the table, the
-// CSV box, the mechanism and ε controls, the outputs, the accountant, one private sample, the privacy-budget ledger,
-// downloads and persistence.
+// CSV box, the mechanism and ε controls, the outputs, the accountant, one private sample (released through the
+// privacy-budget ledger, which records it), downloads and persistence.
 // This file only connects them to the page's Web Worker (worker.js, through the one protocol of rpc.js): every
 // number comes from the privsample API there, so the page never freezes and holds no mathematics.
 import { $, elements, showError, showStatus } from './dom.js';
@@ -142,8 +142,8 @@ mountCsvPanel(table);
 const options = mountOptions(store);
 mountResults(store);
 mountAccountant(store);
-mountSamplePanel(store, { worker, budgetSymbol: options.budgetSymbol });
-mountLedgerPanel(store, { worker });
+const ledger = mountLedgerPanel(store, { worker });
+mountSamplePanel(store, { ledger, budgetSymbol: options.budgetSymbol });
 const persistence = mountPersistence(store);
 mountDownloads(store, persistence);
 

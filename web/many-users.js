@@ -4,6 +4,7 @@
 // from the privsample API, called in a Web Worker (many-users-worker.js).
 import { createChart, lineChart, useDemoFont } from './chart-setup.js';
 import { SIMULATION_EPSILONS, epsilonFromSlider } from './epsilon.js';
+import { keepControls } from './keep.js';
 import { MECHANISMS } from './labels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 
@@ -187,6 +188,9 @@ function scheduleRun() {
 function updateLabels() {
   el.usersValue.textContent = formatUsers(usersOf());
   el.epsilonValue.textContent = String(epsilonOf());
+  // What a screen reader says for each slider: the value it sets, not its log10 position.
+  el.users.setAttribute('aria-valuetext', `N = ${formatUsers(usersOf())} users`);
+  el.epsilon.setAttribute('aria-valuetext', `ε = ${epsilonOf()}`);
   el.customRow.hidden = el.population.value !== 'custom';
 }
 
@@ -198,6 +202,14 @@ for (const input of [el.users, el.epsilon, el.population, el.custom, ...document
   });
 }
 el.run.addEventListener('click', simulate);
+// The controls come back after a reload (this device's localStorage).
+keepControls('privsample-demo:many-users-page', {
+  population: el.population,
+  custom: el.custom,
+  users: el.users,
+  epsilon: el.epsilon,
+  ...Object.fromEntries([...document.querySelectorAll('input[name="mechanism"]')].map((box) => [`mechanism:${box.value}`, box])),
+}).restore();
 updateLabels();
 el.run.disabled = false;
 showStatus('ready', 'Ready: the privsample module runs in a Web Worker; nothing leaves this page.');

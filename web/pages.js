@@ -4,7 +4,8 @@
 //   - the <head>: charset, the one Content-Security-Policy (a <meta http-equiv> in every built page; the e2e tests read
 //     it from dist/), viewport, referrer policy, icon, the style sheets, the page's title, description and script;
 //   - the site header: the title line, the page's tagline (written in the page, inside <header class="site-header">),
-//     the navigation between the views (the current one marked aria-current="page") and the module's status line.
+//     the navigation between the views (the current one marked aria-current="page") and to the documentation site,
+//     and the module's status line.
 // A page's own HTML holds only its <body> content.
 
 // No network beyond the page's own files (DESIGN.md): scripts and workers from 'self' (WASM compiled with
@@ -68,6 +69,8 @@ export function navigation(current) {
     const label = i === 0 ? `← ${page.view}` : i > here ? `${page.view} →` : page.view;
     return `<a href="./${page.file}" data-testid="${page.link}">${label}</a>`;
   });
+  // The guide and API reference, built into docs/ beside the pages (scripts/build.sh).
+  items.push('<a href="./docs/index.html" class="docs-link" data-testid="link-docs">Guide and API reference</a>');
   return `<nav class="view-nav" aria-label="Views">\n${items.map((item) => `  ${item}`).join('\n')}\n</nav>`;
 }
 

@@ -3,10 +3,12 @@
 // A result's panels become figures drawn like the paper's: 'lines' (linear or log axes; `printed: true` series — the
 // paper's printed or plotted values — dashed, or markers when a few values sit beside a dense curve), 'bars' (grouped
 // over the x categories) with Chart.js, and 'heatmap'
-// with web/heatmap.js (one colour map, one scale shared by the result's heat maps). Display only: no numbers are
-// computed here beyond picking axis ranges.
+// with web/heatmap.js (one colour map, one scale shared by the result's heat maps). Labels, captions and axis titles
+// are shown with their TeX sub- and superscripts as Unicode (web/math-text.js). Display only: no numbers are computed
+// here beyond picking axis ranges.
 import { DEMO_FONT as FONT, createChart } from './chart-setup.js';
 import { drawColourBar, drawHeatmap, sharedMax } from './heatmap.js';
+import { readableMath } from './math-text.js';
 import { chartTheme } from './theme.js';
 
 // Okabe–Ito (colour-blind safe), then greys.
@@ -46,7 +48,7 @@ function logTick(value) {
 function axis(spec = {}, theme, { category = false } = {}) {
   return {
     type: category ? 'category' : spec.log ? 'logarithmic' : 'linear',
-    title: { display: Boolean(spec.label), text: spec.label ?? '', color: theme.text },
+    title: { display: Boolean(spec.label), text: readableMath(spec.label ?? ''), color: theme.text },
     ticks: { color: theme.text, maxRotation: 0, autoSkip: true, ...(spec.log && !category ? { callback: logTick } : {}) },
     grid: { color: theme.grid },
   };
@@ -77,7 +79,7 @@ function chartConfig(panel, theme) {
         datasets: panel.series.map((s, i) => {
           const at = new Map(s.points.map(([x, y]) => [x, y]));
           return {
-            label: s.label,
+            label: readableMath(s.label),
             data: xs.map((x) => (at.has(x) ? at.get(x) : null)),
             backgroundColor: styles[i].companion || s.printed ? `${styles[i].colour}40` : styles[i].colour,
             borderColor: styles[i].colour,
@@ -97,7 +99,7 @@ function chartConfig(panel, theme) {
         // A few printed values beside a dense curve are markers: a line between them would invent values between.
         const markers = s.printed && s.points.length <= 12 && s.points.length * 2 < many;
         return {
-          label: s.label,
+          label: readableMath(s.label),
           data: s.points.map(([x, y]) => ({ x, y })),
           borderColor: styles[i].colour,
           backgroundColor: styles[i].colour,
@@ -139,11 +141,11 @@ export function renderResult(container, result, { heatSize } = {}) {
     figure.dataset.kind = panel.kind;
     figure.dataset.index = String(i);
     const caption = document.createElement('figcaption');
-    caption.textContent = panel.title;
+    caption.textContent = readableMath(panel.title);
     figure.append(caption);
     const canvas = document.createElement('canvas');
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `${panel.kind === 'heatmap' ? 'Heat map' : 'Chart'}: ${panel.title}`);
+    canvas.setAttribute('aria-label', `${panel.kind === 'heatmap' ? 'Heat map' : 'Chart'}: ${readableMath(panel.title)}`);
     if (panel.kind === 'heatmap') {
       figure.append(canvas);
       drawHeatmap(canvas, panel, { vmax, size, textColour: theme.text });
@@ -157,7 +159,11 @@ export function renderResult(container, result, { heatSize } = {}) {
     }
     container.append(figure);
     figures.push(figure);
-    if (panel.kind !== 'heatmap') charts.push(createChart(canvas, chartConfig(panel, theme)));
+    if (panel.kind !== 'heatmap') {
+      const chart = createChart(canvas, chartConfig(panel, theme));
+      canvas.dataset.legend = JSON.stringify(chart.data.datasets.map((d) => d.label)); // what the legend says
+      charts.push(chart);
+    }
   });
   if (heatmaps.length > 0) {
     const figure = document.createElement('figure');

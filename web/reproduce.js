@@ -8,6 +8,7 @@
 import { EXPERIMENTS, PAPERS, REFERENCE_SOURCES, setupOf } from '../experiments/index.mjs';
 import { toCsv } from '../experiments/table.mjs';
 import { formatNumber } from './format.js';
+import { readableMath } from './math-text.js';
 import { renderResult } from './panels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 
@@ -56,7 +57,7 @@ function showEntry(entry, quick, paperScale) {
     b.textContent = t;
     return b;
   }));
-  el['entry-title'].textContent = entry.title;
+  el['entry-title'].textContent = readableMath(entry.title);
   el['setup-mode'].textContent = quick ? '(quick form: the default set-up with the quick overrides)'
     : paperScale ? `(the paper's scale${entry.paperScale ? ': the overrides marked' : ': the default set-up already is'})` : '(the default set-up)';
   const setup = setupOf(entry, { quick, paperScale });
@@ -121,6 +122,15 @@ function showResult(entry, { result, ms, ok, quick, paperScale }) {
   results.dataset.name = entry.name;
 }
 
+// The previous entry's figures, checks and values go as soon as another run starts: under the new heading they
+// would read as its results (and stay there when the run is stopped or fails).
+function clearResult() {
+  renderResult(el.panels, { panels: [] });
+  el.checks.replaceChildren();
+  el['printed-body'].replaceChildren();
+  el['printed-none'].hidden = true;
+}
+
 async function run() {
   const name = el.experiment.value;
   const entry = entryOf(name);
@@ -144,6 +154,7 @@ async function run() {
   el['run-status'].textContent = entry.closedForm ? 'closed form…' : 'running in the worker…';
   el.verdict.removeAttribute('data-ok');
   el.verdict.textContent = `Computing ${name}…`;
+  clearResult();
   try {
     const out = await client.call('run', { name, quick, paperScale }, {
       onProgress: (f) => {

@@ -5,7 +5,6 @@
 //   'update': { hist, epsilon, f, mechanism, settings, accountantPrior } → Q(·|P) of the chosen mechanism at ε, P
 //                 normalised, its guarantee, the divergence-versus-ε curves of several mechanisms side by side and
 //                 the privacy accountant of the chosen mechanism (every notion; see accountantOf)
-//   'sample': { hist, epsilon, mechanism, settings }         → one private category index (CSPRNG inside the module)
 //   'samplerOptions': { hist, epsilon, mechanism, settings } → { mechanism, options }: what ps.sampler() takes for them
 //                 (the ledger panel draws on the page, through ps.ledger, with the same options)
 // settings = { notion: 'pure' | 'approx' | 'gaussian', delta, prior: 'uniform' | number[], gamma }.
@@ -237,11 +236,6 @@ function update(ps, { hist, epsilon, f, mechanism, settings, accountantPrior = '
   };
 }
 
-function sample(ps, { hist, epsilon, mechanism, settings }) {
-  const s = ps.sampler(mechanism, optionsFor(mechanism, epsilon, hist, settings));
-  return { index: s.sample(hist), epsilon, mechanism, guarantee: { ...s.guarantee } };
-}
-
 function mechanisms(ps) {
   return { version: ps.version, kinds: { recordLevel: [...RECORD_LEVEL], priorBased: [...PRIOR_BASED], notionBased: [...NOTION_BASED] } };
 }
@@ -251,4 +245,4 @@ function samplerOptions(ps, { hist, epsilon, mechanism, settings }) {
   return { mechanism, options: optionsFor(mechanism, epsilon, hist, settings) };
 }
 
-serveRequests(ready, { mechanisms, update, sample, samplerOptions });
+serveRequests(ready, { mechanisms, update, samplerOptions });

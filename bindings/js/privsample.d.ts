@@ -1,6 +1,26 @@
 // privsample — private sampling of a histogram under local differential privacy (and record-level DP).
 // The default entry: finite samplers, divergences, guarantees. Research parts: 'privsample/research' (research.d.ts).
-// Hand-written; checked by `tsc --noEmit` against tests/js/types-usage.ts in `npm test`.
+// Hand-written; checked by `tsc --noEmit` against tests/js/types-usage.ts, and under a matrix of compiler settings
+// (lib with and without DOM, bundler/node16/nodenext, .mts/.cts; tests/types/) without skipLibCheck, in `npm test`.
+// Names a runtime may lack (DOM's URL and IndexedDB, WebAssembly, Symbol.dispose) are looked up in the compiling
+// program's globals (the helper types below), so a Node project without the DOM lib checks these declarations too.
+
+/**
+ * The client entry, `import { init } from 'privsample'`: the finite samplers, divergences, guarantees, the registry
+ * of mechanisms and the privacy-budget ledger — what a page that privatizes a histogram needs.
+ * @module privsample
+ */
+
+/** The instance type of global `Name` where the program's libs declare it (DOM, @types/node), else `never`. */
+type GlobalInstance<Name extends string> =
+  typeof globalThis extends { readonly [K in Name]: { prototype: infer T } } ? T : never;
+/** WebAssembly.Module where the program's libs declare WebAssembly, else `never`. */
+type WasmModule = typeof globalThis extends { readonly WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+/** IndexedDB's factory type where declared (DOM), else the one method the ledger calls. */
+type IndexedDBFactory =
+  [GlobalInstance<'IDBFactory'>] extends [never] ? { open(name: string, version?: number): object } : GlobalInstance<'IDBFactory'>;
+/** `Symbol.dispose` where the libs declare it (esnext.disposable, es2025, @types/node), else `never` (no member). */
+declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer S extends symbol } ? S : never;
 
 /** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
@@ -145,8 +165,11 @@ export interface Sampler {
    * when the garbage collector reclaims it; dispose() matters when you make many samplers in a loop.
    */
   dispose(): void;
-  /** `using s = ps.sampler(…)` (explicit resource management) disposes it at the end of the block. */
-  [Symbol.dispose](): void;
+  /**
+   * `using s = ps.sampler(…)` (explicit resource management) disposes it at the end of the block: the method keyed
+   * `Symbol.dispose` (declared where the program's libs know that symbol).
+   */
+  [disposeSymbol](): void;
 }
 
 /** One option of the registry: a number, or a numeric array ('numbers': counts or probabilities). */
@@ -209,13 +232,16 @@ export interface LedgerStorageFactories {
    * ledger kept there: releases and clear() are refused with an Error, with or without Web Locks, since no tab can
    * read, check and write localStorage atomically (another tab's write may not have reached it yet).
    */
-  localStorage(options?: { key?: string; storage?: Pick<Storage, 'getItem' | 'setItem'> }): LedgerStorage;
+  localStorage(options?: {
+    key?: string;
+    storage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  }): LedgerStorage;
   /**
    * IndexedDB: object store 'ledger' of database `database` (default 'privsample-ledger'), under `key` (default
    * 'ledger'). Each write is one readwrite transaction (durability 'strict'): safe across tabs and workers, with or
    * without Web Locks. The storage to use in a browser.
    */
-  indexedDB(options?: { database?: string; key?: string; indexedDB?: IDBFactory }): LedgerStorage;
+  indexedDB(options?: { database?: string; key?: string; indexedDB?: IndexedDBFactory }): LedgerStorage;
 }
 
 /**
@@ -311,7 +337,7 @@ export interface Privsample {
    * The compiled WebAssembly.Module this instance runs: post it to a worker and pass it to init({ wasm }) there,
    * so the page and its workers download and compile it once.
    */
-  readonly wasmModule: WebAssembly.Module;
+  readonly wasmModule: WasmModule;
 }
 
 export interface InitOptions {
@@ -320,12 +346,12 @@ export interface InitOptions {
    * application/wasm), a Response, the bytes, or a compiled WebAssembly.Module. Default: the package's
    * build/wasm/privsample-client.wasm next to the module (bundlers copy it as an asset; Node reads the file).
    */
-  wasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  wasm?: string | GlobalInstance<'URL'> | GlobalInstance<'Response'> | ArrayBuffer | ArrayBufferView | WasmModule;
   /**
    * The same for the ledger's module, fetched on the first ps.ledger() call. Default: the package's
    * build/wasm/privsample-ledger.wasm next to the module. Giving anything else makes ps.ledger() reject.
    */
-  ledgerWasm?: string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  ledgerWasm?: string | GlobalInstance<'URL'> | GlobalInstance<'Response'> | ArrayBuffer | ArrayBufferView | WasmModule;
 }
 
 /**
@@ -334,3 +360,6 @@ export interface InitOptions {
  * WebAssembly exception handling and SIMD (Chrome/Edge 95+, Firefox 100+, Safari 16.4+, Node 17+).
  */
 export function init(options?: InitOptions): Promise<Privsample>;
+
+// Only the declarations marked `export` above are the module's (the helper types and disposeSymbol are not).
+export {};

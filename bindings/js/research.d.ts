@@ -1,5 +1,12 @@
 // privsample/research — everything in 'privsample' plus continuous densities and samplers on grids, the MBDE
 // baseline, the privacy accountant and the LMIDP conversions. Hand-written; checked by `tsc --noEmit`.
+
+/**
+ * The research entry, `import { init } from 'privsample/research'`: everything in `privsample`, plus continuous
+ * densities and samplers on grids, the MBDE baseline, the privacy accountant, the LMIDP conversions, and the
+ * analyst's side — population estimates, simulation, composition and shuffling.
+ * @module privsample/research
+ */
 import type { DivergenceName, Guarantee, Histogram, LinearNotionOptions, Privsample, Sampler } from './privsample.js';
 
 export type * from './privsample.js';
@@ -277,9 +284,9 @@ export interface ContinuousSampler {
   /** The weight λ of 'linear' / 'local-linear' (q = λ·P + (1 − λ)·reference, after clamping to [0, 1]); null for the clip samplers. */
   mixtureWeight(): number | null;
   /**
-   * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from q by exact rejection from the
-   * mechanism's data-independent envelope (so the time a draw takes does not depend on your density), then a
-   * uniform point in it. The grid must have `cells` cells. Spends the budget once; every further point spends it again.
+   * One private point drawn with the CSPRNG (crypto.getRandomValues): a cell from the mechanism's exact release
+   * plan for q (the draw's work does not depend on your density; computing q does: docs/draw-policy.md), then a uniform
+   * point in it. The grid must have `cells` cells. Spends the budget once; every further point spends it again.
    */
   samplePoint(grid: Grid1D, density: CellMasses): number;
   samplePoint(grid: Grid2D, density: CellMasses): [number, number];
@@ -372,7 +379,7 @@ export interface EstimationErrors {
   readonly l2: number;
 }
 
-interface SimulateCommon {
+export interface SimulateCommon {
   alpha?: number;
   divergence?: DivergenceName;
   pointMasses?: boolean;
@@ -510,6 +517,14 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
    * null for every other mechanism (Park's pure 'linear' included).
    */
   mixtureWeight(sampler: Sampler, k?: number): number | null;
+  /**
+   * The law `sample(hist)` draws from, each probability rounded once to a double: the mechanism's q quantized into
+   * its release plan (units of 2^-63 inside a public box that meets the guarantee exactly). It agrees with
+   * `distribution(hist)` to within rounding (the clip samplers release q from a fixed-work solve, within 1e-11
+   * relative of distribution()'s), and it is the law privsample's own privacy checks run on. The record-level
+   * samplers release their distribution() exactly; null for 'laplace-projection' (its draw is fresh noise each time).
+   */
+  releasedLaw(sampler: Sampler, hist: Histogram): Float64Array | null;
   /**
    * The privacy profile δ_g(β) = 1 + g*(−e^β) of a notion, β >= 0: every g-FLDP mechanism is (β, δ_g(β))-LDP.
    * {mu}: Φ(μ/2 − β/μ) − e^β·Φ(−μ/2 − β/μ); {epsilon, delta}: δ + (1 − δ)(e^ε − e^β)/(e^ε + 1) for β <= ε, else δ.

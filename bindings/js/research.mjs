@@ -406,6 +406,11 @@ function makeApi(wasm) {
     return withHandle(s, (handle) => checked(abi, wasm.mixtureWeight(handle, n)));
   }
 
+  /** The law sample() draws from for this histogram (each probability rounded once); null for 'laplace-projection'. */
+  function releasedLaw(s, hist) {
+    return withHandle(s, (handle) => checked(abi, wasm.releasedLaw(handle, histogram(hist, 'hist'))));
+  }
+
   /** δ_g(β) of a notion: {epsilon}, {epsilon, delta} or {mu}. */
   function privacyProfile(notion, beta) {
     return checked(abi, wasm.privacyProfile(mechanismOptions(notion, finite.api.registry), number(beta, 'beta')));
@@ -463,6 +468,7 @@ function makeApi(wasm) {
     simulate,
     collection,
     mixtureWeight,
+    releasedLaw,
     privacyProfile,
     ...makeContinuous(wasm, abi, finite.api.registry),
   });

@@ -136,6 +136,15 @@ val mixture_weight_of(double sampler_address, double k) {
   });
 }
 
+// The law a release draws from (core: released_probabilities); null where distribution() is only an estimate.
+val released_law_of(double sampler_address, val hist) {
+  return guarded([&] {
+    const std::optional<std::vector<double>> law =
+        released_probabilities(sampler_at(sampler_address).mechanism(), numbers(hist));
+    return law ? copy_out(*law) : val::null();
+  });
+}
+
 // δ_g(β) of a notion (privacy_profile, functional_ldp.hpp): options {epsilon}, {epsilon, delta} or {mu}.
 val privacy_profile_of(val options, double beta) {
   return guarded([&] { return val(privacy_profile(ldp_notion_of(read_options(options), "privacyProfile"), beta)); });
@@ -607,6 +616,7 @@ val shuffle_of(double epsilon0, double users, double delta, std::string method) 
 EMSCRIPTEN_BINDINGS(privsample_research) {
   emscripten::function("accountant", &accountant_of);
   emscripten::function("mixtureWeight", &mixture_weight_of);
+  emscripten::function("releasedLaw", &released_law_of);
   emscripten::function("privacyProfile", &privacy_profile_of);
   emscripten::function("continuousMixtureWeight", &continuous_mixture_weight_of);
   emscripten::function("ldpDeltaFromCapacity", &ldp_delta_from_capacity_of);

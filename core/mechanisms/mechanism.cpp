@@ -195,6 +195,12 @@ std::optional<Release> released_law(const Mechanism& mechanism, std::span<const 
       mechanism);
 }
 
+std::optional<std::vector<double>> released_probabilities(const Mechanism& mechanism, std::span<const double> input) {
+  if (std::optional<Release> law = released_law(mechanism, input)) return law->probabilities();
+  if (!has_exact_distribution(mechanism)) return std::nullopt;
+  return distribution(mechanism, input);
+}
+
 std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<const double> input, std::size_t n,
                                        RandomBits& bits) {
   std::vector<std::uint32_t> draws(n);

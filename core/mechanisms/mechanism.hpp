@@ -79,6 +79,11 @@ void distribution_into(const Mechanism& mechanism, std::span<const double> input
 // The exact law a release draws from for this input (release_plan.hpp), for the mechanisms that release through a
 // plan; nothing for the record-level ones, whose released law is their distribution() (records.hpp).
 [[nodiscard]] std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input);
+// The released law's probabilities, each rounded once to a double: the plan's law for the mechanisms with a plan,
+// distribution() for the record-level ones (an exact mixture rounded), nothing where distribution() is only an
+// estimate (laplace-projection, whose draw is post-processing of fresh noise).
+[[nodiscard]] std::optional<std::vector<double>> released_probabilities(const Mechanism& mechanism,
+                                                                        std::span<const double> input);
 
 // n independent runs of the mechanism (each spends the privacy budget again). Mechanisms whose distribution() is exact
 // draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.

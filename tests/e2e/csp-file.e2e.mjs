@@ -6,6 +6,7 @@
 //   - the client entry loads with the .wasm served as a file, init({ wasm: new URL(…) }) and init() alike, and draws
 //     a sample with no console error and no CSP violation (screenshot: test-output/e2e/csp-file.png), without
 //     fetching any part of the ledger;
+//   - a module Web Worker under the same policy draws with the page's compiled module (init({ wasm: module }));
 //   - the privacy-budget ledger loads its module on first use (init's ledgerWasm), keeps its entries in IndexedDB
 //     across a reload and refuses past the budget;
 //   - README's browser-only examples (```js browser) run as written there (the import specifier mapped to the package);
@@ -149,6 +150,19 @@ describe('strict Content-Security-Policy: the .wasm as a file', { timeout: 180_0
       }
       await page.close();
     }
+  });
+
+  test('a Web Worker draws with the page’s compiled module (init({ wasm: module })), fetching nothing more', async () => {
+    const page = await open('/strict/page.html?worker');
+    const result = await resultOf(page);
+    assert.equal(result.ok, true, result.error);
+    assert.equal(result.worker.ok, true, result.worker.error);
+    assert.ok(Number.isInteger(result.worker.sample) && result.worker.sample >= 0 && result.worker.sample < 4, `worker sample ${result.worker.sample}`);
+    assert.equal(result.worker.version, result.version);
+    const wasm = requestsOf.get(page).filter((p) => p.endsWith('.wasm'));
+    assert.deepEqual(wasm, ['/pkg/build/wasm/privsample-client.wasm'], 'the .wasm is fetched once, by the page');
+    assert.deepEqual(await violations(page), []);
+    await page.close();
   });
 
   test('the ledger keeps its entries in IndexedDB across a reload and refuses past the budget', async () => {

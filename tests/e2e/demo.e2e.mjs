@@ -391,6 +391,9 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
   });
 
   step('draw private samples: each shows a valid category and the ε-spend note', async () => {
+    // Every draw goes through the page's privacy-budget ledger: a budget large enough for this test's draws.
+    await page.waitForSelector('[data-testid="ledger-panel"][data-ready="true"]');
+    await page.getByTestId('ledger-budget').fill('1000');
     const names = (await chart('bar-chart')).labels;
     const result = page.getByTestId('sample-result');
     for (let i = 1; i <= 5; i += 1) {
@@ -542,6 +545,9 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     const rooCurve = await waitForChart('divergence-chart', 'ROO chosen', (st) => st.mechanism === 'roo');
     checkCurve(rooCurve, 'kl', 6, 1, { mechanism: 'roo' });
     assert.notEqual(await canvasImage('divergence-chart'), minimaxImage, 'the comparison chart was redrawn');
+    // ROO spends ε per record: the ledger's purpose must count record-level DP (it counts the pure-LDP draws so far
+    // at their ε too).
+    await page.getByTestId('ledger-notion').selectOption('record-dp');
     await page.getByTestId('draw-sample').click();
     await waitFor('a ROO sample', async () => (await page.getByTestId('sample-result').getAttribute('data-mechanism')) === 'roo');
     // Counts that are not whole numbers: ROO cannot run, the page says why.

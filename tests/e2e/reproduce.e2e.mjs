@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { EXPERIMENTS, PAPERS, REFERENCE_SOURCES } from '../../experiments/index.mjs';
+import { readableMath } from '../../web/math-text.js';
 import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
@@ -95,7 +96,7 @@ describe('reproductions page', () => {
       assert.equal(await erratum.isVisible(), Boolean(entry.erratum), `${entry.name}: erratum visibility`);
       if (entry.erratum) assert.ok((await erratum.textContent()).includes(entry.erratum.slice(0, 40)));
       // the entry's title, figure and set-up (quick form)
-      assert.equal(await page.getByTestId('entry-title').textContent(), entry.title);
+      assert.equal(await page.getByTestId('entry-title').textContent(), readableMath(entry.title));
       assert.equal(await page.getByTestId('entry-figure').textContent(), entry.figure);
       const keys = await page.locator('[data-testid="setup-list"] dt').allTextContents();
       assert.deepEqual(keys, Object.keys({ ...entry.setup, ...entry.quick }));

@@ -2,8 +2,10 @@
 # What a publisher does, from the committed tree only: clone it into an empty folder, npm ci, npm pack (prepack
 # builds the WebAssembly there from the sources), then install the tarball into an empty consumer project and use
 # both entries as a user would: privatize a histogram, draw with the CSPRNG and with a seed, require() it.
+# The tarball is kept as build/pack/privsample-<version>.tgz: the examples' test (tests/examples/) installs that one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+repo=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -14,6 +16,9 @@ npm ci --no-audit --no-fund --loglevel=error >/dev/null
 tarball=$(npm pack --silent --pack-destination "$work" --loglevel=error | tail -n 1)
 listing=$(npm pack --dry-run --json --ignore-scripts --loglevel=error)
 echo "packed $tarball ($(du -h "$work/$tarball" | cut -f1)) in the clean clone"
+rm -rf "$repo/build/pack"
+mkdir -p "$repo/build/pack"
+cp "$work/$tarball" "$repo/build/pack/"
 
 # The tarball ships exactly the package: its modules, types, README and LICENSE, nothing from the build tree.
 node - "$listing" <<'JS'
@@ -23,7 +28,7 @@ const required = [
   'LICENSE', 'README.md', 'package.json',
   'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
   'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/ledger.mjs', 'bindings/js/ledger-storage.mjs', 'bindings/js/load-wasm.mjs',
-  'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'bindings/js/privsample.d.cts', 'bindings/js/research.d.cts', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
   'build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/bundle/ledger.mjs',
   'build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm',
   'build/wasm/privsample-research.mjs',

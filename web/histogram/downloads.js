@@ -1,8 +1,10 @@
 // Sharing and downloads, all made in the page (keep.js): a permalink whose settings travel in the URL fragment,
-// P and Q as CSV, the curves as CSV, and each chart as PNG. Nothing is uploaded.
+// P and Q as CSV, the curves as CSV, and each chart as PNG with its title, mechanism and ε above it. Nothing is
+// uploaded.
 import { $, elements } from '../dom.js';
 import { formatEpsilon } from '../format.js';
 import { csvLine, downloadCanvas, downloadText, fragmentOf } from '../keep.js';
+import { shortName } from '../labels.js';
 import { cssColor } from '../theme.js';
 
 export function mountDownloads(store, { snapshot }) {
@@ -53,7 +55,27 @@ export function mountDownloads(store, { snapshot }) {
   el.copyLink.addEventListener('click', copyLink);
   el.pq.addEventListener('click', downloadPq);
   el.curves.addEventListener('click', downloadCurves);
+  /** What a PNG's header says: the chart's heading, then the mechanism and its budget as the page shows them. */
+  function pngHeader(button) {
+    const title = button.closest('section')?.querySelector('h2')?.textContent.replace(/\s+/g, ' ').trim() ?? 'privsample';
+    if (!state.last) return { title, detail: '', suffix: '' };
+    const { result } = state.last;
+    const g = result.guarantee;
+    const budget = g.notion === 'gaussian-ldp' ? `μ = ${formatEpsilon(g.mu)}` : `ε = ${formatEpsilon(result.epsilon)}`;
+    const extra = g.notion === 'approx-ldp' ? `, δ = ${g.delta}` : g.notion === 'record-dp' ? ` per record (n = ${g.records})` : '';
+    const k = `k = ${result.k} categories`;
+    return {
+      title,
+      detail: `${shortName(result.mechanism)}, ${budget}${extra}, ${k} · privsample ${result.version}`,
+      suffix: `-${result.mechanism}-${g.notion === 'gaussian-ldp' ? 'mu' : 'epsilon'}-${formatEpsilon(g.notion === 'gaussian-ldp' ? g.mu : result.epsilon)}`,
+    };
+  }
+
   for (const button of document.querySelectorAll('button[data-png]')) {
-    button.addEventListener('click', () => downloadCanvas($(button.dataset.png), `privsample-${button.dataset.png}.png`, cssColor('--card', '#ffffff')));
+    button.addEventListener('click', () => {
+      const { title, detail, suffix } = pngHeader(button);
+      const colours = { background: cssColor('--card', '#ffffff'), text: cssColor('--chart-text', '#2b2f36') };
+      downloadCanvas($(button.dataset.png), `privsample-${button.dataset.png}${suffix}.png`, { ...colours, title, detail });
+    });
   }
 }

@@ -1,10 +1,12 @@
 // The privacy-budget ledger panel of the histogram page: a thin view over the library's ledger (ps.ledger with the
 // IndexedDB back-end, whose transactions keep two tabs of the page from over-spending; docs/analysis/ledger.md). It
-// shows the recorded releases and the spent budget per purpose, lets the person set a budget, and releases a sample of
-// the page's histogram through the ledger, which refuses it when it would exceed the budget. Composition and the
-// budget check are the library's; this file only displays. A release is one draw of the histogram the page shows,
-// with its mechanism and ε, and the sampler options the worker builds for them ('samplerOptions') — one cheap draw,
-// so it runs here with the small client entry.
+// shows the recorded releases and the spent budget per purpose and lets the person set a budget. Every sample the page
+// releases goes through release() here — the "Draw one private sample" button and this panel's own button alike — so
+// the ledger records each one and refuses one that would exceed the budget. Composition and the budget check are the
+// library's; this file only displays. A release is one draw of the histogram the page shows, with its mechanism and
+// ε, and the sampler options the worker builds for them ('samplerOptions') — one cheap draw, so it runs here with the
+// small client entry. Other tabs of the page hear of each release and clear (a BroadcastChannel) and show the new
+// totals at once.
 import { init } from 'privsample';
 import { formatEpsilon } from '../format.js';
 
@@ -23,7 +25,7 @@ function loadSettings() {
   } catch {
     // storage blocked or damaged: defaults
   }
-  return { purpose: 'demo', budget: '2', notion: 'ldp' };
+  return { purpose: 'demo', budget: '10', notion: 'ldp' };
 }
 
 function saveSettings(settings) {
@@ -51,7 +53,20 @@ function element(tag, { dataset = {}, ...props } = {}, children = []) {
   return node;
 }
 
-/** Mounts the panel into #ledger-panel; releases draw from the store's current histogram, mechanism, ε and options. */
+/** A release the ledger did not make: `message` is for the person (what happened and what to do). */
+class NotReleased extends Error {
+  constructor(message, state, cause) {
+    super(message, { cause });
+    this.name = 'NotReleased';
+    this.state = state; // 'refused' (the budget or its unit) or 'error'
+  }
+}
+
+/**
+ * Mounts the panel into #ledger-panel; returns { release(), ready }: release() draws one sample of the store's current
+ * histogram, mechanism, ε and options through the ledger and resolves to { index, name, guarantee, purpose }, or
+ * rejects with a NotReleased error whose message says why nothing was released.
+ */
 export function mountLedgerPanel(store, { worker }) {
   const { state } = store;
   const root = document.getElementById('ledger-panel');
@@ -61,8 +76,9 @@ export function mountLedgerPanel(store, { worker }) {
   root.innerHTML = `
     <h2 id="ledger-heading">Privacy budget ledger</h2>
     <p class="note">
-      Keeps a record, <strong>in this browser only</strong>, of every sample released here and what it spent, and
-      refuses a release that would go over the budget you set for a purpose (budgets add up: basic composition).
+      Keeps a record, <strong>in this browser only</strong>, of every sample released on this page (“Draw one private
+      sample” and the button below) and what it spent, and refuses a release that would go over the budget you set for
+      a purpose (budgets add up: basic composition).
     </p>
     <div class="ledger-controls">
       <label>Purpose <input data-testid="ledger-purpose" type="text" maxlength="40" autocomplete="off" /></label>
@@ -96,6 +112,7 @@ export function mountLedgerPanel(store, { worker }) {
 
   let ps = null;
   let ledger = null;
+  let problem = 'It is still starting.'; // why `ledger` is null, for a release asked for meanwhile
   let busy = false;
 
   const say = (text, state) => {
@@ -115,8 +132,12 @@ export function mountLedgerPanel(store, { worker }) {
     saveSettings(settings);
     ledger = null;
     if (!ps) return;
-    if (!purpose) return say('Enter a purpose (a name for what the samples are for).', 'error');
-    if (!Number.isFinite(value) || value < 0) return say('Enter a budget: a number ≥ 0.', 'error');
+    const refuse = (text) => {
+      problem = text;
+      say(text, 'error');
+    };
+    if (!purpose) return refuse('Enter a purpose (a name for what the samples are for).');
+    if (!Number.isFinite(value) || value < 0) return refuse('Enter a budget: a number ≥ 0.');
     const budget = notionSelect.value === 'gaussian-ldp' ? { mu: value } : { notion: notionSelect.value, epsilon: value };
     try {
       const storage = ps.ledgerStorage.indexedDB({ database: LEDGER_DATABASE });
@@ -125,7 +146,7 @@ export function mountLedgerPanel(store, { worker }) {
       ledger = made;
       if (message.dataset.state === 'error') say('', '');
     } catch (error) {
-      if (mine === generation) say(`The budget is not valid: ${error.message}`, 'error');
+      if (mine === generation) refuse(`The budget is not valid: ${error.message}`);
     }
   }
 
@@ -162,12 +183,20 @@ export function mountLedgerPanel(store, { worker }) {
     root.dataset.entries = String((await ledger.entries()).length);
   }
 
+  // The other tabs of this page: each release or clear here makes them show the new totals (they read the same
+  // IndexedDB store); a tab that comes back into view reads them again too.
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(LEDGER_DATABASE) : null;
+  const changedElsewhere = () => void render().catch((error) => say(error.message, 'error'));
+  channel?.addEventListener('message', changedElsewhere);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') changedElsewhere();
+  });
+
   async function release() {
+    await ready;
     await ledgerMade; // a budget typed just before the click applies to this release
-    if (!ledger || !state.valid || !state.settings) {
-      say('Fix the histogram and the mechanism options first.', 'error');
-      return;
-    }
+    if (!state.valid || !state.settings) throw new NotReleased('Not released: fix the histogram and the mechanism options first.', 'error');
+    if (!ledger) throw new NotReleased(`Not released: the ledger cannot record it. ${problem}`, 'error');
     const input = { names: state.valid.names, hist: state.valid.hist, mechanism: state.mechanism, epsilon: state.epsilon, settings: state.settings };
     const purpose = purposeInput.value.trim();
     busy = true;
@@ -177,25 +206,34 @@ export function mountLedgerPanel(store, { worker }) {
       const { options } = await worker.call('samplerOptions', input);
       sampler = ps.sampler(input.mechanism, options);
       const index = await ledger.release(sampler, input.hist, { purpose });
-      say(`Released: ${input.names[index]} (spent ${describeGuarantee(sampler.guarantee)} for “${purpose}”).`, 'released');
+      const guarantee = { ...sampler.guarantee };
+      say(`Released: ${input.names[index]} (spent ${describeGuarantee(guarantee)} for “${purpose}”).`, 'released');
+      message.title = '';
+      return { index, name: input.names[index], guarantee, purpose };
     } catch (error) {
+      let text;
+      let kind = 'refused';
       if (error instanceof RangeError && /would exceed its budget/.test(error.message)) {
         const left = await ledger.remaining(purpose);
-        say(
+        text =
           `Not released: this sample would spend ${describeGuarantee(sampler.guarantee)}, but “${purpose}” has only ` +
-            `${describeGuarantee(left)} left of its budget. Raise the budget, clear the purpose, or use a smaller ε.`,
-          'refused',
-        );
+          `${describeGuarantee(left)} left of its budget. Raise the budget, clear the purpose, or use a smaller ε.`;
       } else if (error instanceof RangeError && /cannot be composed/.test(error.message)) {
-        say(`Not released: “${purpose}” counts another kind of privacy budget than this mechanism spends. Use another purpose or change the budget's unit.`, 'refused');
+        text =
+          `Not released: “${purpose}” counts another kind of privacy budget than this mechanism spends ` +
+          `(${describeGuarantee(sampler.guarantee)}). Use another purpose or change the budget's unit.`;
       } else {
-        say(`Not released: ${error.message}`, 'error');
+        text = `Not released: ${error.message}`;
+        kind = 'error';
       }
+      say(text, kind);
       message.title = error.message;
+      throw new NotReleased(text, kind, error);
     } finally {
       sampler?.dispose();
       busy = false;
       await render();
+      channel?.postMessage('changed');
     }
   }
 
@@ -206,20 +244,25 @@ export function mountLedgerPanel(store, { worker }) {
   purposeInput.addEventListener('change', changed);
   budgetInput.addEventListener('input', changed);
   notionSelect.addEventListener('change', changed);
-  releaseButton.addEventListener('click', () => void release());
+  releaseButton.addEventListener('click', () => void release().catch(() => {})); // the message says why
   $('ledger-clear').addEventListener('click', async () => {
     const purpose = purposeInput.value.trim();
     if (!ledger || !purpose) return;
     await ledger.clear(purpose);
     say(`Cleared the record of “${purpose}”.`, '');
     await render();
+    channel?.postMessage('changed');
   });
 
-  init()
+  const ready = init()
     .then(async (loaded) => {
       ps = loaded;
       await changed();
       root.dataset.ready = 'true';
     })
-    .catch((error) => say(`The ledger could not start: ${error.message}`, 'error'));
+    .catch((error) => {
+      problem = `It could not start: ${error.message}`;
+      say(`The ledger could not start: ${error.message}`, 'error');
+    });
+  return { release, ready };
 }

@@ -13,7 +13,7 @@ export function mountResults(store) {
   const divergenceChart = createDivergenceChart($('divergence-chart'));
 
   function show({ request, result }) {
-    updateBarChart(barChart, {
+    const drawn = updateBarChart(barChart, {
       names: request.names,
       p: result.p,
       q: result.q,
@@ -27,10 +27,13 @@ export function mountResults(store) {
     el.guarantee.dataset.notion = result.guarantee.notion;
     el.guarantee.dataset.mechanism = result.mechanism;
     const short = shortName(result.mechanism);
-    if (result.normaliser === null) el.barsSummary.textContent = `Here k = ${result.k}; Q(·|P) of ${short}.`;
-    else if (result.normaliser > 0)
-      el.barsSummary.textContent = `Here k = ${result.k}; ${short} uses the normaliser r_P = ${formatNumber(result.normaliser)}.`;
-    else el.barsSummary.textContent = `Here k = ${result.k}; P is sparse (r_P → 0): Q keeps the floor on every category outside P's support.`;
+    let summary;
+    if (result.normaliser === null) summary = `Here k = ${result.k}; Q(·|P) of ${short}.`;
+    else if (result.normaliser > 0) summary = `Here k = ${result.k}; ${short} uses the normaliser r_P = ${formatNumber(result.normaliser)}.`;
+    else summary = `Here k = ${result.k}; P is sparse (r_P → 0): Q keeps the floor on every category outside P's support.`;
+    if (drawn.others > 0)
+      summary += ` The chart shows the ${drawn.labels.length - 1} largest categories of P and the other ${drawn.others} as one bar; the table lists them all.`;
+    el.barsSummary.textContent = summary;
     const fl = DIVERGENCE_LABELS[result.f].symbol;
     const budget = result.guarantee.notion === 'gaussian-ldp' ? `μ = ${formatEpsilon(result.guarantee.mu)}` : `ε = ${formatEpsilon(result.epsilon)}`;
     const worst = result.current.worst === null ? result.current.worstNote : formatNumber(result.current.worst);

@@ -19,7 +19,7 @@ export const DEFAULT_HISTOGRAM = Object.freeze([
 ]);
 
 /** Rows of the table rendered at once: a 1,000-category histogram is shown page by page, so edits stay fast. */
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = 50;
 
 export function createStore({ f, mechanism, accountantPrior }) {
   const listeners = new Map();

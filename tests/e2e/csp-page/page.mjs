@@ -1,6 +1,7 @@
 // The strict-CSP test page (tests/e2e/csp-file.e2e.mjs): loads privsample the way a site that serves the .wasm as a
 // file would — init({ wasm: new URL(…), ledgerWasm: new URL(…) }) — draws a sample, and with ?ledger keeps a privacy-budget ledger in
-// IndexedDB. ?entry=research loads the research entry instead (WASM inlined, decoded from a data: URL). ?large privatizes
+// IndexedDB, and with ?worker posts its compiled module to a Web Worker (worker.mjs) that draws with it. ?entry=research
+// loads the research entry instead (WASM inlined, decoded from a data: URL). ?large privatizes
 // a histogram of k = 10^7 categories (the most the API takes) with 'minimax': distribution() and, in the client, sample().
 // The outcome goes to <html data-result> for the test and into the page for the screenshot.
 const params = new URLSearchParams(location.search);
@@ -49,6 +50,16 @@ try {
     out.sample = s.sample([5, 3, 1, 1]);
     out.version = ps.version;
     if (params.has('large')) out.large = large(s, true);
+    if (params.has('worker')) {
+      // The page's compiled module, posted to a module worker: the worker neither downloads nor compiles it again.
+      const worker = new Worker('./worker.mjs', { type: 'module' });
+      out.worker = await new Promise((resolve, reject) => {
+        worker.addEventListener('message', ({ data }) => resolve(data));
+        worker.addEventListener('error', (event) => reject(new Error(`the worker failed: ${event.message}`)));
+        worker.postMessage({ module: ps.wasmModule, hist: [5, 3, 1, 1] });
+      });
+      worker.terminate();
+    }
     if (params.has('ledger')) {
       const storage = ps.ledgerStorage.indexedDB({ database: 'privsample-csp-e2e' });
       const ledger = await ps.ledger({ storage, budgets: { survey: { epsilon: 1.5 } } });
