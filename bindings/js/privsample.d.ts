@@ -141,7 +141,7 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, 2-3x distribution()'s time at k = 10^4): README,
+   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): README,
    * "What timing reveals".
    */
   sample(hist: Histogram): number;

@@ -42,7 +42,9 @@ namespace privsample {
 // A computed pmf into the caller's `out`, which must have as many entries (a shape error otherwise): for the
 // distribution_into of samplers without a path of their own.
 inline void copy_into(const std::vector<double>& q, std::span<double> out) {
-  if (out.size() != q.size()) throw_shape({"the output has ", out.size(), " entries but the distribution has ", q.size()});
+  if (out.size() != q.size()) {
+    throw_shape({"the output has ", out.size(), " entries but the distribution has ", q.size()});
+  }
   std::copy(q.begin(), q.end(), out.begin());
 }
 

@@ -71,7 +71,7 @@ PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, d
 #define PRIVSAMPLE_HISTOGRAM_VECTOR_LANES 1
 // The same groups natively, in GCC/Clang vector types (SSE2, NEON): lanes 0-1 and 2-3 in two vectors, each lane the
 // scalar loop's operations in the same order (ExactSum::add's TwoSum, std::max(m, x) as m < x ? x : m), so the same
-// total and largest to the last bit, at about half the scalar loop's time.
+// total and largest to the last bit.
 using F64x2 = double __attribute__((vector_size(16)));
 using I64x2 = decltype(F64x2{} < F64x2{});  // the mask type of a comparison
 void scan_groups(const double* v, std::size_t groups, double smallest_allowed, ExactSum (&lanes)[4],
