@@ -4,13 +4,14 @@
 #   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
 #   client-clip     minimax distribution(): client entry vs research entry vs the 5fd3315 module (bench/client-clip.mjs)
+#   side-by-side [largest k] [s/row]  native, client, research vs the papers' loop, one pass, hand-written JS, alias
 #   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
 #   clip-normalise-ab [commit] [largest k]   clip-normalise against another commit's, in one native process
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:-}"
-[[ -n "$name" ]] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ -n "$name" ]] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 bash scripts/bootstrap.sh
 [[ "$name" == clip-normalise-ab ]] || bash scripts/build-wasm.sh >/dev/null  # that one is native only
@@ -25,6 +26,11 @@ case "$name" in
     ;;
   clip-normalise-ab)
     bash scripts/bench-clip-ab.sh "$@"
+    ;;
+  side-by-side)
+    cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build/native -j2 --target side_by_side_bench >/dev/null
+    node bench/side-by-side.mjs "$@"
     ;;
   client-clip)
     bash scripts/build-baseline.sh

@@ -145,11 +145,16 @@ export function makeFiniteApi(abi) {
     abi.doubles().set(values, at); // a fresh view after ps_array: the heap may have grown
   }
 
-  // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length.
-  function toInput(handle, hist) {
+  // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length. `kept` holds the
+  // buffer's place while its length stays the same (the module reallocates it only for another length), so a call
+  // with the same k as the last one copies in without asking the module.
+  function toInput(handle, hist, kept) {
     const values = histogram(hist, 'hist');
-    const at = checkedNumber(abi, fn.ps_input(handle, values.length)) / 8;
-    abi.doubles().set(values, at);
+    if (values.length !== kept.length || values.length === 0) {
+      kept.at = checkedNumber(abi, fn.ps_input(handle, values.length)) / 8;
+      kept.length = values.length;
+    }
+    abi.doubles().set(values, kept.at);
     return values.length;
   }
 
@@ -188,6 +193,7 @@ export function makeFiniteApi(abi) {
       throw error;
     }
     let disposed = false;
+    const kept = { at: 0, length: -1 }; // the sampler's input buffer (toInput)
     const live = () => {
       if (disposed) throw new TypeError(`this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`);
       return handle;
@@ -197,17 +203,29 @@ export function makeFiniteApi(abi) {
       options: publicOptions(opts),
       guarantee,
       distribution(hist) {
-        const length = toInput(live(), hist);
+        const length = toInput(live(), hist, kept);
         const at = checkedNumber(abi, fn.ps_distribution(handle)) / 8;
         return abi.doubles().slice(at, at + length); // a copy: no view of the heap escapes
       },
+      distributionInto(hist, out) {
+        live();
+        const values = histogram(hist, 'hist');
+        if (!(out instanceof Float64Array)) throw new TypeError(`out must be a Float64Array, got ${describe(out)}`);
+        if (out.length !== values.length) {
+          throw new TypeError(`out has ${out.length} entries but hist has ${values.length}: they must have the same length`);
+        }
+        const length = toInput(handle, values, kept);
+        const at = checkedNumber(abi, fn.ps_distribution(handle)) / 8;
+        out.set(abi.doubles().subarray(at, at + length)); // copied into the caller's array: no view escapes
+        return out;
+      },
       normaliser(hist) {
-        toInput(live(), hist);
+        toInput(live(), hist, kept);
         const r = checkedNumber(abi, fn.ps_normaliser(handle));
         return Number.isNaN(r) ? null : r; // NaN without an error: the mechanism has no normaliser
       },
       sample(hist) {
-        toInput(live(), hist);
+        toInput(live(), hist, kept);
         return checkedNumber(abi, fn.ps_sample(handle));
       },
       sampleMany(hist, n, sampleOptions) {
@@ -217,7 +235,7 @@ export function makeFiniteApi(abi) {
         const unknown = Object.keys(rest);
         if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by sampleMany (supported: seed)`);
         if (seed !== undefined) number(seed, 'options.seed');
-        toInput(live(), h);
+        toInput(live(), h, kept);
         const seeded = seed !== undefined;
         const at = checkedNumber(abi, fn.ps_sample_many(handle, n, seeded ? 1 : 0, seeded ? seed : 0)) / 4;
         return abi.words().slice(at, at + n);

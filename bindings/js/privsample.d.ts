@@ -128,6 +128,12 @@ export interface Sampler {
    */
   distribution(hist: Histogram): Float64Array;
   /**
+   * distribution(hist) written into `out` (a Float64Array of hist's length; TypeError otherwise), which it returns:
+   * the same values bit for bit, without allocating a new array. The sampler keeps its WebAssembly buffers between
+   * calls, so repeated calls allocate nothing.
+   */
+  distributionInto(hist: Histogram, out: Float64Array): Float64Array;
+  /**
    * The normaliser r_P of a clip sampler (Q*(x|P) = max(P(x)/r_P, 1/(e^ε+k−1)) for 'minimax'); 0 when none
    * exists (a sparse user, Case B: the limit r → 0); null for a mechanism without one (linear samplers, ROO), which
    * still checks the histogram: a bad one throws as distribution() does.
@@ -135,7 +141,7 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, slower than distribution() at large k): the guide's
+   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): the guide's
    * "Privacy and timing".
    */
   sample(hist: Histogram): number;

@@ -183,12 +183,14 @@ EMSCRIPTEN_KEEPALIVE double ps_input(double sampler, double n) {
   });
 }
 
-// Q(·|input): the address of n doubles, valid until the next call on this sampler.
+// Q(·|input) into the sampler's output buffer, kept between calls (no allocation once it holds n doubles): its
+// address, valid until the next call on this sampler.
 EMSCRIPTEN_KEEPALIVE double ps_distribution(double sampler) {
   return guarded_number([&] {
     Sampler& s = sampler_of(sampler);
-    s.output = distribution(s.mechanism(), s.input);
-    return address_of(s.output.data());
+    double* out = sized(s.output, s.input.size());
+    distribution_into(s.mechanism(), s.input, s.output);
+    return address_of(out);
   });
 }
 

@@ -80,6 +80,18 @@ std::vector<double> distribution(const Mechanism& mechanism, std::span<const dou
   return std::visit([&](const auto& m) { return m.distribution(input); }, mechanism);
 }
 
+void distribution_into(const Mechanism& mechanism, std::span<const double> input, std::span<double> out) {
+  std::visit(
+      [&](const auto& m) {
+        if constexpr (requires { m.distribution_into(input, out); }) {
+          m.distribution_into(input, out);
+        } else {
+          copy_into(m.distribution(input), out);
+        }
+      },
+      mechanism);
+}
+
 std::optional<double> normaliser(const Mechanism& mechanism, std::span<const double> input) {
   const std::optional<double> r = std::visit(
       [&](const auto& m) -> std::optional<double> {

@@ -45,6 +45,10 @@ void keep_for_categories(Mechanism& mechanism, std::size_t k);
 
 // The output pmf for an input: a histogram (counts or probabilities) on categories, a density's cell masses on cells.
 [[nodiscard]] std::vector<double> distribution(const Mechanism& mechanism, std::span<const double> input);
+// The same pmf into the caller's `out` (as many entries as the output: a shape error otherwise), the same bits. The
+// clip samplers on categories and the linear ones solve in `out` itself (no memory beyond it and the solver's
+// scratch); the others compute their distribution() and copy it.
+void distribution_into(const Mechanism& mechanism, std::span<const double> input, std::span<double> out);
 // r_P for clip samplers (0 when no normaliser exists, Case B), nothing for mechanisms without one (which still check
 // the input, with their own messages).
 [[nodiscard]] std::optional<double> normaliser(const Mechanism& mechanism, std::span<const double> input);

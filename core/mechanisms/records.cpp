@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "base/release_table.hpp"
 #include "base/numeric.hpp"
 
 namespace privsample::records {
@@ -99,6 +100,20 @@ std::size_t reveal_or_obscure(const Counts& counts, std::uint64_t n, double q, R
   const auto uniform = static_cast<std::size_t>(uniform_below(bits, counts.c.size()));
   const std::size_t record = uniform_record(counts, n, bits);
   return obscure ? uniform : record;
+}
+
+IndexDraw reveal_or_obscure_draws(Counts counts, std::uint64_t n, double q, std::size_t draws) {
+  if (draws <= 1) {
+    return [c = std::move(counts), n, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
+  }
+  const std::size_t k = counts.c.size();
+  AliasTable records(counts.c, n);  // Σc = n <= kMaxRecords < 2^63, k <= kMaxCategories < 2^24
+  return [records = std::move(records), k, q](RandomBits& bits) -> std::size_t {
+    const bool obscure = bernoulli_fixed_cost(bits, q);
+    const auto uniform = static_cast<std::size_t>(uniform_below(bits, k));
+    const std::size_t record = records.draw(bits);
+    return obscure ? uniform : record;
+  };
 }
 
 double mixture_risk(const FDivergence& f, double b) { return chord_risk(f, 0.0, 1.0 / (1.0 - b)); }

@@ -95,6 +95,11 @@ struct Counts {
 // says (the draw policy: constant work), so the time of a release does not tell whether it was obscured — which
 // matters for DS-ROO, whose q depends on the data.
 [[nodiscard]] std::size_t reveal_or_obscure(const Counts& counts, std::uint64_t n, double q, RandomBits& bits);
+// `draws` such releases from one input (prepare): for one, reveal_or_obscure; for more, the uniform record from an
+// alias table over the counts (exact: integer weights summing to n; built once in O(k) with the same operations for
+// every input), so that each release costs O(1) instead of a scan of all k counts. Both candidates are still drawn
+// whatever the coin says.
+[[nodiscard]] IndexDraw reveal_or_obscure_draws(Counts counts, std::uint64_t n, double q, std::size_t draws);
 
 // Worst case over datasets of D_f(P̂ ‖ qU + (1−q)P̂): a point mass, 𝔑(0, 1/(1 − b)) with b = q(1 − 1/k); the named
 // divergences in closed form.

@@ -16,10 +16,12 @@
 //
 // A derived sampler that declares worst_case_risk(const FDivergence&, …) brings the named overload back into view
 // with `using SamplerBase<S>::worst_case_risk;` (C++ hides base overloads of the same name).
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "solver/clip_normalise.hpp"
 #include "model/divergence.hpp"
 #include "privacy/privacy.hpp"
@@ -35,6 +37,15 @@ namespace privsample {
   if (solved.kind == ClipCase::sparse_support) return 0.0;
   if (solved.kind == ClipCase::box_is_point) return 1.0;
   return 1.0 / solved.scale;
+}
+
+// A computed pmf into the caller's `out`, which must have as many entries (a shape error otherwise): for the
+// distribution_into of samplers without a path of their own.
+inline void copy_into(const std::vector<double>& q, std::span<double> out) {
+  if (out.size() != q.size()) {
+    throw_shape({"the output has ", out.size(), " entries but the distribution has ", q.size()});
+  }
+  std::copy(q.begin(), q.end(), out.begin());
 }
 
 template <class S>

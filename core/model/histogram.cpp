@@ -66,6 +66,55 @@ PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, d
 }
 #endif
 
+#if !PRIVSAMPLE_SIMD_LANES && defined(__GNUC__) && (defined(__SSE2__) || defined(__ARM_NEON)) && \
+    !defined(PRIVSAMPLE_SCALAR_FORMS)
+#define PRIVSAMPLE_HISTOGRAM_VECTOR_LANES 1
+// The same groups natively, in GCC/Clang vector types (SSE2, NEON): lanes 0-1 and 2-3 in two vectors, each lane the
+// scalar loop's operations in the same order (ExactSum::add's TwoSum, std::max(m, x) as m < x ? x : m), so the same
+// total and largest to the last bit.
+using F64x2 = double __attribute__((vector_size(16)));
+using I64x2 = decltype(F64x2{} < F64x2{});  // the mask type of a comparison
+void scan_groups(const double* v, std::size_t groups, double smallest_allowed, ExactSum (&lanes)[4],
+                 double (&largest)[4], bool& valid) {
+  const F64x2 smallest{smallest_allowed, smallest_allowed};
+  const F64x2 infinity{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const I64x2 sign_off{0x7fffffffffffffff, 0x7fffffffffffffff};
+  F64x2 low_sum{}, low_error{}, high_sum{}, high_error{}, low_max{}, high_max{};
+  I64x2 good{-1, -1};
+  const auto add = [](F64x2& sum, F64x2& error, F64x2 x) {
+    const F64x2 total = sum + x;
+    const F64x2 x_part = total - sum;
+    error = error + ((sum - (total - x_part)) + (x - x_part));
+    sum = total;
+  };
+  const auto ok = [&](F64x2 x) {
+    const auto magnitude = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(x) & sign_off);
+    return (magnitude < infinity) & (x >= smallest);
+  };
+  for (std::size_t g = 0; g < groups; ++g) {
+    F64x2 a, b;
+    __builtin_memcpy(&a, v + 4 * g, sizeof a);
+    __builtin_memcpy(&b, v + 4 * g + 2, sizeof b);
+    good &= ok(a) & ok(b);
+    low_max = low_max < a ? a : low_max;
+    high_max = high_max < b ? b : high_max;
+    add(low_sum, low_error, a);
+    add(high_sum, high_error, b);
+  }
+  lanes[0] = {low_sum[0], low_error[0]};
+  lanes[1] = {low_sum[1], low_error[1]};
+  lanes[2] = {high_sum[0], high_error[0]};
+  lanes[3] = {high_sum[1], high_error[1]};
+  largest[0] = low_max[0];
+  largest[1] = low_max[1];
+  largest[2] = high_max[0];
+  largest[3] = high_max[1];
+  valid = good[0] != 0 && good[1] != 0;
+}
+#else
+#define PRIVSAMPLE_HISTOGRAM_VECTOR_LANES 0
+#endif
+
 // Four independent ExactSum lanes held in locals (an array of lanes ends up in memory, and each step then waits
 // on a store): one compensated chain is what a normalisation would otherwise wait on. In the client's WebAssembly
 // the groups of four go through scan_groups, bit for bit the same.
@@ -79,7 +128,7 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
   ExactSum lane[4];
   double largest[4] = {0.0, 0.0, 0.0, 0.0};
   bool valid = true;
-#if PRIVSAMPLE_SIMD_LANES
+#if PRIVSAMPLE_SIMD_LANES || PRIVSAMPLE_HISTOGRAM_VECTOR_LANES
   scan_groups(v, n / 4, smallest_allowed, lane, largest, valid);
   i = n / 4 * 4;
 #else
@@ -116,7 +165,9 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
 // precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
-std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+// Writes into `out` (as many entries as values; it may be values itself: out_i is written after values_i is read).
+void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
+                     const AffineClip& then = {}) {
   double first = 1.0;
   double scale = 1.0;
   double total = scan.total;
@@ -130,10 +181,14 @@ std::vector<double> divided_by_total(std::span<const double> values, const Scan&
     for (const double v : values) scaled.add(v * first * scale);
     total = scaled.value();
   }
-  std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
   }
+}
+
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+  std::vector<double> out(values.size());
+  divide_by_total(values, scan, out, then);
   return out;
 }
 
@@ -183,6 +238,15 @@ std::vector<double> normalized_pmf(std::span<const double> hist, std::string_vie
 
 std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then, std::string_view name) {
   return divided_by_total(hist, checked_histogram(hist, name), then);
+}
+
+void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then,
+                         std::string_view name) {
+  const Scan scan = checked_histogram(hist, name);
+  if (out.size() != hist.size()) {
+    throw_shape({"the output has ", out.size(), " entries but ", name, " has ", hist.size()});
+  }
+  divide_by_total(hist, scan, out, then);
 }
 
 

@@ -30,6 +30,9 @@ struct AffineClip {
 };
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then,
                                                  std::string_view name = "hist");
+// The same values written into `out` (as many entries as hist: a shape error otherwise), which may be hist itself.
+void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then = {},
+                         std::string_view name = "hist");
 
 // A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
 // scale, like a histogram): length k, every entry finite and > 0 (or >= 0 when zeros are allowed, with a positive

@@ -221,19 +221,58 @@ using clip_solver::solve;
 using clip_solver::solve_in_fixed_steps;
 using clip_solver::uniform_bounds;
 
+namespace {
+
+using clip_solver::Bounds;
+using clip_solver::QOut;
+
+ClipSolution solved(std::span<const double> p, const Bounds& bounds, RootSchedule schedule, const QOut& q) {
+  return schedule == RootSchedule::fixed ? solve_in_fixed_steps(p, bounds, q) : solve(p, bounds, true, q);
+}
+
+ClipNormalised with_q(std::span<const double> p, const Bounds& bounds, RootSchedule schedule) {
+  ClipNormalised out;
+  const ClipSolution s = solved(p, bounds, schedule, QOut{{}, &out.q});
+  out.scale = s.scale;
+  out.kind = s.kind;
+  return out;
+}
+
+QOut into(std::span<const double> p, std::span<double> q) {
+  if (q.size() != p.size()) {
+    throw_invalid({"clip_normalise: q has ", q.size(), " entries but p has ", p.size()});
+  }
+  return QOut{q, nullptr};
+}
+
+}  // namespace
+
 ClipNormalised clip_normalise(std::span<const double> p, const UniformBox& box, RootSchedule schedule) {
-  return schedule == RootSchedule::fixed ? solve_in_fixed_steps(p, uniform_bounds(box))
-                                         : solve(p, uniform_bounds(box), true);
+  return with_q(p, uniform_bounds(box), schedule);
 }
 
 ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box, RootSchedule schedule) {
-  return schedule == RootSchedule::fixed ? solve_in_fixed_steps(p, atom_bounds(box)) : solve(p, atom_bounds(box), true);
+  return with_q(p, atom_bounds(box), schedule);
+}
+
+ClipSolution clip_normalise_into(std::span<const double> p, const UniformBox& box, std::span<double> q,
+                                 RootSchedule schedule) {
+  return solved(p, uniform_bounds(box), schedule, into(p, q));
+}
+
+ClipSolution clip_normalise_into(std::span<const double> p, const AtomBox& box, std::span<double> q,
+                                 RootSchedule schedule) {
+  return solved(p, atom_bounds(box), schedule, into(p, q));
 }
 
 namespace detail {
 
 ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box) {
-  return solve(p, uniform_bounds(box), false);
+  ClipNormalised out;
+  const ClipSolution s = solve(p, uniform_bounds(box), false, QOut{{}, &out.q});
+  out.scale = s.scale;
+  out.kind = s.kind;
+  return out;
 }
 
 }  // namespace detail

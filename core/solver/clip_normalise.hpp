@@ -78,4 +78,17 @@ enum class RootSchedule {
 [[nodiscard]] ClipNormalised clip_normalise(std::span<const double> p, const AtomBox& box,
                                             RootSchedule schedule = RootSchedule::adaptive);
 
+// A solution whose q the caller holds: ClipNormalised without q.
+struct ClipSolution {
+  double scale = 0.0;
+  ClipCase kind = ClipCase::root;
+};
+
+// The same solve, the same q to the last bit, written into the caller's q (as many entries as p; std::invalid_argument
+// otherwise), which may be p itself: no memory beyond the search's scratch, O(√k) in expectation.
+ClipSolution clip_normalise_into(std::span<const double> p, const UniformBox& box, std::span<double> q,
+                                 RootSchedule schedule = RootSchedule::adaptive);
+ClipSolution clip_normalise_into(std::span<const double> p, const AtomBox& box, std::span<double> q,
+                                 RootSchedule schedule = RootSchedule::adaptive);
+
 }  // namespace privsample

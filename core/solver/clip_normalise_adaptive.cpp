@@ -180,34 +180,27 @@ double zero_atoms_share(std::span<const double> p, const Bounds& bounds, const B
 
 }  // namespace
 
-ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route) {
+ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q) {
   const BoxTotals totals = check_and_total(p, bounds);
-  // q is allocated where it is written, after the search has freed its scratch: the heap then peaks at q or the
-  // scratch, not both (at k = 10^4, q is 80 KB and both together would cross glibc's 128 KB trim threshold, so that
-  // every call would give the heap back and fault it in again).
-  ClipNormalised out;
+  // q is written (and, when the solver owns it, allocated) after the search has freed its scratch: the heap then
+  // peaks at q or the scratch, not both (at k = 10^4, q is 80 KB and both together would cross glibc's 128 KB trim
+  // threshold, so that every call would give the heap back and fault it in again).
   if (totals.room.value() <= 0.0 || totals.lo.value() >= 1.0) {
-    out.q = clipped_output(p, bounds, 0.0, 0.0);
-    out.scale = 0.0;
-    out.kind = ClipCase::box_is_point;
-    return out;
+    clipped_output(p, bounds, 0.0, 0.0, q);
+    return {0.0, ClipCase::box_is_point};
   }
   // No open atom (all mass where hi = 0) with F(∞) = Σlo within kFlat of 1: F is constant, so no root to search
   // for (the search would rescale by the largest open mass, 0); Case B's formula gives the q.
   if (totals.at_infinity.value() < 1.0 - kFlat || totals.open_count == 0) {
-    out.q = clipped_output(p, bounds, kInfinity, zero_atoms_share(p, bounds, totals));
-    out.scale = kInfinity;
-    out.kind = ClipCase::sparse_support;
-    return out;
+    clipped_output(p, bounds, kInfinity, zero_atoms_share(p, bounds, totals), q);
+    return {kInfinity, ClipCase::sparse_support};
   }
   const LevelledRoot levelled = root_by_levels(p, bounds, totals, small_route);
   const PowerOfTwo last(-levelled.last_shift);
   const double s = levelled.levels == 1 ? settle_root(bounds, p, last, levelled.root) : levelled.root.s;
   const double scale = last(s);
-  out.q = root_output(p, bounds, levelled, s, scale);
-  out.scale = scale;  // +∞ when the root exceeds the largest double
-  out.kind = ClipCase::root;
-  return out;
+  root_output(p, bounds, levelled, s, scale, q);
+  return {scale, ClipCase::root};  // scale: +∞ when the root exceeds the largest double
 }
 
 }  // namespace privsample::clip_solver

@@ -230,10 +230,10 @@ Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, do
 
 }  // namespace
 
-ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds) {
+ClipSolution solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds, const QOut& q) {
   const std::size_t k = p.size();
   // Which names the fault: errors need no fixed schedule (a p longer than a per-atom box would be read past it).
-  if (k != bounds.size() || k == 0) return solve(p, bounds, true);
+  if (k != bounds.size() || k == 0) return solve(p, bounds, true, q);
 
   // 1. The largest double a with F̃(a) < 1 (0 when F̃ reaches 1 at once: a point box). Invalid input makes some
   // F̃ NaN (a wasted search, no harm); the pass of step 2 finds it and hands it to the adaptive search, which names it.
@@ -250,7 +250,7 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
   const double lo_total = piece.lo.value();
   const double value_at_infinity = piece.at_infinity.value();
   if (piece.faulty || lo_total > 1.0 + kBoxSumTolerance || piece.hi.value() < 1.0 - kBoxSumTolerance) [[unlikely]] {
-    return solve(p, bounds, true);
+    return solve(p, bounds, true, q);
   }
   // The piece's root can fall outside [a, b] where F̃'s rounding put the bracket off the exact crossing of 1: by a
   // few thousand ulps where the slope is small (the piece's line is then still the better root), or far off where F
@@ -263,7 +263,7 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
   // (s = +∞, an overflowing quotient, is a miss: the pass runs at the largest double, as for every input.)
   const double at_root = value_in_fixed_order(p, bounds, std::clamp(s, 0.0, std::numeric_limits<double>::max()));
   if (!(s < kInfinity && std::fabs(at_root - 1.0) <= kFlat)) s = std::clamp(s, a, b);
-  ClipNormalised out;
+  ClipSolution out;
   double theta = 0.0;  // the zero atoms' share of their room (Case B)
   if (!piece.any_room || lo_total >= 1.0) {
     s = 0.0;
@@ -278,10 +278,10 @@ ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bou
     // 20, k = 2: hi + lo = 1 − 1e-16), whose q is the limit there, the support at its ceiling (the adaptive search's
     // q), or the root lies past the largest double (masses spanning more than ~2^1000: the adaptive search).
     // The limit's scale is +∞ (the adaptive search reports the last ceiling breakpoint, where F is flat).
-    if (value_at_infinity > 1.0 + kFlat) [[unlikely]] return solve(p, bounds, true);
+    if (value_at_infinity > 1.0 + kFlat) [[unlikely]] return solve(p, bounds, true, q);
     s = kInfinity;
   }
-  out.q = clipped_output(p, bounds, s, theta);
+  clipped_output(p, bounds, s, theta, q);
   out.scale = s;
   return out;
 }

@@ -40,100 +40,72 @@ std::vector<double> reserved_output(std::size_t k) {
   return q;
 }
 
-// q_i = clip(scale·p_i; lo, hi) as a random-access iterator, so that vector::assign writes q once, straight
-// into the reserved memory (resize would first zero it: one more pass over 8·k bytes).
-class ClippedScaled {
- public:
-  using iterator_category = std::random_access_iterator_tag;
-  using value_type = double;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const double*;
-  using reference = double;
-  ClippedScaled(const double* at, double scale, double lo, double hi) : at_(at), scale_(scale), lo_(lo), hi_(hi) {}
-  double operator*() const { return std::min(std::max(scale_ * *at_, lo_), hi_); }
-  double operator[](difference_type n) const { return *(*this + n); }
-  ClippedScaled& operator++() { ++at_; return *this; }
-  ClippedScaled operator++(int) { ClippedScaled before = *this; ++at_; return before; }
-  ClippedScaled& operator--() { --at_; return *this; }
-  ClippedScaled operator--(int) { ClippedScaled before = *this; --at_; return before; }
-  ClippedScaled& operator+=(difference_type n) { at_ += n; return *this; }
-  ClippedScaled& operator-=(difference_type n) { at_ -= n; return *this; }
-  friend ClippedScaled operator+(ClippedScaled it, difference_type n) { return it += n; }
-  friend ClippedScaled operator+(difference_type n, ClippedScaled it) { return it += n; }
-  friend ClippedScaled operator-(ClippedScaled it, difference_type n) { return it -= n; }
-  friend difference_type operator-(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ - b.at_; }
-  friend bool operator==(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ == b.at_; }
-  friend auto operator<=>(const ClippedScaled& a, const ClippedScaled& b) { return a.at_ <=> b.at_; }
-
- private:
-  const double* at_;
-  double scale_;
-  double lo_;
-  double hi_;
-};
-
 // A uniform box's q on a single level: the same values as clipped_output (clip(scale·0) = lo, and hi > 0 in Case A),
-// without its masks (the adaptive search needs no branch-free output). Written once into reserved memory and
-// vectorised; in the client a plain loop, which costs it fewer bytes.
-std::vector<double> uniform_output(std::span<const double> p, const Bounds& bounds, double scale) {
+// without its masks (the adaptive search needs no branch-free output). Each q_i is written after p_i is read, one
+// index at a time, so q may be p itself.
+void uniform_output(std::span<const double> p, const Bounds& bounds, double scale, std::span<double> q) {
   const std::size_t k = p.size();
   const double lo = bounds.lo(0);
   const double hi = bounds.hi(0);
-  std::vector<double> q = reserved_output(k);
-  if constexpr (kClientSizeBudget) {
-    q.resize(k);
-    for (std::size_t i = 0; i < k; ++i) q[i] = std::min(std::max(scale * p[i], lo), hi);
+  const double* in = p.data();
+  double* out = q.data();
+  if (!kClientSizeBudget && in == out) {  // in place: one pointer, so the compiler needs no check of an overlap
+    for (std::size_t i = 0; i < k; ++i) out[i] = std::min(std::max(scale * out[i], lo), hi);
   } else {
-    q.assign(ClippedScaled(p.data(), scale, lo, hi), ClippedScaled(p.data() + k, scale, lo, hi));
+    for (std::size_t i = 0; i < k; ++i) out[i] = std::min(std::max(scale * in[i], lo), hi);
   }
-  return q;
 }
 
 }  // namespace
 
+std::span<double> QOut::room(std::size_t k) const {
+  if (owned == nullptr) return into;
+  *owned = reserved_output(k);
+  owned->resize(k);
+  return *owned;
+}
+
 // q_x = clip(scale·p_x; lo_x, hi_x) on the atoms with mass and lo_x + θ(hi_x − lo_x) on the others, for every case
 // of both schedules: Case A (θ = 0), Case B (scale = +∞: the support at its ceiling) and the point box (scale = 0).
 // Without a branch (the fixed schedule's last pass).
-std::vector<double> clipped_output(std::span<const double> p, const Bounds& bounds, double scale, double theta) {
+void clipped_output(std::span<const double> p, const Bounds& bounds, double scale, double theta, const QOut& out) {
   const std::size_t k = p.size();
-  std::vector<double> q = reserved_output(k);
-  q.resize(k);
+  const std::span<double> q = out.room(k);
   for (std::size_t i = 0; i < k; ++i) {
     const double lo = bounds.lo(i);
     const double hi = bounds.hi(i);
+    const double mass = p[i];
     // Case B's lo + θ(hi − lo) (<= hi up to rounding, which the clip removes) is lo in Case A and the point box.
-    q[i] = clip_bits(select_bits(p[i] > 0.0, scale * p[i], lo + theta * (hi - lo)), lo, hi);
+    q[i] = clip_bits(select_bits(mass > 0.0, scale * mass, lo + theta * (hi - lo)), lo, hi);
   }
-  return q;
 }
 
 // q = clip(scale·p) with the scale in p's own units when that is an ordinary double: a mass that the shift pushed
 // into the subnormal range would lose digits. Otherwise (and after more than one level) atom by atom: s times the
 // rescaled mass, and the atoms of earlier levels, past their ceiling breakpoints, at hi.
-std::vector<double> root_output(std::span<const double> p, const Bounds& bounds, const LevelledRoot& levelled,
-                                double s, double scale) {
+void root_output(std::span<const double> p, const Bounds& bounds, const LevelledRoot& levelled, double s, double scale,
+                 const QOut& out) {
   const std::size_t k = p.size();
   const std::size_t levels = levelled.levels;
   const PowerOfTwo last(-levelled.last_shift);
   const bool scale_is_normal = std::isnormal(scale);
   const auto scaled_mass = [&](double mass) { return scale_is_normal ? scale * mass : s * last(mass); };
-  if (bounds.uniform() && levels == 1 && scale_is_normal) return uniform_output(p, bounds, scale);
-  if (levels == 1 && scale_is_normal) return clipped_output(p, bounds, scale, 0.0);
-  std::vector<double> q = reserved_output(k);
-  q.resize(k);
+  if (bounds.uniform() && levels == 1 && scale_is_normal) return uniform_output(p, bounds, scale, out.room(k));
+  if (levels == 1 && scale_is_normal) return clipped_output(p, bounds, scale, 0.0, out);
+  const std::span<double> q = out.room(k);
   const PowerOfTwo before_last(-levelled.shift_before_last);
   for (std::size_t i = 0; i < k; ++i) {
     const double lo = bounds.lo(i);
     const double hi = bounds.hi(i);
-    if (!(p[i] > 0.0 && hi > 0.0)) {
+    const double mass = p[i];
+    if (!(mass > 0.0 && hi > 0.0)) {
       q[i] = lo;
-    } else if (levels > 1 && hi / before_last(p[i]) < kInfinity) {
+    } else if (levels > 1 && hi / before_last(mass) < kInfinity) {
       q[i] = hi;  // an earlier level: past its ceiling breakpoint
     } else {
-      q[i] = std::clamp(scaled_mass(p[i]), lo, hi);
+      q[i] = std::clamp(scaled_mass(mass), lo, hi);
     }
   }
-  return q;
 }
 
 }  // namespace privsample::clip_solver

@@ -113,6 +113,16 @@ class PowerOfTwo {
   double factor_;
 };
 
+// Where q goes: the caller's k doubles (clip_normalise_into; they may be p itself, since every pass that writes q
+// writes q_x after its last read of p_x and reads no other mass after it), or a vector that room() sizes when q is
+// written, after the search has freed its scratch (so that the heap peaks at q or the scratch, not both).
+struct QOut {
+  std::span<double> into;
+  std::vector<double>* owned = nullptr;
+  // k doubles to write q into (contents unspecified).
+  [[nodiscard]] std::span<double> room(std::size_t k) const;
+};
+
 // ---- clip_normalise.cpp: the validating pass ------------------------------------------------------------------------
 
 // What the case analysis needs, totalled in the one pass that validates p and the box. Open atoms (positive mass and
@@ -136,7 +146,7 @@ struct BoxTotals {
 
 // RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
 // small_route = false skips the small-k route (for its tests: the same answer to the last bit).
-[[nodiscard]] ClipNormalised solve(std::span<const double> p, const Bounds& bounds, bool small_route);
+[[nodiscard]] ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q);
 
 // ---- clip_normalise_search.cpp --------------------------------------------------------------------------------------
 
@@ -183,14 +193,13 @@ struct RootSearch {
 // ---- clip_normalise_fixed.cpp ---------------------------------------------------------------------------------------
 
 // RootSchedule::fixed: the same passes for every p of a given length (docs/draw-policy.md).
-[[nodiscard]] ClipNormalised solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds);
+[[nodiscard]] ClipSolution solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds, const QOut& q);
 
 // ---- clip_normalise_output.cpp --------------------------------------------------------------------------------------
 
 // q_x = clip(scale·p_x; lo_x, hi_x) on the atoms with mass and lo_x + θ(hi_x − lo_x) on the others, for every case
 // of both schedules, without a branch.
-[[nodiscard]] std::vector<double> clipped_output(std::span<const double> p, const Bounds& bounds, double scale,
-                                                 double theta);
+void clipped_output(std::span<const double> p, const Bounds& bounds, double scale, double theta, const QOut& q);
 
 // Case A's root as the levels of rescaling leave it: the root s of the last level, in units of p·2^-last_shift; the
 // atoms of earlier levels are past their ceiling breakpoint.
@@ -202,7 +211,7 @@ struct LevelledRoot {
 };
 
 // Case A's q for the root s (in the last level's units) and scale = s·2^-last_shift, the scale in p's own units.
-[[nodiscard]] std::vector<double> root_output(std::span<const double> p, const Bounds& bounds,
-                                              const LevelledRoot& levelled, double s, double scale);
+void root_output(std::span<const double> p, const Bounds& bounds, const LevelledRoot& levelled, double s, double scale,
+                 const QOut& q);
 
 }  // namespace privsample::clip_solver

@@ -19,6 +19,7 @@ async function privatize(hist: Histogram): Promise<number> {
   const ps: Privsample = await init();
   const s: Sampler = ps.sampler('minimax', { epsilon: 1 });
   const q: Float64Array = s.distribution(hist);
+  const reused: Float64Array = s.distributionInto(hist, new Float64Array(q.length));
   const r: number | null = s.normaliser(hist);
   const many: Uint32Array = s.sampleMany(hist, 10, { seed: 42 });
   const secure: Uint32Array = s.sampleMany(hist, 10);
@@ -34,7 +35,7 @@ async function privatize(hist: Histogram): Promise<number> {
   const local = ps.sampler('local', { epsilon: 1, prior: new Float64Array([0.25, 0.75]), gamma: 3 });
   const gdp = gaussian.guarantee;
   const mu: number = gdp.notion === 'gaussian-ldp' ? gdp.mu : 0;
-  void [r, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, mu];
+  void [r, reused, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, mu];
   const disposed: boolean = linear.disposed;
   linear.dispose();
   {

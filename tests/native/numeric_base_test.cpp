@@ -12,6 +12,7 @@
 #include "base/optimise.hpp"
 #include "base/quadrature.hpp"
 #include "base/special_functions.hpp"
+#include "test_support.hpp"
 
 using namespace privsample;
 
@@ -122,4 +123,45 @@ TEST_CASE("numeric: two_product's error term is fma's, bit for bit", "[numeric]"
     const TwoDoubles product = two_product(factor, quotient);
     CHECK(((product.hi - top) + product.lo < 0.0) == (std::fma(factor, quotient, -top) < 0.0));
   }
+}
+
+TEST_CASE("test support: hockey_stick_within's double screen agrees with the exact sum at the decision boundary",
+          "[numeric]") {
+  using namespace privsample_test;
+  // δ set to the computed hockey-stick nudged by a few ulps either way, where a screen that lost a term or
+  // understated its error would decide wrongly; plus subnormal, zero and huge-ε entries.
+  std::mt19937_64 rng(5);
+  std::size_t decided_false = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const std::size_t k = 1 + rng() % 50;
+    std::vector<double> a = random_pmf(k, rng, 0.2);
+    std::vector<double> b = random_pmf(k, rng, 0.2);
+    if (round % 7 == 0) b[rng() % k] = 1e-310;
+    const double epsilon = std::vector<double>{0.0, 1e-12, 0.1, 1.0, 5.0, 20.0, 700.0}[rng() % 7];
+    const double e = std::max(1.0, std::nextafter(std::exp(std::min(epsilon, 700.0)), 0.0));
+    // a = e·b rounded: every computed term is 0 while the true ones are the products' rounding errors.
+    if (round % 3 == 0) {
+      for (std::size_t x = 0; x < k; ++x) a[x] = e * b[x];
+    }
+    double near = 0.0;
+    for (std::size_t x = 0; x < k; ++x) near += std::max(0.0, a[x] - e * b[x]);
+    std::vector<double> deltas;
+    for (int ulps = -3; ulps <= 3; ++ulps) {
+      double delta = near;
+      for (int i = 0; i < std::abs(ulps); ++i) delta = std::nextafter(delta, ulps > 0 ? 1.0 : -1.0);
+      deltas.push_back(delta);
+    }
+    deltas.push_back(0.0);
+    for (const int j : {8, 20, 30, 40, 44, 46, 48, 50}) {  // gaps the screen decides, some near its error bound
+      deltas.push_back(near * (1.0 + std::ldexp(1.0, -j)));
+      deltas.push_back(near * (1.0 - std::ldexp(1.0, -j)));
+    }
+    for (const double delta : deltas) {
+      INFO("round " << round << ", k " << k << ", epsilon " << epsilon << ", delta " << delta);
+      const bool exact = hockey_stick_within_exact(a, b, epsilon, delta);
+      CHECK(hockey_stick_within(a, b, epsilon, delta) == exact);
+      decided_false += exact ? 0 : 1;
+    }
+  }
+  CHECK(decided_false > 10000);  // the boundary was actually crossed
 }

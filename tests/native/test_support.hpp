@@ -82,7 +82,38 @@ class ExpansionSum {
 
 // Σ_x max(0, a_x − e^ε·b_x) <= δ for the doubles a, b as real numbers, with no slack: E = exp(ε) one ulp down (at most
 // e^ε, as within_ratio) only overstates every term, and the terms and their total are summed exactly (ExpansionSum).
+//
+// A screen in double decides first where it can: each term a − e·b is computed with an error of at most
+// 2u·(a + 2e·b) (u = 2^-53: one rounding of the product, one of the difference), so a term whose double lies below
+// minus that bound is certainly negative and skipped, and the sum of the others carries at most the sum of their
+// bounds plus the summation's own rounding (count·u·sum) and 2^-1074 per product that may have underflowed. Only a
+// total within that error of δ goes to the exact sum (the expansion grows with the terms: slow over thousands).
+inline bool hockey_stick_within_exact(std::span<const double> a, std::span<const double> b, double epsilon,
+                                      double delta);
 inline bool hockey_stick_within(std::span<const double> a, std::span<const double> b, double epsilon, double delta) {
+  const double e = std::max(1.0, std::nextafter(std::exp(std::min(epsilon, 700.0)), 0.0));
+  constexpr double u = 0x1p-53;
+  double screened = 0.0;
+  double error = 0.0;
+  double counted = 0.0;
+  for (std::size_t x = 0; x < a.size(); ++x) {
+    const double eb = e * b[x];
+    const double term = a[x] - eb;
+    const double bound = 2.0 * u * (a[x] + 2.0 * eb) + 0x1p-1073;
+    if (!(term > -bound)) continue;  // certainly negative (a NaN or infinite bound falls through to the exact sum)
+    screened += std::max(term, 0.0);
+    error += bound;
+    counted += 1.0;
+  }
+  error = (error + (counted + 2.0) * u * screened) * (1.0 + 8.0 * u);
+  if (std::isfinite(error) && (screened + error) * (1.0 + 4.0 * u) <= delta) return true;
+  if (std::isfinite(error) && (screened - error) * (1.0 - 4.0 * u) > delta) return false;
+  return hockey_stick_within_exact(a, b, epsilon, delta);
+}
+
+// The same test by the exact sum alone (what the screen above must agree with).
+inline bool hockey_stick_within_exact(std::span<const double> a, std::span<const double> b, double epsilon,
+                                      double delta) {
   const double e = std::max(1.0, std::nextafter(std::exp(std::min(epsilon, 700.0)), 0.0));
   ExpansionSum total;
   total.add(-delta);

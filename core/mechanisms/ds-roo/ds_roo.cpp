@@ -75,10 +75,10 @@ std::vector<double> DsRooSampler::distribution(std::span<const double> counts) c
   return mixture(c, records_, q_for(c.c.size(), c.min));
 }
 
-IndexDraw DsRooSampler::prepare(std::span<const double> counts, std::size_t /*draws*/) const {
+IndexDraw DsRooSampler::prepare(std::span<const double> counts, std::size_t draws) const {
   Counts c = validated_counts(counts, records_, "DS-ROO");
   const double q = q_for(c.c.size(), c.min);
-  return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
+  return reveal_or_obscure_draws(std::move(c), records_, q, draws);
 }
 
 double DsRooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

@@ -98,16 +98,24 @@ double LinearSampler::lambda(std::size_t k) const {
 
 std::vector<double> LinearSampler::distribution(std::span<const double> input) const {
   if (cells_) return cells_->distribution(input);
+  check_category_count(input.size(), "hist");
+  std::vector<double> q(input.size());
+  distribution_into(input, q);
+  return q;
+}
+
+void LinearSampler::distribution_into(std::span<const double> input, std::span<double> out) const {
+  if (cells_) return copy_into(cells_->distribution(input), out);
   const std::span<const double> hist = input;
   check_category_count(hist.size(), "hist");
   if (randomized_response()) {
     const FiniteBox box = finite_minimax_box(hist.size(), guarantee_.epsilon);
     // q = γP + ℓ, clamped so rounding never leaves [ℓ, u].
-    return normalized_pmf(hist, AffineClip{response_weight(hist.size()), box.floor, box.ceiling});
+    return normalized_pmf_into(hist, out, AffineClip{response_weight(hist.size()), box.floor, box.ceiling});
   }
   const Mix m = mix(hist.size());
   // q = λP + (1−λ)/k, clamped into [floor, λ + floor] so rounding never widens the ratio/hockey-stick bound.
-  return normalized_pmf(hist, AffineClip{m.lambda, m.floor, m.lambda + m.floor});
+  normalized_pmf_into(hist, out, AffineClip{m.lambda, m.floor, m.lambda + m.floor});
 }
 
 // With probability λ a draw from P (its units), else a uniform category: the released law is this mechanism applied to

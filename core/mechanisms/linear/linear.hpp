@@ -61,6 +61,8 @@ class LinearSampler : public SamplerBase<LinearSampler> {
   explicit LinearSampler(Guarantee g);
 
   [[nodiscard]] std::vector<double> distribution(std::span<const double> input) const;
+  // The same into the caller's `out` (as many entries as the input: a shape error otherwise).
+  void distribution_into(std::span<const double> input, std::span<double> out) const;
   // The exact release (release_plan.hpp): with probability λ a draw from P, else one from the base.
   [[nodiscard]] Release release(std::span<const double> input) const;
 

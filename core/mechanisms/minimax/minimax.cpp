@@ -22,7 +22,18 @@ ClipNormalised MinimaxSampler::solve(std::span<const double> hist, RootSchedule 
 
 std::vector<double> MinimaxSampler::distribution(std::span<const double> input) const {
   if (cells_) return cells_->distribution(input);
-  return solve(input).q;
+  std::vector<double> q(input.size());
+  distribution_into(input, q);
+  return q;
+}
+
+// p = normalized_pmf(hist) written into out, then solved in place: the same p and the same solve as solve(), so the
+// same q to the last bit, with no memory beyond out and the search's scratch.
+void MinimaxSampler::distribution_into(std::span<const double> input, std::span<double> out) const {
+  if (cells_) return copy_into(cells_->distribution(input), out);
+  normalized_pmf_into(input, out);
+  const FiniteBox box = finite_minimax_box(out.size(), epsilon_);
+  (void)clip_normalise_into(out, UniformBox{out.size(), box.floor, box.ceiling}, out);
 }
 
 double MinimaxSampler::normaliser(std::span<const double> input) const {
@@ -38,9 +49,10 @@ double MinimaxSampler::normaliser(std::span<const double> input) const {
 // within e^ε of the floor (release_plan.hpp).
 Release MinimaxSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
-  const std::span<const double> hist = input;
-  const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
+  std::vector<double> q(input.size());
+  normalized_pmf_into(input, q);
   const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
+  (void)clip_normalise_into(q, UniformBox{q.size(), box.floor, box.ceiling}, q, RootSchedule::fixed);
   auto plan = std::make_shared<const ReleasePlan>(uniform_clip_release_plan(q.size(), box.floor, epsilon_));
   return Release(plan, clip_data_target(*plan, q));
 }

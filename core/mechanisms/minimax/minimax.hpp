@@ -45,6 +45,9 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist,
                                      RootSchedule schedule = RootSchedule::adaptive) const;
   [[nodiscard]] std::vector<double> distribution(std::span<const double> input) const;
+  // The same q into the caller's `out` (as many entries as the input: a shape error otherwise), with no memory beyond
+  // it and the solver's scratch.
+  void distribution_into(std::span<const double> input, std::span<double> out) const;
   // r_P ∈ [1, (e^ε+k−1)/e^ε] (r_P = 1/scale); the right end of that bracket when every r gives the same Q*. On cells:
   // r_P of the normalised density (0 in Case B, 1 in the trivial case).
   [[nodiscard]] double normaliser(std::span<const double> input) const;

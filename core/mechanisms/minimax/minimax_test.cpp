@@ -654,3 +654,77 @@ TEST_CASE("minimax: masses far below the floor at every sampled pivot position (
     CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
   }
 }
+
+namespace {
+
+// Histograms of eight shapes, as the solver's digest makes them (tests/digest/): dense, sparse, a point mass, equal,
+// exponents over ±700, counts, subnormal masses next to ordinary ones, a few large atoms among many tiny ones.
+std::vector<double> shaped_histogram(std::mt19937_64& rng, std::size_t k, int shape) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> h(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double u = unit(rng);
+    const std::uint64_t j = rng();
+    switch (shape) {
+      case 0: h[i] = u; break;
+      case 1: h[i] = j % 8 == 0 ? u : 0.0; break;
+      case 2: h[i] = i == j % k ? 1.0 : 0.0; break;
+      case 3: h[i] = 1.0; break;
+      case 4: h[i] = std::ldexp(0.5 + u, static_cast<int>(j % 1400) - 700); break;
+      case 5: h[i] = static_cast<double>(j % 10); break;
+      case 6: h[i] = std::ldexp(u, j % 2 == 0 ? -1060 : 0); break;
+      default: h[i] = j % 16 == 0 ? 1.0 + u : std::ldexp(u, -40); break;
+    }
+  }
+  if (*std::max_element(h.begin(), h.end()) == 0.0) h[0] = 1.0;
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("minimax: distribution() and distribution_into give the bits of clip_normalise(normalized_pmf(hist))",
+          "[minimax][distribution_into]") {
+  // distribution() solves in its output buffer, without the normalised copy it solved before: the same p and the same
+  // solve, so the same q and release to the last bit, for random and adversarial histograms.
+  std::mt19937_64 rng(20261127);
+  for (const std::size_t k : {1, 2, 3, 7, 100, 128, 129, 1000, 5000}) {
+    for (int shape = 0; shape < 8; ++shape) {
+      const std::vector<double> hist = shaped_histogram(rng, k, shape);
+      const std::vector<double> p = normalized_pmf(hist);
+      for (const double epsilon : {0.0, 0.1, 1.0, 5.0, 20.0}) {
+        INFO("k = " << k << ", shape " << shape << ", eps = " << epsilon);
+        const MinimaxSampler sampler(epsilon);
+        const FiniteBox box = finite_minimax_box(k, epsilon);
+        const UniformBox uniform{k, box.floor, box.ceiling};
+        const std::vector<double> before = clip_normalise(p, uniform).q;
+        const std::vector<double> now = sampler.distribution(hist);
+        std::vector<double> into(k, -1.0);
+        sampler.distribution_into(hist, into);
+        REQUIRE(std::equal(now.begin(), now.end(), before.begin(), before.end(),
+                           [](double a, double b) { return bits_of(a) == bits_of(b); }));
+        REQUIRE(std::equal(into.begin(), into.end(), before.begin(), before.end(),
+                           [](double a, double b) { return bits_of(a) == bits_of(b); }));
+        // the release: the fixed schedule's q, solved in place, gives the same units
+        const std::vector<double> fixed = clip_normalise(p, uniform, RootSchedule::fixed).q;
+        auto plan = std::make_shared<const ReleasePlan>(uniform_clip_release_plan(k, box.floor, epsilon));
+        const Release expected(plan, clip_data_target(*plan, fixed));
+        REQUIRE(sampler.release(hist).units() == expected.units());
+      }
+    }
+  }
+}
+
+TEST_CASE("minimax and k-RR: distribution_into checks the output's length and the histogram", "[minimax][distribution_into]") {
+  const std::vector<double> hist{1.0, 2.0, 3.0};
+  std::vector<double> short_out(2);
+  for (const Mechanism& m : {make_finite_mechanism("minimax", MechanismOptions{.epsilon = 1.0}),
+                             make_finite_mechanism("linear", MechanismOptions{.epsilon = 1.0}),
+                             make_finite_mechanism("roo", MechanismOptions{.epsilon = 1.0, .records = 6})}) {
+    CHECK_THROWS_WITH(distribution_into(m, hist, short_out), Catch::Contains("the output has 2 entries"));
+    std::vector<double> out(3);
+    const std::vector<double> bad{1.0, -2.0, 3.0};
+    CHECK_THROWS_WITH(distribution_into(m, bad, out), Catch::Contains("hist[1] = -2"));
+    distribution_into(m, hist, out);
+    CHECK(out == distribution(m, hist));
+  }
+}

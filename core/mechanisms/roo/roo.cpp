@@ -74,10 +74,10 @@ std::vector<double> RooSampler::distribution(std::span<const double> counts) con
   return mixture(c, records_, obscure_probability(c.c.size()));
 }
 
-IndexDraw RooSampler::prepare(std::span<const double> counts, std::size_t /*draws*/) const {
+IndexDraw RooSampler::prepare(std::span<const double> counts, std::size_t draws) const {
   Counts c = validated_counts(counts, records_, "ROO");
   const double q = obscure_probability(c.c.size());
-  return [c = std::move(c), n = records_, q](RandomBits& bits) { return reveal_or_obscure(c, n, q, bits); };
+  return reveal_or_obscure_draws(std::move(c), records_, q, draws);
 }
 
 double RooSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {
