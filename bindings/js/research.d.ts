@@ -258,14 +258,14 @@ export interface ContinuousLocalOptions {
 export interface ContinuousOptionsByMechanism {
   minimax: { epsilon: number } & ContinuousClassOptions;
   linear: LinearNotionOptions & ContinuousClassOptions;
-  local: { epsilon: number } & ContinuousLocalOptions;
+  local: { epsilon: number; outsideNeighbourhood?: 'clip' | 'projection' } & ContinuousLocalOptions;
   'local-linear': LinearNotionOptions & ContinuousLocalOptions;
 }
 
 export interface ContinuousSampler {
   readonly mechanism: ContinuousMechanismName;
   /** The options the sampler was made with (arrays copied to frozen arrays; c1 filled in with its default 0). */
-  readonly options: Readonly<Record<string, number | readonly number[]>>;
+  readonly options: Readonly<Record<string, number | string | readonly number[]>>;
   readonly guarantee: Guarantee;
   /** Number of cells of the reference / prior: every density and grid used with this sampler must have as many. */
   readonly cells: number;

@@ -64,7 +64,7 @@ val guarantee_to_val(const Guarantee& g) {
   return out;
 }
 
-// The wrapper has checked the JS types (numbers, numeric arrays); values are checked by the core.
+// The wrapper has checked the JS types (numbers, numeric arrays, text); values are checked by the core.
 MechanismOptions read_options(const val& options) {
   MechanismOptions out;
   const val keys = val::global("Object").call<val>("keys", options);
@@ -74,6 +74,7 @@ MechanismOptions read_options(const val& options) {
     const val v = options[key];
     if (v.isUndefined()) continue;
     if (v.isNumber()) set_option(out, key, v.as<double>());
+    else if (v.isString()) set_option(out, key, v.as<std::string>());
     else set_option(out, key, numbers(v));
   }
   return out;
