@@ -4,6 +4,7 @@ import { Chart } from 'chart.js';
 import { chartColours, createChart, lineChart, useDemoFont } from './chart-setup.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
 import { DIVERGENCE_LABELS } from './labels.js';
+import { mechanismColor } from './mechanisms.js';
 
 const COLORS = {
   p: '#3b5b92',
@@ -117,18 +118,6 @@ export function updateBarChart(chart, { names, p, q, epsilon, mechanism, guarant
   return drawn;
 }
 
-/** One colour per mechanism in the comparison chart (dashed = worst case, solid = yours). */
-const MECHANISM_COLORS = {
-  minimax: '#c0392b',
-  linear: '#2274a5',
-  mollifier: '#7b3fa0',
-  local: '#1e8a4c',
-  'local-linear': '#0f8b8d',
-  roo: '#d9820f',
-  'ds-roo': '#8d5a2b',
-  'laplace-projection': '#555b66',
-};
-
 export function createDivergenceChart(canvas) {
   return lineChart(
     canvas,
@@ -203,7 +192,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   const toPoints = (ys) => curve.epsilon.map((x, i) => ({ x, y: ys[i] }));
   const datasets = [];
   for (const s of curve.series) {
-    const color = MECHANISM_COLORS[s.mechanism] ?? COLORS.marker;
+    const color = mechanismColor(s.mechanism) ?? COLORS.marker;
     const chosen = s.mechanism === mechanism;
     const width = chosen ? 3.5 : 1.8;
     const common = { borderColor: color, backgroundColor: color, pointRadius: 0, pointHoverRadius: 0, tension: 0, borderWidth: width };
@@ -217,7 +206,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   }
   const gaussian = guarantee.notion === 'gaussian-ldp';
   if (!gaussian) {
-    const color = MECHANISM_COLORS[mechanism] ?? COLORS.marker;
+    const color = mechanismColor(mechanism) ?? COLORS.marker;
     const points = [{ x: current.epsilon, y: current.user }];
     if (current.worst !== null) points.unshift({ x: current.epsilon, y: current.worst });
     datasets.push({

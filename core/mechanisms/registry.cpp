@@ -109,6 +109,10 @@ std::string registry_json() {
     }
     out += "},\"summary\":";
     append_json_string(out, spec.summary);
+    out += ",\"label\":";
+    append_json_string(out, spec.label.empty() ? spec.name : spec.label);
+    out += ",\"plain\":";
+    append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
     out += '}';
   }
   out += "]}";
