@@ -8,16 +8,6 @@
 #include "model/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-void check_prior_size(std::size_t k, std::size_t prior_size) {
-  if (k != prior_size) {
-    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
-  }
-}
-
-}  // namespace
-
 PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma, UnderflowRule rule) {
   // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
   const double shrink = std::exp(-effective_epsilon(epsilon));
@@ -60,8 +50,7 @@ ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedul
 Release LocalClipSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
   const std::vector<double> q = solve(input, RootSchedule::fixed).q;
-  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
-  return Release(plan, clip_data_target(*plan, q));
+  return clip_release(clip_release_plan(box_.lo, epsilon_), q);
 }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
