@@ -47,6 +47,11 @@ const currentEpsilonLine = {
   },
 };
 
+/** A titled axis over the page's grid colour; `more` adds the axis's own settings. */
+const axis = (title, more = {}) => ({ title: { display: true, text: title }, grid: { color: COLORS.grid }, ...more });
+/** The nearest point along ε, for the line charts' tooltips (a new object per chart: Chart.js keeps its options). */
+const nearestAlongX = () => ({ mode: 'nearest', axis: 'x', intersect: false });
+
 export function createBarChart(canvas) {
   return createChart(canvas, {
     type: 'bar',
@@ -65,11 +70,7 @@ export function createBarChart(canvas) {
       scales: {
         // sampleSize: the label widths are measured on a sample, not on all of up to 1,000 categories.
         x: { grid: { display: false }, ticks: { autoSkip: true, maxRotation: 45, sampleSize: 40 } },
-        y: {
-          beginAtZero: true,
-          title: { display: true, text: 'probability' },
-          grid: { color: COLORS.grid },
-        },
+        y: axis('probability', { beginAtZero: true }),
       },
       plugins: {
         legend: { position: 'top' },
@@ -122,25 +123,19 @@ export function createDivergenceChart(canvas) {
   return lineChart(
     canvas,
     {
-      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      interaction: nearestAlongX(),
       scales: {
-        x: {
+        x: axis('privacy budget ε (log scale)', {
           type: 'logarithmic',
           min: 0.01,
           max: 10,
-          title: { display: true, text: 'privacy budget ε (log scale)' },
-          grid: { color: COLORS.grid },
           ticks: {
             maxRotation: 0,
             autoSkip: false,
             callback: (value) => (DECADES.has(Number(value)) ? formatEpsilon(Number(value)) : ''),
           },
-        },
-        y: {
-          beginAtZero: true,
-          title: { display: true, text: 'D_f' },
-          grid: { color: COLORS.grid },
-        },
+        }),
+        y: axis('D_f', { beginAtZero: true }),
       },
       plugins: {
         legend: {
@@ -265,23 +260,15 @@ export function createAccountantChart(canvas) {
   return lineChart(
     canvas,
     {
-      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      interaction: nearestAlongX(),
       scales: {
-        x: {
-          type: 'linear',
-          min: 0,
-          title: { display: true, text: 'ε′ (nats)' },
-          grid: { color: COLORS.grid },
-          ticks: { maxRotation: 0 },
-        },
-        y: {
+        x: axis('ε′ (nats)', { type: 'linear', min: 0, ticks: { maxRotation: 0 } }),
+        y: axis('δ(ε′) (log scale)', {
           type: 'logarithmic',
           min: DELTA_FLOOR,
           max: 1,
-          title: { display: true, text: 'δ(ε′) (log scale)' },
-          grid: { color: COLORS.grid },
           ticks: { callback: (value) => (Number.isInteger(Math.log10(Number(value))) ? `1e${Math.log10(Number(value))}` : '') },
-        },
+        }),
       },
       plugins: {
         legend: {
