@@ -227,15 +227,34 @@ export interface MixtureParameters {
   readonly weights: Float64Array;
 }
 
+// ---- generated from the registry by scripts/generate-types.mjs: do not edit by hand ----
 /**
  * Continuous mechanisms, solved exactly on grid cells (a released point is a cell drawn from q, then a uniform
- * point inside it, so the ratio bound on cells is exactly ε-LDP of the point):
- * - 'minimax': Park et al.'s Q*_{c1,c2,h,ε} (Thm 3.3) for the class c1·h <= p <= c2·h; ε-LDP for EVERY input.
- * - 'linear': Q† = λ·P + (1 − λ)·h; pure, (ε,δ) or μ-Gaussian LDP, but only on the class (other inputs: RangeError).
- * - 'local': the local clip sampler around a public prior P0 (Ghoukasian et al. Thm 5.1); ε-LDP for every input.
- * - 'local-linear': projection onto N_γ(P0), then mixing with P0; pure, (ε,δ) or μ-Gaussian LDP for every input.
+ * point inside it, so the ratio bound on cells is exactly the guarantee of the point):
+ * - 'minimax': minimax clip sampler Q*_{c1,c2,h,ε} on a grid (Park et al. Thm 3.3). Guarantee: pure ε-LDP; options:
+ *   epsilon, reference, c2, c1?.
+ * - 'linear': optimal linear sampler on a grid, private on its class c1·h <= p <= c2·h only (Ghoukasian et al. Thms
+ *   3.4–3.6). Guarantee: pure ε-, (ε,δ)- or μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu,
+ *   reference, c2, c1?.
+ * - 'local': locally minimax clip sampler on a grid (Ghoukasian et al. Thm 5.1). Guarantee: pure ε-LDP; options:
+ *   epsilon, prior, gamma, outsideNeighbourhood?.
+ * - 'local-linear': locally minimax linear sampler on a grid (Ghoukasian et al. Thm 4.1). Guarantee: pure ε-, (ε,δ)- or
+ *   μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu, prior, gamma.
  */
-export type ContinuousMechanismName = 'minimax' | 'linear' | 'local' | 'local-linear';
+export type ContinuousMechanismName =
+  | 'minimax'
+  | 'linear'
+  | 'local'
+  | 'local-linear';
+
+/** The options each mechanism takes (required ones without '?'); unknown or unsupported options throw RangeError. */
+export interface ContinuousOptionsByMechanism {
+  minimax: { epsilon: number; reference: CellMasses; c2: number; c1?: number };
+  linear: LinearNotionOptions & { reference: CellMasses; c2: number; c1?: number };
+  local: { epsilon: number; prior: CellMasses; gamma: number; outsideNeighbourhood?: 'clip' | 'projection' };
+  'local-linear': LinearNotionOptions & { prior: CellMasses; gamma: number };
+}
+// ---- end of the generated part ----
 
 /**
  * The class 𝒫̃_{c1,c2,h}: reference cell masses h (any scale, zeros allowed: those cells are never output) and
@@ -252,14 +271,6 @@ export interface ContinuousClassOptions {
 export interface ContinuousLocalOptions {
   prior: CellMasses;
   gamma: number;
-}
-
-/** The options each continuous mechanism takes; unknown or unsupported options throw RangeError. */
-export interface ContinuousOptionsByMechanism {
-  minimax: { epsilon: number } & ContinuousClassOptions;
-  linear: LinearNotionOptions & ContinuousClassOptions;
-  local: { epsilon: number; outsideNeighbourhood?: 'clip' | 'projection' } & ContinuousLocalOptions;
-  'local-linear': LinearNotionOptions & ContinuousLocalOptions;
 }
 
 export interface ContinuousSampler {
@@ -292,7 +303,6 @@ export interface ContinuousSampler {
   samplePoint(grid: Grid2D, density: CellMasses): [number, number];
   samplePoint(grid: Grid, density: CellMasses): number | [number, number];
 }
-
 
 // ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
 

@@ -81,6 +81,14 @@ std::string registry_json() {
                                                                       : "text");
     out += ",\"meaning\":";
     append_json_string(out, kOptions[i].meaning);
+    if (!kOptions[i].values.empty()) {
+      out += ",\"values\":[";
+      for (std::size_t v = 0; v < kOptions[i].values.size(); ++v) {
+        if (v) out += ',';
+        append_json_string(out, kOptions[i].values[v]);
+      }
+      out += ']';
+    }
     out += '}';
   }
   out += "],\"mechanisms\":[";
@@ -111,6 +119,10 @@ std::string registry_json() {
     }
     out += "},\"summary\":";
     append_json_string(out, spec.summary);
+    out += ",\"label\":";
+    append_json_string(out, spec.label.empty() ? spec.name : spec.label);
+    out += ",\"plain\":";
+    append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
     out += '}';
   }
   out += "]}";

@@ -19,8 +19,8 @@ namespace privsample {
 [[nodiscard]] const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space);
 
 // The registry as JSON: {"options": [{"name", "kind", "meaning"}], "mechanisms": [{"name", "space", "notion",
-// "required", "optional", "defaults": {name: value}, "summary"}]}; "required" lists the notion's options too ("epsilon", or for
-// ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu).
+// "required", "optional", "defaults": {name: value}, "summary", "label", "plain"}]}; "required" lists the notion's
+// options too ("epsilon", or for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu).
 [[nodiscard]] std::string registry_json();
 
 }  // namespace privsample

@@ -11,6 +11,8 @@
 namespace privsample {
 namespace {
 
+constexpr std::string_view kOutsideNeighbourhoodValues[] = {"clip", "projection"};
+
 constexpr std::array<OptionSpec, 10> kOptions{{
     {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
     {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
@@ -23,7 +25,7 @@ constexpr std::array<OptionSpec, 10> kOptions{{
     {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
     {"outsideNeighbourhood", OptionKind::text,
      "'local' in the trivial regime e^ε >= γ², inputs outside N_γ(P0): 'clip' into the box (default) or "
-     "'projection' onto N_γ(P0) (the paper's sampler)"},
+     "'projection' onto N_γ(P0) (the paper's sampler)", kOutsideNeighbourhoodValues},
 }};
 
 bool given(const MechanismOptions& o, std::string_view key) {

@@ -40,6 +40,7 @@ struct OptionSpec {
   std::string_view name;
   OptionKind kind;
   std::string_view meaning;
+  std::span<const std::string_view> values = {};  // a text option's accepted values (the registry lists them)
 };
 
 // Every option any mechanism takes, in the order error messages list them.
@@ -67,6 +68,11 @@ struct MechanismSpec {
   std::span<const std::string_view> optional;
   std::span<const OptionDefault> defaults;     // the value of an optional number option the caller leaves out
   std::string_view summary;
+  // For people choosing a mechanism (the demo's picker and sentences): its name in a sentence ("the minimax
+  // sampler"; the registry gives the mechanism's name when empty) and one line in plain words of what it does (the
+  // summary when empty).
+  std::string_view label = {};
+  std::string_view plain = {};
 };
 
 // Option lists that MechanismSpec entries point into (constant data: no code runs to build one).

@@ -22,6 +22,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CONTENT_TYPES as TYPES } from './browsers.mjs';
 import { CHROMIUM, OUTPUT, ROOT } from './support.mjs';
 import { readmeBlocks } from '../js/readme-blocks.mjs';
 
@@ -29,7 +30,6 @@ const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connec
 const NO_WASM_EVAL = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
 const WITH_DATA = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' data:; object-src 'none'; base-uri 'none'";
 const POLICIES = { strict: STRICT, 'no-wasm-eval': NO_WASM_EVAL, 'with-data': WITH_DATA };
-const TYPES = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 const PAGE_DIR = join(ROOT, 'tests', 'e2e', 'csp-page');
 const PACKAGE_DIRS = ['build/bundle/', 'build/wasm/', 'bindings/js/'];
 const BROWSER_BLOCKS = readmeBlocks().filter((b) => b.info === 'browser');

@@ -5,32 +5,11 @@
 // `value`. Blocks fenced ```js browser need a page: here they are only parsed (node --check); the strict-CSP e2e
 // (tests/e2e/csp-file.e2e.mjs) runs them in Chromium.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { readmeBlocks } from './readme-blocks.mjs';
+import { exampleFolder, readmeBlocks, runBlock, statedOutput } from './readme-blocks.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const run = promisify(execFile);
-
-/** What a block says it prints: `console.log(…); // expected` lines, in order. */
-function statedOutput(code) {
-  return code
-    .split('\n')
-    .map((line) => /console\.log\(.*\)\S*\s*\/\/\s*(.+)$/.exec(line))
-    .filter(Boolean)
-    .map((m) => m[1].trim());
-}
-
-const folder = mkdtempSync(join(tmpdir(), 'privsample-readme-'));
-mkdirSync(join(folder, 'node_modules'));
-symlinkSync(ROOT, join(folder, 'node_modules', 'privsample'), 'dir');
-writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-after(() => rmSync(folder, { recursive: true, force: true }));
+const { folder, remove } = exampleFolder('privsample-readme-');
+after(remove);
 
 const blocks = readmeBlocks();
 
@@ -51,16 +30,5 @@ test('README has JavaScript examples, each marked for Node or for the browser', 
 
 for (const block of blocks) {
   const name = `README.md:${block.line}${block.info ? ` (${block.info})` : ''}`;
-  test(`${name} runs as written`, async () => {
-    const file = join(folder, `block-${block.line}.mjs`);
-    writeFileSync(file, `${block.code}\n`);
-    if (block.info === 'browser') {
-      await run(process.execPath, ['--check', file], { cwd: folder });
-      return;
-    }
-    const { stdout, stderr } = await run(process.execPath, [file], { cwd: folder, timeout: 120_000, maxBuffer: 1 << 24 });
-    assert.equal(stderr, '', `${name} wrote to stderr`);
-    const stated = statedOutput(block.code);
-    if (stated.length) assert.deepEqual(stdout.trim().split('\n'), stated, `${name}: printed lines`);
-  });
+  test(`${name} runs as written`, () => runBlock(folder, `block-${block.line}.mjs`, block, name));
 }

@@ -98,3 +98,20 @@ test('the .d.ts option types of every mechanism say what the registry says', () 
     }
   }
 });
+
+test('every mechanism has a label and a plain line; a spec without them falls back to its name and summary', () => {
+  for (const m of ps.registry.mechanisms) {
+    assert.equal(typeof m.label, 'string');
+    assert.ok(m.label.length > 0 && m.plain.length > 0, `${m.space} '${m.name}'`);
+  }
+  // Every finite mechanism states its own (the demo's picker shows them).
+  for (const m of ps.registry.mechanisms.filter((x) => x.space === 'finite')) {
+    assert.notEqual(m.plain, m.summary, `'${m.name}' has no plain line of its own`);
+  }
+  const minimax = ps.registry.mechanisms.find((m) => m.space === 'finite' && m.name === 'minimax');
+  assert.equal(minimax.label, 'the minimax sampler');
+  assert.match(minimax.plain, /^Minimax-optimal clip sampler \(Park, Asoodeh, Lee\): scales P and clips it/);
+  const onCells = ps.registry.mechanisms.find((m) => m.space === 'continuous' && m.name === 'minimax');
+  assert.equal(onCells.label, 'minimax');
+  assert.equal(onCells.plain, onCells.summary);
+});

@@ -155,6 +155,31 @@ struct Coverage {
   std::size_t pairs = 0;
 };
 
+// The audits of one configuration's releases, counted in `coverage`; returns the plan's finding.
+// 1. the plan: every input; 2. the searched pairs of released laws: no worse than the plan allows;
+// 3. distribution()'s doubles, taken as exact numbers: within their rounding (a few ulps of each value) of the
+//    guarantee; the released law is what carries it exactly. An output box built at the wrong ε (local-linear's
+//    weight once gave ε + 1.4e-12) shows there.
+AuditFinding audit_configuration(const std::vector<Release>& releases,
+                                 const std::vector<std::vector<double>>& distributions,
+                                 const std::vector<std::string>& labels, const Guarantee& g, Coverage& coverage) {
+  ++coverage.configurations;
+  const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
+  INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
+  CHECK(plan.holds());
+  coverage.plan_atoms += plan.pairs;
+  const AuditFinding pairs = audit_released_pairs(releases, g, labels);
+  INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
+  CHECK(pairs.holds());
+  CHECK(pairs.excess <= plan.excess + 1e-18 * std::max(1.0, std::fabs(plan.worst)));
+  coverage.pairs += pairs.pairs;
+  const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
+  INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
+  if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
+  if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
+  return plan;
+}
+
 }  // namespace
 
 TEST_CASE("privacy audit: every plan-released mechanism of the registry holds its guarantee where it is weakest",
@@ -194,29 +219,11 @@ TEST_CASE("privacy audit: every plan-released mechanism of the registry holds it
             labels.push_back(c.label);
             distributions.push_back(distribution(mechanism, c.hist));
           }
-          ++coverage.configurations;
-          // 1. the plan: every input
-          const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
-          INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
-          CHECK(plan.holds());
-          coverage.plan_atoms += plan.pairs;
-          // 2. the searched pairs: no worse than the plan allows
-          const AuditFinding pairs = audit_released_pairs(releases, g, labels);
-          INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
-          CHECK(pairs.holds());
-          CHECK(pairs.excess <= plan.excess + 1e-18 * std::max(1.0, std::fabs(plan.worst)));
-          coverage.pairs += pairs.pairs;
+          const AuditFinding plan = audit_configuration(releases, distributions, labels, g, coverage);
           if (g.notion == PrivacyNotion::pure_ldp && plan.bound > 0.0 && -plan.excess / plan.bound < worst_margin) {
             worst_margin = -plan.excess / plan.bound;
             worst_where = where;
           }
-          // 3. distribution()'s doubles, taken as exact numbers: within their rounding (a few ulps of each value) of
-          //    the guarantee; the released law above is what carries it exactly. An output box built at the wrong ε
-          //    (local-linear's weight once gave ε + 1.4e-12) shows here.
-          const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
-          INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
-          if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
-          if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
         }
       }
     }
@@ -348,19 +355,7 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
             }
           }
           if (releases.empty()) continue;
-          ++coverage.configurations;
-          const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
-          INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
-          CHECK(plan.holds());
-          coverage.plan_atoms += plan.pairs;
-          const AuditFinding pairs = audit_released_pairs(releases, g, labels);
-          INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
-          CHECK(pairs.holds());
-          coverage.pairs += pairs.pairs;
-          const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
-          INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
-          if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
-          if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
+          (void)audit_configuration(releases, distributions, labels, g, coverage);
         }
       }
     }

@@ -156,7 +156,11 @@ template <class Step>
 class DsRooSampler : public RecordDpSampler<DsRooSampler> {
  public:
   static constexpr MechanismSpec spec{"ds-roo", MechanismSpace::finite, NotionRule::record_level, kRecordsOption, {},
-                                      {}, "data-specific Reveal-or-Obscure (the paper's Algorithm 2, corrected)"};
+                                      {}, "data-specific Reveal-or-Obscure (the paper's Algorithm 2, corrected)",
+                                      "data-specific Reveal-or-Obscure",
+                                      "Data-specific Reveal-or-Obscure (Tasnim et al., corrected): like ROO, "
+                                      "but the obscuring step depends on your smallest count. Counts must be "
+                                      "whole numbers."};
   [[nodiscard]] static DsRooSampler make(const MechanismOptions& options);
 
   using RecordDpSampler::RecordDpSampler;

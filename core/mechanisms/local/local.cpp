@@ -8,16 +8,6 @@
 #include "model/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-void check_prior_size(std::size_t k, std::size_t prior_size) {
-  if (k != prior_size) {
-    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
-  }
-}
-
-}  // namespace
-
 LocalOutside local_outside_of(const MechanismOptions& o) {
   if (!o.outside_neighbourhood || *o.outside_neighbourhood == "clip") return LocalOutside::clip;
   if (*o.outside_neighbourhood == "projection") return LocalOutside::projection;
@@ -73,8 +63,7 @@ ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedul
 Release LocalClipSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
   const std::vector<double> q = solve(input, RootSchedule::fixed).q;
-  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
-  return Release(plan, clip_data_target(*plan, q));
+  return clip_release(clip_release_plan(box_.lo, epsilon_), q);
 }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {

@@ -58,7 +58,11 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
  public:
   static constexpr MechanismSpec spec{"local", MechanismSpace::finite, NotionRule::pure_epsilon, kPriorGammaOptions,
                                       kOutsideNeighbourhoodOption, {},
-                                      "locally minimax clip sampler around a prior (Ghoukasian et al. Thm 5.1)"};
+                                      "locally minimax clip sampler around a prior (Ghoukasian et al. Thm 5.1)",
+                                      "the local clip sampler",
+                                      "Local clip sampler (Ghoukasian, Lee, Asoodeh): uses a public prior P0 "
+                                      "and is optimal for histograms within a factor γ of it; much closer to P "
+                                      "when P looks like P0."};
   static constexpr MechanismSpec cells_spec{"local", MechanismSpace::continuous, NotionRule::pure_epsilon,
                                             kPriorGammaOptions, kOutsideNeighbourhoodOption, {},
                                             "locally minimax clip sampler on a grid (Ghoukasian et al. Thm 5.1)"};

@@ -28,8 +28,7 @@ class LocalOnCells final : public OnCells {
   }
   [[nodiscard]] Release release(std::span<const double> density) const override {
     const std::vector<double> q = solve(density).q;
-    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
-    return Release(plan, clip_data_target(*plan, q));
+    return clip_release(clip_release_plan(box_.lo, epsilon_), q);
   }
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const override {
     return local_clip_risk(f, effective_epsilon(epsilon_), gamma_);
