@@ -311,8 +311,9 @@ export interface EstimateOptions {
  * one independent sample. Intervals: exact binomial (Clopper–Pearson) intervals, pointwise at level 1 − α and
  * simultaneous for all k categories at once by Bonferroni (each at α/k). Every interval covers both targets: Q̄ of the
  * realised users (whose counts are sums of Bernoullis with different means: the binomial intervals are then
- * conservative) and, for users drawn from a population, that population's mean release law (counts exactly
- * multinomial: the intervals are exact there).
+ * conservative, but for a count of 1 at an expected count below α, where the miss rate is at most α(1 + α)) and, for
+ * users drawn from a population, that population's mean release law (counts exactly multinomial: the intervals are
+ * exact there).
  */
 export interface ReleasedEstimate {
   /** N = Σ counts. */

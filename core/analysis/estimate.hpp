@@ -15,8 +15,10 @@
 //     law Q(E P) and its mean E[P].
 // For the model the counts are exactly multinomial and the exact binomial intervals are near their nominal level;
 // for the realised users the counts are sums of independent Bernoulli variables with different means (Poisson-
-// binomial), whose tails the binomial's dominate (Hoeffding 1956, Theorem 4), so the same intervals are conservative
-// there — markedly so when users differ a lot (point-mass users at large ε).
+// binomial), whose tails beyond one count from the mean the binomial's dominate (Hoeffding 1956, Theorem 4), so the
+// same intervals are conservative there — markedly so when users differ a lot (point-mass users at large ε) — but for
+// a count of 1 (or N − 1) at an expected count below the tail t, where the realised tail is at most t·(1 + 2t): a
+// 1 − α interval covers the realised users with probability >= 1 − α(1 + α) (docs/analysis/estimate.md#targets).
 #include <cstddef>
 #include <optional>
 #include <span>

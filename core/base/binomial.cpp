@@ -15,14 +15,16 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Lentz's continued fraction for I_x(a, b) (Numerical Recipes §6.4, betacf); converges fast for x < (a+1)/(a+b+2).
-double beta_continued_fraction(double a, double b, double x) {
+double beta_continued_fraction(double a, double b, double x, double y) {
   constexpr double kTiny = 1e-300;
   constexpr double kEps = 1e-16;
   const double qab = a + b;
   const double qap = a + 1.0;
   const double qam = a - 1.0;
   double c = 1.0;
-  double d = 1.0 - qab * x / qap;
+  // 1 − (a + b)x/(a + 1) = (a + 1 − (a + b)x)/(a + 1); for x near 1 that difference cancels, and it is taken as
+  // (1 − b + (a + b)y)/(a + 1) from y = 1 − x given exactly (with a = 10^9, b = 1 the cancellation costs 1e-8).
+  double d = x > 0.5 ? (1.0 - b + qab * y) / qap : 1.0 - qab * x / qap;
   if (std::fabs(d) < kTiny) d = kTiny;
   d = 1.0 / d;
   double h = d;
@@ -64,10 +66,18 @@ double stirling_correction(double x) {
 // ln(x^a y^b / B(a, b)) without subtracting lgammas of size 10^7 (which loses ~1e-9): with s = a + b,
 //   = a ln(xs/a) + b ln(ys/b) + ½ ln(ab/s) − ½ ln 2π − c(a) − c(b) + c(s),   xs/a = 1 + (xb − ya)/a
 // (DiDonato & Morris 1992, "brcomp").
+// Near the mode (|u| small against a and b) the log1p form keeps the precision that a ln(xs/a) would lose for large a;
+// far from it (a deep tail: x ≪ a/s) u = xb − ya is a difference of nearly equal terms whose rounding log1p would
+// magnify, so ln(xs/a) is taken directly there, from the product x·s/a (relative error ~1e-16).
+double log_ratio_to_mode(double share, double u_over, double s_over) {
+  return std::fabs(u_over) < 0.5 ? std::log1p(u_over) : std::log(share * s_over);
+}
+
 double log_beta_front(double a, double b, double x, double y) {
   const double s = a + b;
   const double u = x * b - y * a;
-  return a * std::log1p(u / a) + b * std::log1p(-u / b) + 0.5 * std::log(a * b / s) -
+  return a * log_ratio_to_mode(x, u / a, s / a) + b * log_ratio_to_mode(y, -u / b, s / b) +
+         0.5 * std::log(a * b / s) -
          0.5 * std::log(2.0 * std::numbers::pi) - stirling_correction(a) - stirling_correction(b) +
          stirling_correction(s);
 }
@@ -122,7 +132,11 @@ double wilson_start(double successes, double trials, double tail, bool upper) {
 // Solves T(x) = tail for x in (0, 1), where T is the lower tail I_x(a, b) (increasing in x) or the upper tail
 // 1 − I_x(a, b) (decreasing), by Newton steps on ln T − ln tail kept inside a shrinking bracket (a step that leaves
 // it is replaced by a bisection, geometric while the bracket spans orders of magnitude). The beta densities here
-// have a, b >= 1, so ln T is concave and the steps converge fast from the Wilson start.
+// have a, b >= 1, so T is log-concave: its tangent lies above ln T, so every Newton step lands on the side of the root
+// where ln T <= ln tail — below the root for the lower tail, above it for the upper, i.e. on the side that widens
+// the confidence interval — and converges quadratically from there. Once a Newton step moves x by less than a
+// relative 1e-8, its landing point (off the root by the square of that, and on the wide side) is returned without
+// another evaluation of the tail.
 double solve_beta_tail(double a, double b, bool lower_tail, double tail, double start) {
   const double target = std::log(tail);
   double lo = 0.0;
@@ -148,6 +162,7 @@ double solve_beta_tail(double a, double b, bool lower_tail, double tail, double 
       const double slope = (lower_tail ? 1.0 : -1.0) * std::exp(log_density - std::log(value));
       if (std::isfinite(slope) && slope != 0.0) next = x - f / slope;
     }
+    if (next > lo && next < hi && std::fabs(next - x) <= 1e-8 * x) return next;  // a Newton landing: the wide side
     if (!(next > lo && next < hi)) next = lo > 0.0 && hi / lo > 4.0 ? std::sqrt(lo * hi) : 0.5 * (lo + hi);
     if (lo == 0.0 && !(next > 0.0)) next = 0.5 * hi;
     if (std::fabs(next - x) <= 1e-13 * x) {
@@ -203,10 +218,10 @@ BetaTails beta_tails(double a, double b, double x, double y) {
   if (y <= 0.0) return {1.0, 0.0};
   const double log_front = log_beta_front(a, b, x, y);
   if (x < (a + 1.0) / (a + b + 2.0)) {
-    const double lower = std::exp(log_front) * beta_continued_fraction(a, b, x) / a;
+    const double lower = std::exp(log_front) * beta_continued_fraction(a, b, x, y) / a;
     return {lower, 1.0 - lower};
   }
-  const double upper = std::exp(log_front) * beta_continued_fraction(b, a, y) / b;
+  const double upper = std::exp(log_front) * beta_continued_fraction(b, a, y, x) / b;
   return {1.0 - upper, upper};
 }
 
@@ -253,7 +268,7 @@ double binomial_lower_bound(double successes, double trials, double tail) {
   if (successes == 0.0) return 0.0;
   const double start = wilson_start(successes, trials, tail, false);
   const double p = solve_beta_tail(successes, trials - successes + 1.0, true, tail, start);
-  return std::max(0.0, p * (1.0 - 1e-10));
+  return std::max(0.0, p * (1.0 - 1e-8));
 }
 
 // P_p(X <= s) = 1 − I_p(s + 1, n − s): the upper bound solves the upper tail of Beta(s + 1, n − s) for p.
@@ -262,7 +277,7 @@ double binomial_upper_bound(double successes, double trials, double tail) {
   if (successes == trials) return 1.0;
   const double start = wilson_start(successes, trials, tail, true);
   const double p = solve_beta_tail(successes + 1.0, trials - successes, false, tail, start);
-  return std::min(1.0, p * (1.0 + 1e-10));
+  return std::min(1.0, p * (1.0 + 1e-8));
 }
 
 double bounded_mean_lower_bound(double mean, double n, double tail) {

@@ -99,10 +99,10 @@ TEST_CASE("estimate: normal quantile, Clopper-Pearson interval and simplex proje
   CHECK(cp.upper == Approx(0.17622260).epsilon(1e-6));
   const Interval zero = clopper_pearson_interval(0, 50, 0.05);
   CHECK(zero.lower == 0.0);
-  CHECK(zero.upper == Approx(1.0 - std::pow(0.025, 1.0 / 50.0)).epsilon(1e-9));  // (α/2)^{1/n} at x = 0
+  CHECK(zero.upper == Approx(1.0 - std::pow(0.025, 1.0 / 50.0)).epsilon(2e-8));  // (α/2)^{1/n} at x = 0
   const Interval all = clopper_pearson_interval(50, 50, 0.05);
   CHECK(all.upper == 1.0);
-  CHECK(all.lower == Approx(std::pow(0.025, 1.0 / 50.0)).epsilon(1e-9));
+  CHECK(all.lower == Approx(std::pow(0.025, 1.0 / 50.0)).epsilon(2e-8));
   // Projection onto the simplex: a pmf is fixed; a shift is removed; negative parts are cut.
   const std::vector<double> pmf{0.2, 0.3, 0.5};
   const auto same = project_to_simplex(pmf);
@@ -119,6 +119,40 @@ TEST_CASE("estimate: normal quantile, Clopper-Pearson interval and simplex proje
   CHECK(two[0] == Approx(0.55));
   CHECK(two[1] == Approx(0.45));
   CHECK(two[2] == 0.0);
+}
+
+// What the intervals' coverage rests on: the lower bound L of s successes in n solves P_L(X >= s) = tail and the
+// upper bound U solves P_U(X <= s) = tail; each must sit on the side that widens the interval and within a relative
+// 1e-6 of the root. Where the tail has a closed form (s = 0, s = n) against it exactly; elsewhere against the
+// incomplete beta, whose own error (~1e-8 in the tail at n = 10^9) the tolerance 1e-7 on the tail absorbs.
+TEST_CASE("estimate: Clopper-Pearson bounds are on the wide side of their tail equation, and tight", "[estimate]") {
+  for (const double n : {1.0, 7.0, 100.0, 1e4, 1e6, 1e9}) {
+    for (const double tail : {0.25, 0.025, 2.5e-5, 2.5e-8}) {
+      for (const double share : {0.0, 1e-6, 0.003, 0.1, 0.5, 0.97, 1.0}) {
+        const double s = std::round(share * n);
+        INFO("s = " << s << ", n = " << n << ", tail = " << tail);
+        const double lower = binomial_lower_bound(s, n, tail);
+        const double upper = binomial_upper_bound(s, n, tail);
+        CHECK(lower < upper);
+        if (s > 0.0) {
+          CHECK(binomial_sf(s - 1.0, n, lower) <= tail * (1.0 + 1e-7));
+          CHECK(binomial_sf(s - 1.0, n, std::min(1.0, lower * (1.0 + 1e-6))) > tail);
+        }
+        if (s < n) {
+          CHECK(binomial_cdf(s, n, upper) <= tail * (1.0 + 1e-7));
+          CHECK(binomial_cdf(s, n, upper * (1.0 - 1e-6)) > tail);
+        }
+        // The closed forms: P_U(X <= 0) = (1 − U)^n, P_L(X >= n) = L^n.
+        if (s == 0.0) CHECK(upper >= -std::expm1(std::log(tail) / n));
+        if (s == n) CHECK(lower <= std::exp(std::log(tail) / n));
+        if (s == 0.0) CHECK(upper <= -std::expm1(std::log(tail) / n) * (1.0 + 1e-6));
+      }
+    }
+  }
+  // Published 95% intervals: 5 of 10, (0.187086, 0.812914) (Clopper & Pearson's chart; any exact-binomial table).
+  const Interval half = clopper_pearson_interval(5, 10, 0.05);
+  CHECK(half.lower == Approx(0.1870860).epsilon(1e-6));
+  CHECK(half.upper == Approx(0.8129140).epsilon(1e-6));
 }
 
 TEST_CASE("estimate: affine maps agree with distribution()", "[estimate]") {
