@@ -39,10 +39,6 @@ using Rng = std::mt19937_64;
 
 constexpr int kMany = 1000;
 constexpr int kGeneral = 300;  // the general linear inversion (see its TEST_CASE)
-// Linear in (ε, δ) and μ-GDP and ROO: the affine layer of linear with other constants (λ, b). With 300 populations a
-// true simultaneous coverage of 84% (the best of the old intervals there: 34–84%) fails the cell with probability
-// 99.5%, at a third of the cost of 1000.
-constexpr int kOtherMap = 300;
 constexpr double kThreshold = 0.94;
 
 std::uint64_t draw_binomial(Rng& rng, std::uint64_t n, double p) {
@@ -393,10 +389,11 @@ TEST_CASE("coverage grid: point-mass inversion, randomized-response channel (min
 }
 
 // A channel that is not a randomized response (a non-uniform prior or reference) needs the general linear inversion,
-// a dense k×k inverse per estimate: k <= 100 here, and kGeneral populations — its distribution-free intervals cover
-// far above the threshold (about twice the normal approximation's width).
-TEST_CASE("coverage grid: point-mass inversion, general channel (local with a Zipf prior)", "[coverage-grid]") {
-  run_grid("point masses: local (zipf prior)", corners(100), [](const Corner& c, Rng&) {
+// a dense k×k inverse per estimate: k <= 100 and N <= 10^4 here, and kGeneral populations — its distribution-free
+// intervals cover far above the threshold (about twice the normal approximation's width).
+TEST_CASE("coverage grid: point-mass inversion, general channel (local with a Zipf prior), N <= 10^4",
+          "[coverage-grid]") {
+  run_grid("point masses: local (zipf prior)", corners(100, 10'000), [](const Corner& c, Rng&) {
     const Mechanism m = make("local", c, [&](MechanismOptions& o) {
       o.prior = zipf(c.k);
       o.gamma = 4.0;
@@ -411,18 +408,18 @@ TEST_CASE("coverage grid: affine inversion, linear (epsilon, delta) and mu-GDP, 
     Mechanism m = make("linear", c, [](MechanismOptions& o) { o.delta = 1e-6; });
     keep_for_categories(m, c.k);  // its weight is a numerical solve, kept as the JS handle keeps it
     return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 106, kOtherMap);
+  }, 106);
   run_grid("affine: linear (mu = eps)", grid, [](const Corner& c, Rng&) {
     MechanismOptions o;
     o.mu = c.epsilon;
     Mechanism m = make_finite_mechanism("linear", o);
     keep_for_categories(m, c.k);
     return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 107, kOtherMap);
+  }, 107);
   run_grid("affine: roo (10 records on one letter)", grid, [](const Corner& c, Rng&) {
     const Mechanism m = make("roo", c, [](MechanismOptions& o) { o.records = 10.0; });
     return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 108, kOtherMap);
+  }, 108);
 }
 
 TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dirichlet users, local in its identity "
