@@ -134,9 +134,9 @@ double wilson_start(double successes, double trials, double tail, bool upper) {
 // it is replaced by a bisection, geometric while the bracket spans orders of magnitude). The beta densities here
 // have a, b >= 1, so T is log-concave: its tangent lies above ln T, so every Newton step lands on the side of the root
 // where ln T <= ln tail — below the root for the lower tail, above it for the upper, i.e. on the side that widens
-// the confidence interval — and converges quadratically from there. Once a Newton step moves x by less than a
-// relative 1e-8, its landing point (off the root by the square of that, and on the wide side) is returned without
-// another evaluation of the tail.
+// the confidence interval — and converges quadratically from there. The search moves by Halley's steps (cubic) and
+// returns a Newton landing once its predicted distance to the root is below a relative 1e-9, without another
+// evaluation of the tail.
 double solve_beta_tail(double a, double b, bool lower_tail, double tail, double start) {
   const double target = std::log(tail);
   double lo = 0.0;
@@ -160,9 +160,21 @@ double solve_beta_tail(double a, double b, bool lower_tail, double tail, double 
     if (std::isfinite(f)) {
       const double log_density = log_beta_front(a, b, x, y) - std::log(x) - std::log(y);
       const double slope = (lower_tail ? 1.0 : -1.0) * std::exp(log_density - std::log(value));
-      if (std::isfinite(slope) && slope != 0.0) next = x - f / slope;
+      if (std::isfinite(slope) && slope != 0.0) {
+        const double newton = x - f / slope;
+        // f'' = f'·(ln density)' − f'², (ln density)' = (a − 1)/x − (b − 1)/y: Newton's landing is off the root by
+        // about |f''/(2f')|·step² (and on the wide side); once that is below a relative 1e-9 it is returned.
+        const double curvature = slope * ((a - 1.0) / x - (b - 1.0) / y) - slope * slope;
+        const double step = newton - x;
+        if (newton > lo && newton < hi && std::fabs(curvature / (2.0 * slope)) * step * step <= 1e-9 * newton) {
+          return newton;
+        }
+        // Otherwise Halley's step (cubic convergence; its side is not known, so it only moves the search).
+        const double denominator = 2.0 * slope * slope - f * curvature;
+        const double halley = denominator != 0.0 ? x - 2.0 * f * slope / denominator : newton;
+        next = halley > lo && halley < hi && std::isfinite(halley) ? halley : newton;
+      }
     }
-    if (next > lo && next < hi && std::fabs(next - x) <= 1e-8 * x) return next;  // a Newton landing: the wide side
     if (!(next > lo && next < hi)) next = lo > 0.0 && hi / lo > 4.0 ? std::sqrt(lo * hi) : 0.5 * (lo + hi);
     if (lo == 0.0 && !(next > 0.0)) next = 0.5 * hi;
     if (std::fabs(next - x) <= 1e-13 * x) {
@@ -199,7 +211,8 @@ double kl_bound(double mean, double n, double tail, bool upper) {
   double inside = mean;
   double outside = upper ? 1.0 : 0.0;
   if (bernoulli_kl(mean, outside) <= budget) return outside;
-  for (int i = 0; i < 200 && std::fabs(outside - inside) > 1e-16; ++i) {
+  // To a relative 1e-10 of the distance to the mean; the outer end is returned: never narrower than the exact bound.
+  for (int i = 0; i < 200 && std::fabs(outside - inside) > 1e-10 * std::fabs(outside - mean) + 1e-300; ++i) {
     const double mid = 0.5 * (inside + outside);
     if (mid == inside || mid == outside) break;
     if (bernoulli_kl(mean, mid) <= budget) {

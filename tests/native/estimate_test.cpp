@@ -125,7 +125,8 @@ TEST_CASE("estimate: normal quantile, Clopper-Pearson interval and simplex proje
 // upper bound U solves P_U(X <= s) = tail; each must sit on the side that widens the interval and within a relative
 // 1e-6 of the root. Where the tail has a closed form (s = 0, s = n) against it exactly; elsewhere against the
 // incomplete beta, whose own error (~1e-8 in the tail at n = 10^9) the tolerance 1e-7 on the tail absorbs.
-TEST_CASE("estimate: Clopper-Pearson bounds are on the wide side of their tail equation, and tight", "[estimate]") {
+TEST_CASE("estimate: Clopper-Pearson and Chernoff-Hoeffding bounds are on the wide side of their equation, and tight",
+          "[estimate]") {
   for (const double n : {1.0, 7.0, 100.0, 1e4, 1e6, 1e9}) {
     for (const double tail : {0.25, 0.025, 2.5e-5, 2.5e-8}) {
       for (const double share : {0.0, 1e-6, 0.003, 0.1, 0.5, 0.97, 1.0}) {
@@ -146,6 +147,31 @@ TEST_CASE("estimate: Clopper-Pearson bounds are on the wide side of their tail e
         if (s == 0.0) CHECK(upper >= -std::expm1(std::log(tail) / n));
         if (s == n) CHECK(lower <= std::exp(std::log(tail) / n));
         if (s == 0.0) CHECK(upper <= -std::expm1(std::log(tail) / n) * (1.0 + 1e-6));
+      }
+    }
+  }
+  // The Chernoff–Hoeffding bounds: n·kl(mean ‖ bound) reaches ln(1/tail) at the bound (or the bound is 0 or 1), and
+  // a relative 1e-6 inside it (less the bound's outward 1e-12) does not.
+  const auto kl = [](double p, double q) {
+    return (p > 0.0 ? p * std::log(p / q) : 0.0) + (p < 1.0 ? (1.0 - p) * std::log((1.0 - p) / (1.0 - q)) : 0.0);
+  };
+  for (const double n : {1.0, 30.0, 1e4, 1e7}) {
+    for (const double tail : {0.025, 2.5e-5}) {
+      for (const double mean : {0.0, 1e-4, 0.2, 0.5, 0.9, 1.0}) {
+        INFO("mean = " << mean << ", n = " << n << ", tail = " << tail);
+        const double budget = std::log(1.0 / tail);
+        const double up = bounded_mean_upper_bound(mean, n, tail);
+        const double down = bounded_mean_lower_bound(mean, n, tail);
+        if (up < 1.0) {
+          CHECK(n * kl(mean, up) >= budget * (1.0 - 1e-9));
+          CHECK(n * kl(mean, mean + (up - 1e-12 - mean) * (1.0 - 1e-6)) < budget);
+        }
+        if (down > 0.0) {
+          CHECK(n * kl(mean, down) >= budget * (1.0 - 1e-9));
+          CHECK(n * kl(mean, mean - (mean - down - 1e-12) * (1.0 - 1e-6)) < budget);
+        }
+        CHECK(down <= mean);
+        CHECK(up >= mean);
       }
     }
   }
