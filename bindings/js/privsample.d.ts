@@ -26,7 +26,7 @@ declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
 /**
- * Mechanisms available in this version (see README for the papers and sections):
+ * Mechanisms available in this version (the papers and sections: the mechanism notes, docs/README.md):
  * - 'minimax': Park et al.'s minimax-optimal clip sampler Q* (pure ε-LDP; options: epsilon).
  * - 'linear': Park et al.'s linear sampler Q† = k-ary randomized response on one draw of P (options: epsilon);
  *   with {epsilon, delta} or {mu}: Ghoukasian et al.'s functional-LDP linear sampler for (ε,δ)-LDP or μ-GDP.
@@ -68,6 +68,12 @@ export interface SamplerOptions {
   /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */
   gamma?: number;
   /**
+   * 'local': what an input outside N_γ(P0) releases in the trivial regime e^ε >= γ² (elsewhere both are the same
+   * sampler): 'clip' (default) clips it into the box [b·P0, b·e^ε·P0]; 'projection' releases its projection onto
+   * N_γ(P0), as the paper's sampler does. Both are ε-LDP and release P itself on N_γ(P0).
+   */
+  outsideNeighbourhood?: 'clip' | 'projection';
+  /**
    * 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). An entry
    * whose floor e^{−ε/2}·Q0(x) would underflow (below 2.2e-308) is refused by ps.sampler() with a RangeError.
    */
@@ -87,7 +93,7 @@ export interface OptionsByMechanism {
   minimax: { epsilon: number };
   linear: LinearNotionOptions;
   mollifier: { epsilon: number; reference?: Histogram };
-  local: { epsilon: number; prior: Histogram; gamma: number };
+  local: { epsilon: number; prior: Histogram; gamma: number; outsideNeighbourhood?: 'clip' | 'projection' };
   'local-linear': LinearNotionOptions & { prior: Histogram; gamma: number };
   roo: { epsilon: number; records: number };
   'ds-roo': { epsilon: number; records: number };
@@ -141,8 +147,8 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): README,
-   * "What timing reveals".
+   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): the guide's
+   * "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**
@@ -172,10 +178,10 @@ export interface Sampler {
   [disposeSymbol](): void;
 }
 
-/** One option of the registry: a number, or a numeric array ('numbers': counts or probabilities). */
+/** One option of the registry: a number, a numeric array ('numbers': counts or probabilities), or a word ('text'). */
 export interface RegistryOption {
   readonly name: string;
-  readonly kind: 'number' | 'numbers';
+  readonly kind: 'number' | 'numbers' | 'text';
   readonly meaning: string;
 }
 

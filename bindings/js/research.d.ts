@@ -258,14 +258,14 @@ export interface ContinuousLocalOptions {
 export interface ContinuousOptionsByMechanism {
   minimax: { epsilon: number } & ContinuousClassOptions;
   linear: LinearNotionOptions & ContinuousClassOptions;
-  local: { epsilon: number } & ContinuousLocalOptions;
+  local: { epsilon: number; outsideNeighbourhood?: 'clip' | 'projection' } & ContinuousLocalOptions;
   'local-linear': LinearNotionOptions & ContinuousLocalOptions;
 }
 
 export interface ContinuousSampler {
   readonly mechanism: ContinuousMechanismName;
   /** The options the sampler was made with (arrays copied to frozen arrays; c1 filled in with its default 0). */
-  readonly options: Readonly<Record<string, number | readonly number[]>>;
+  readonly options: Readonly<Record<string, number | string | readonly number[]>>;
   readonly guarantee: Guarantee;
   /** Number of cells of the reference / prior: every density and grid used with this sampler must have as many. */
   readonly cells: number;
@@ -573,8 +573,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * The MBDE baseline (Husain et al.'s mollified boosted density estimation, as run in Park et al.'s experiments):
    * boosted MLP classifiers move a truncated-Gaussian base q0 toward the density, with
-   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) runs in about a second in
-   * WebAssembly; 'paper' is the paper's setting (about a minute natively). With `seed` the training randomness is
+   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) is sized for a browser tab;
+   * 'paper' is the paper's setting, far slower (bench/README.md times both). With `seed` the training randomness is
    * a seeded generator (reproducible, NOT secure); otherwise the CSPRNG.
    */
   mbde(

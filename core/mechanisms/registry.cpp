@@ -76,7 +76,9 @@ std::string registry_json() {
     out += "{\"name\":";
     append_json_string(out, kOptions[i].name);
     out += ",\"kind\":";
-    append_json_string(out, kOptions[i].kind == OptionKind::number ? "number" : "numbers");
+    append_json_string(out, kOptions[i].kind == OptionKind::number    ? "number"
+                            : kOptions[i].kind == OptionKind::numbers ? "numbers"
+                                                                      : "text");
     out += ",\"meaning\":";
     append_json_string(out, kOptions[i].meaning);
     out += '}';

@@ -25,14 +25,16 @@ struct MechanismOptions {
   std::optional<double> c2;
   std::optional<std::vector<double>> prior;
   std::optional<std::vector<double>> reference;
+  std::optional<std::string> outside_neighbourhood;  // 'local': "clip" (default) or "projection"
 };
 
 // The field of MechanismOptions an option name stands for, or nullptr when the name is not an option of that kind:
 // the one place where option names meet the struct (the registry's checks and the bindings' setters use it).
 [[nodiscard]] std::optional<double> MechanismOptions::*number_field(std::string_view key) noexcept;
 [[nodiscard]] std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept;
+[[nodiscard]] std::optional<std::string> MechanismOptions::*text_field(std::string_view key) noexcept;
 
-enum class OptionKind { number, numbers };
+enum class OptionKind { number, numbers, text };
 
 struct OptionSpec {
   std::string_view name;
@@ -70,6 +72,7 @@ struct MechanismSpec {
 // Option lists that MechanismSpec entries point into (constant data: no code runs to build one).
 inline constexpr std::string_view kReferenceOption[] = {"reference"};
 inline constexpr std::string_view kPriorGammaOptions[] = {"prior", "gamma"};
+inline constexpr std::string_view kOutsideNeighbourhoodOption[] = {"outsideNeighbourhood"};
 inline constexpr std::string_view kRecordsOption[] = {"records"};
 inline constexpr std::string_view kDensityClassOptions[] = {"reference", "c2"};
 inline constexpr std::string_view kC1Option[] = {"c1"};

@@ -1,4 +1,4 @@
-// Browser end-to-end test of loading under a strict Content-Security-Policy (issue 13 §5), in Debian's Chromium:
+// Browser end-to-end test of loading under a strict Content-Security-Policy, in Debian's Chromium:
 //   node --test tests/e2e/csp-file.e2e.test.mjs        (needs the built package: bash scripts/build-wasm.sh)
 // A small static page (tests/e2e/csp-page/) is served with the policy in an HTTP header,
 //   default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'
@@ -14,7 +14,7 @@
 //     its box; the client also draws a sample), the most the API takes;
 //   - the policy is really enforced: without 'wasm-unsafe-eval' the module cannot compile (a script-src violation);
 //     the research entry, whose WASM is inlined, loads without connect-src data: but with a connect-src violation
-//     and two console errors, and cleanly with it — as README says.
+//     and two console errors, and cleanly with it — as docs/guide/loading.md says.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

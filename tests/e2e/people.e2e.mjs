@@ -1,4 +1,4 @@
-// Browser end-to-end test of what issue 13 asks of the demo for people (dist/; run `npm run build` first), in Debian's
+// Browser end-to-end test of what the demo must do for people (dist/; run `npm run build` first), in Debian's
 // Chromium:  node --test tests/e2e/people.e2e.test.mjs
 //   - the plain-language first screen and the expert panels behind one click;
 //   - the histogram, mechanism and ε persist across a reload (localStorage) and travel in a permalink (URL fragment)

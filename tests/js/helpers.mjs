@@ -72,7 +72,7 @@ export function pooledChiSquarePValue(draws, q) {
 }
 
 // The bad-input checker of a test file: each call asserts that run() throws ErrorType with a message matching pattern,
-// then calls stillWorks(), since DESIGN.md asks that the module stays usable after any error.
+// then calls stillWorks(), since docs/design.md#errors asks that the module stays usable after any error.
 export function errorChecker(stillWorks) {
   return (run, ErrorType, pattern) => {
     assert.throws(run, (error) => {

@@ -125,6 +125,11 @@ std::vector<Variant> variants_of(const MechanismSpec& spec, double epsilon, std:
     o.gamma = 1e4;
     out.push_back({o, "pure, gamma 1e4"});
   }
+  if (std::find(spec.optional.begin(), spec.optional.end(), "outsideNeighbourhood") != spec.optional.end()) {
+    MechanismOptions o = base;  // γ = 3: the trivial regime from ε = 2 ln 3 on, where the projection's box is used
+    o.outside_neighbourhood = "projection";
+    out.push_back({o, "pure, outside the neighbourhood: projection"});
+  }
   if (spec.notion == NotionRule::ldp_from_options) {
     for (const double delta : {1e-16, 1e-9, 1e-3, 0.3}) {
       MechanismOptions o = base;
@@ -297,6 +302,11 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
           base.gamma = 3.0;
         }
         variants.push_back({base, "pure"});
+        if (std::find(spec.optional.begin(), spec.optional.end(), "outsideNeighbourhood") != spec.optional.end()) {
+          MechanismOptions o = base;
+          o.outside_neighbourhood = "projection";
+          variants.push_back({o, "outside the neighbourhood: projection"});
+        }
         if (spec.notion == NotionRule::ldp_from_options) {
           for (const double delta : {1e-12, 1e-3}) {
             MechanismOptions o = base;

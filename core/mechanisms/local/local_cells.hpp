@@ -12,11 +12,11 @@ namespace privsample {
 class LocalOnCells final : public OnCells {
  public:
   // prior: a density's cell masses (any scale, zeros allowed); ε and γ validated here.
-  LocalOnCells(double epsilon, std::span<const double> prior, double gamma)
+  LocalOnCells(double epsilon, std::span<const double> prior, double gamma, LocalOutside outside = LocalOutside::clip)
       : epsilon_(validated_epsilon(epsilon)), gamma_(validated_gamma(gamma)) {
     double total = 0.0;
     prior_ = normalised_reference(prior, "prior", total);
-    box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output);
+    box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output, outside);
   }
 
   [[nodiscard]] std::size_t cells() const noexcept override { return prior_.size(); }
