@@ -132,7 +132,7 @@ function verdictText(v) {
     // the difference relative to the smaller mean error (the worker's scale)
     const apart = `${percent(Math.abs(p.difference) / p.scale)} ± ${percent(p.halfWidth / p.scale)}`;
     if (p.status === 'tied') text += ` ≈ ${mean(p.b)} (equal within ${percent(v.tied)})`;
-    else if (p.status === 'better') text += `, ahead of ${mean(p.b)} (${apart} less error)`;
+    else if (p.status === 'better') text += `, ahead of ${mean(p.b)} (${apart} more error)`;
     else text += `; not separated from ${mean(p.b)} after ${v.repeats} populations (difference ${apart})`;
   }
   const single = v.order.length === 1 ? ' (one mechanism checked)' : '';
