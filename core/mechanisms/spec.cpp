@@ -11,7 +11,7 @@
 namespace privsample {
 namespace {
 
-constexpr std::array<OptionSpec, 9> kOptions{{
+constexpr std::array<OptionSpec, 10> kOptions{{
     {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
     {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
     {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
@@ -19,6 +19,7 @@ constexpr std::array<OptionSpec, 9> kOptions{{
     {"records", OptionKind::number, "public number n of the user's records (record-level mechanisms)"},
     {"c1", OptionKind::number, "lower density bound c1 of the class, relative to the reference (default 0)"},
     {"c2", OptionKind::number, "upper density bound c2 of the class, relative to the reference"},
+    {"categories", OptionKind::number, "number k >= 2 of the items a frequency oracle reports on"},
     {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
     {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
 }};
@@ -127,6 +128,7 @@ std::optional<double> MechanismOptions::*number_field(std::string_view key) noex
   if (key == "records") return &MechanismOptions::records;
   if (key == "c1") return &MechanismOptions::c1;
   if (key == "c2") return &MechanismOptions::c2;
+  if (key == "categories") return &MechanismOptions::categories;
   return nullptr;
 }
 
