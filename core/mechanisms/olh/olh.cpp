@@ -73,7 +73,8 @@ OlhOracle::OlhOracle(double epsilon, std::size_t k)
   }
   g_ = g;
   prime_ = p;
-  // keep = 2^64 − ceil(2^64·(g − 1)/(e^ε′ + g − 1)): the other values' share rounded up (README.md#rounding).
+  // keep = 2^64 − ceil(2^64·(g − 1)/(e^ε′ + g − 1)): the other values' share rounded up
+  // (README.md#rounding-toward-privacy),
   const double others = static_cast<double>(g - 1);
   // and keep >= ceil(2^64/g) (keep >= each other value's share), which rounding passes at ε′ ≈ 0, where g = 2 and
   // keep = 2^63 makes the two values equally likely.

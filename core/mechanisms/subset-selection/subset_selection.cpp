@@ -8,8 +8,8 @@
 namespace privsample {
 namespace {
 
-// 2^64 − ceil(2^64·(k − d)/(d·e^ε′ + k − d)): p_in with the share of "not in" rounded up (README.md#rounding); at
-// ε′ = 0, d/k exactly.
+// 2^64 − ceil(2^64·(k − d)/(d·e^ε′ + k − d)): p_in with the share of "not in" rounded up
+// (README.md#rounding-toward-privacy); at ε′ = 0, d/k exactly.
 SubsetSelectionOracle::Coins include_coin(double epsilon, std::size_t k, std::size_t d) {
   const double running = coin_epsilon(epsilon);
   if (running == 0.0) return {d, k};
