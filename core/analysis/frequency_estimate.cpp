@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 
+#include "analysis/estimate.hpp"
 #include "base/errors.hpp"
 
 namespace privsample {
@@ -20,6 +22,68 @@ double validated_users(double users) {
   }
   return users;
 }
+
+// Counts up to this far from 0 and from N get exact binomial bounds; beyond it the skew is small and Wilson's are used.
+constexpr double kExactCounts = 100.0;
+
+// log Pr(X = j) for X ~ Binomial(n, m), 0 < m < 1.
+double log_pmf(double n, double j, double m) {
+  return std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) + j * std::log(m) +
+         (n - j) * std::log1p(-m);
+}
+
+// log Pr(X >= c) (upward) or log Pr(X <= c) (downward) for X ~ Binomial(n, m), on the side of c away from the mean
+// (c >= n·m upward, c <= n·m downward), where the terms fall from c on: summed from c until they stop counting.
+double log_tail(double n, double c, double m, bool upward) {
+  const double odds = m / (1.0 - m);
+  double term = 1.0;
+  double sum = 1.0;
+  for (double j = c; upward ? j < n : j > 0.0;) {
+    term *= upward ? (n - j) / (j + 1.0) * odds : j / ((n - j + 1.0) * odds);
+    j += upward ? 1.0 : -1.0;
+    sum += term;
+    if (term < 1e-17 * sum) break;
+  }
+  return log_pmf(n, c, m) + std::log(sum);
+}
+
+// The Clopper–Pearson bounds of a binomial proportion from c of n at `tail` on each side: the m with
+// Pr(X >= c) = tail below c/n, and with Pr(X <= c) = tail above it (bisection). A Poisson binomial of the same mean
+// has lighter tails beyond one unit from its mean (Hoeffding 1956, Thm 4), so these cover the support share too.
+Interval exact_interval(double c, double n, double tail) {
+  const double log_tail_level = std::log(tail);
+  const auto solve = [&](double lo, double hi, bool upward) {
+    // upward: Pr(X >= c) rises with m, the bound is where it reaches `tail`; downward: Pr(X <= c) falls with m.
+    for (int i = 0; i < 48 && lo < hi; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      if (mid == lo || mid == hi) break;
+      const bool below = log_tail(n, c, mid, upward) < log_tail_level;
+      (below == upward ? lo : hi) = mid;
+    }
+    return upward ? lo : hi;
+  };
+  const double share = c / n;
+  return {c <= 0.0 ? 0.0 : solve(0.0, share, true), c >= n ? 1.0 : solve(share, 1.0, false)};
+}
+
+// The interval of a support share from c of n at `tail` on each side: exact near 0 and n, Wilson's elsewhere; kept per
+// count, since many items share one.
+class ShareIntervals {
+ public:
+  ShareIntervals(double n, double tail) : n_(n), tail_(tail), z_(normal_upper_quantile(tail)) {}
+  Interval operator()(double c) {
+    if (std::min(c, n_ - c) > kExactCounts) return wilson_interval(c, n_, z_);
+    const auto [at, fresh] = known_.try_emplace(c);
+    if (fresh) at->second = exact_interval(c, n_, tail_);
+    return at->second;
+  }
+
+ private:
+  double n_;
+  double tail_;
+  double z_;
+  std::unordered_map<double, Interval> known_;
+};
 
 }  // namespace
 
@@ -113,7 +177,8 @@ std::vector<double> support_counts(const Oracle& oracle, std::span<const double>
 }
 
 FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const double> counts,
-                                       std::optional<double> users) {
+                                       std::optional<double> users, double alpha) {
+  validated_alpha(alpha);
   const std::string_view name = oracle_name(oracle);
   const std::size_t length = counts_length(oracle);
   const bool per_category = counts_kind(oracle) == CountsKind::per_category;
@@ -146,16 +211,31 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
                   "' report then carries nothing about the item (p* = q*), so there is no estimate"});
   }
   const std::vector<double> support = support_counts(oracle, counts);
+  const std::size_t k = support.size();
   FrequencyEstimate out;
   out.users = n;
-  out.estimate.resize(support.size());
-  out.variance.resize(support.size());
-  out.standard_error.resize(support.size());
-  for (std::size_t v = 0; v < support.size(); ++v) {
+  out.alpha = alpha;
+  for (auto* column : {&out.estimate, &out.variance, &out.standard_error, &out.lower, &out.upper,
+                       &out.simultaneous_lower, &out.simultaneous_upper}) {
+    column->resize(k);
+  }
+  ShareIntervals one_at_a_time(n, alpha / 2.0);
+  ShareIntervals all_at_once(n, alpha / (2.0 * static_cast<double>(k)));  // Bonferroni over the k items
+  const long double gap = law.p - law.q;
+  const auto share_of = [&](double m) {
+    return std::clamp(static_cast<double>((static_cast<long double>(m) - law.q) / gap), 0.0, 1.0);
+  };
+  for (std::size_t v = 0; v < k; ++v) {
     const long double share = static_cast<long double>(support[v]) / n;
-    out.estimate[v] = static_cast<double>((share - law.q) / (law.p - law.q));
+    out.estimate[v] = static_cast<double>((share - law.q) / gap);
     out.variance[v] = support_variance(law, std::clamp(out.estimate[v], 0.0, 1.0), n);
     out.standard_error[v] = std::sqrt(out.variance[v]);
+    const Interval one = one_at_a_time(support[v]);
+    const Interval all = all_at_once(support[v]);
+    out.lower[v] = share_of(one.lower);
+    out.upper[v] = share_of(one.upper);
+    out.simultaneous_lower[v] = share_of(all.lower);
+    out.simultaneous_upper[v] = share_of(all.upper);
   }
   return out;
 }

@@ -28,19 +28,32 @@ struct FrequencyCounts {
 [[nodiscard]] FrequencyCounts frequency_counts(const Oracle& oracle, std::span<const std::string_view> reports);
 [[nodiscard]] FrequencyCounts frequency_counts(const Oracle& oracle, std::span<const double> reports);
 
+// Intervals: C_v is a sum of N independent Bernoulli variables (p* for v's holders, q* for the others), with mean
+// N·m_v, m_v = q* + f_v(p* − q*), and a variance at most N·m_v(1 − m_v) (a Poisson binomial's is at most the
+// binomial's of the same mean, and its tails beyond one unit from the mean are lighter: Hoeffding 1956). So a
+// binomial interval for m_v from C_v of N, mapped to f_v by f = (m − q*)/(p* − q*) and intersected with [0, 1],
+// covers f_v at least at about 1 − α: Clopper–Pearson's (exact) where C_v or N − C_v is at most 100 — the small
+// counts of rare items when q* is small (OUE, OLH and subset selection at large ε), whose skew a normal interval
+// misses at the simultaneous level — and Wilson's elsewhere. The simultaneous intervals are the same at level 1 − α/k
+// for each item (Bonferroni), covering all k shares at once at least at about 1 − α.
 struct FrequencyEstimate {
   double users = 0.0;
+  double alpha = 0.05;
   std::vector<double> estimate;        // f̂_v = (C_v/N − q*)/(p* − q*): unbiased, may leave [0, 1], sums to ≈ 1
   std::vector<double> variance;        // the closed form at f = clamp(f̂_v, 0, 1) (plug-in)
   std::vector<double> standard_error;  // sqrt(variance)
+  std::vector<double> lower;           // each item's interval at level 1 − α
+  std::vector<double> upper;
+  std::vector<double> simultaneous_lower;  // every item's at once, at level 1 − α
+  std::vector<double> simultaneous_upper;
 };
 
 // The estimate from counts (counts_length(oracle) integers >= 0) and N users: required for counts per category (each
-// count at most N), and for counts per report value either absent or equal to their total. Throws
-// std::invalid_argument naming counts[i] or users, a ShapeError for counts of the wrong length, and std::domain_error
-// when p* = q* (ε = 0: the reports carry nothing about the items).
+// count at most N), and for counts per report value either absent or equal to their total; intervals at level 1 − α.
+// Throws std::invalid_argument naming counts[i], users or alpha, a ShapeError for counts of the wrong length, and
+// std::domain_error when p* = q* (ε = 0: the reports carry nothing about the items).
 [[nodiscard]] FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const double> counts,
-                                                     std::optional<double> users);
+                                                     std::optional<double> users, double alpha = 0.05);
 
 // The support counts C_v the estimate is made of (the counts themselves, or Hadamard response's transform of them).
 [[nodiscard]] std::vector<double> support_counts(const Oracle& oracle, std::span<const double> counts);

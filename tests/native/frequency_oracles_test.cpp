@@ -9,8 +9,11 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "analysis/estimate.hpp"
 #include "analysis/frequency_estimate.hpp"
 #include "mechanisms/oracles.hpp"
 #include "mechanisms/registry.hpp"
@@ -265,4 +268,116 @@ TEST_CASE("frequency oracles: bad reports, counts and users are refused with the
   CHECK_THROWS_WITH(frequency_variance(oracle_of("hadamard", 0.0, 10), 0.1, 5.0),
                     Catch::StartsWith("epsilon = 0: a 'hadamard' report then carries nothing about the item"));
   CHECK_THROWS_WITH(frequency_variance(oue, 1.5, 5.0), "frequency = 1.5: must be in [0, 1]");
+}
+
+TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, small and large eps", "[oracle][coverage]") {
+  // N = 200 users with fixed items (shares ∝ 1/(v + 1), most items held by nobody at k = 1000), R collections drawn by
+  // the encoders and counted as a server counts them. Pointwise: the share of (collection, item) pairs whose 95%
+  // interval holds the item's true share, and the worst item's; simultaneous: the share of collections whose k
+  // intervals all hold theirs. Each at least 94%, the worst item at least 90% (R = 400: its standard error is 1.1%).
+  const std::size_t users = 200;
+  const std::size_t reps = 400;
+  for (const double epsilon : {0.5, 4.0}) {
+    for (const std::size_t k : {std::size_t{10}, std::size_t{1000}}) {
+      std::vector<std::size_t> holders(k);
+      double weight = 0.0;
+      for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
+      for (std::size_t v = 0; v < k; ++v) {
+        holders[v] =
+            static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
+      }
+      holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
+      for (const std::string_view name : kOracles) {
+        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
+        const Oracle o = oracle_of(name, epsilon, k);
+        SeededRandom bits(31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size());
+        std::vector<std::size_t> covered(k, 0);
+        std::size_t all_covered = 0;
+        for (std::size_t r = 0; r < reps; ++r) {
+          const FrequencyCounts c = simulated_counts(o, holders, bits);
+          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
+          bool all = true;
+          for (std::size_t v = 0; v < k; ++v) {
+            const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
+            covered[v] += e.lower[v] <= f && f <= e.upper[v] ? 1 : 0;
+            const bool in = e.simultaneous_lower[v] <= f && f <= e.simultaneous_upper[v];
+            all = all && in;
+            REQUIRE(e.simultaneous_lower[v] <= e.lower[v]);
+            REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
+          }
+          all_covered += all ? 1 : 0;
+        }
+        const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
+                                 static_cast<double>(reps * k);
+        const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /
+                             static_cast<double>(reps);
+        const double simultaneous = static_cast<double>(all_covered) / static_cast<double>(reps);
+        WARN("coverage " << name << " eps = " << epsilon << " k = " << k << " N = " << users << ": pointwise "
+                         << pointwise << " (worst item " << worst << "), simultaneous " << simultaneous);
+        CHECK(pointwise >= 0.94);
+        CHECK(worst >= 0.90);
+        CHECK(simultaneous >= 0.94);
+      }
+    }
+  }
+}
+
+TEST_CASE("frequency oracles: the intervals are exact binomial ones on the support share near 0 and N, Wilson's between",
+          "[oracle]") {
+  const Oracle o = oracle_of("oue", 1.0, 4);
+  const SupportLaw law = support_law(o);
+  const auto share = [&](double m) {
+    return std::clamp(static_cast<double>((m - law.q) / (law.p - law.q)), 0.0, 1.0);
+  };
+  const auto support_share = [&](double f) { return static_cast<double>(law.q + f * (law.p - law.q)); };
+  // Pr(X >= c) and Pr(X <= c) for X ~ Binomial(n, m), summed term by term in extended precision
+  const auto tails = [](double n, double c, double m) {
+    long double below = 0.0L;
+    long double above = 0.0L;
+    for (double j = 0; j <= n; ++j) {
+      const long double term = std::exp(std::lgamma(static_cast<long double>(n) + 1) - std::lgamma(static_cast<long double>(j) + 1) -
+                                        std::lgamma(static_cast<long double>(n - j) + 1) + j * std::log(static_cast<long double>(m)) +
+                                        (n - j) * std::log1p(-static_cast<long double>(m)));
+      if (j <= c) below += term;
+      if (j >= c) above += term;
+    }
+    return std::pair{static_cast<double>(above), static_cast<double>(below)};
+  };
+  const std::vector<double> counts{50.0, 0.0, 30.0, 100.0};
+  const FrequencyEstimate e = estimate_frequencies(o, counts, 100.0, 0.1);
+  std::size_t inside = 0;
+  for (std::size_t v = 0; v < 4; ++v) {
+    INFO("item " << v);
+    for (const auto& [lower, upper, tail] : {std::tuple{e.lower[v], e.upper[v], 0.05},
+                                             std::tuple{e.simultaneous_lower[v], e.simultaneous_upper[v], 0.1 / 8.0}}) {
+      // where a bound is inside (0, 1), the binomial tail at its support share is the level's
+      if (lower > 0.0 && lower < 1.0) {
+        CHECK(tails(100.0, counts[v], support_share(lower)).first == Approx(tail).epsilon(1e-6));
+        ++inside;
+      }
+      if (upper > 0.0 && upper < 1.0) {
+        CHECK(tails(100.0, counts[v], support_share(upper)).second == Approx(tail).epsilon(1e-6));
+        ++inside;
+      }
+    }
+    CHECK(e.simultaneous_lower[v] <= e.lower[v]);
+    CHECK(e.upper[v] <= e.simultaneous_upper[v]);
+    CHECK(e.lower[v] <= std::clamp(e.estimate[v], 0.0, 1.0));
+    CHECK(std::clamp(e.estimate[v], 0.0, 1.0) <= e.upper[v]);
+  }
+  CHECK(inside >= 4);
+  CHECK(e.lower[1] == 0.0);  // no support: the interval reaches 0
+  CHECK(e.upper[3] == 1.0);  // every report supports item 3
+  // far from 0 and N: Wilson's interval
+  const std::vector<double> many{50000.0, 20000.0, 40000.0, 30000.0};
+  const FrequencyEstimate w = estimate_frequencies(o, many, 100000.0, 0.05);
+  for (std::size_t v = 0; v < 4; ++v) {
+    const Interval one = wilson_interval(many[v], 100000.0, normal_upper_quantile(0.025));
+    const Interval all = wilson_interval(many[v], 100000.0, normal_upper_quantile(0.05 / 8.0));
+    CHECK(w.lower[v] == Approx(share(one.lower)).margin(1e-15));
+    CHECK(w.upper[v] == Approx(share(one.upper)).margin(1e-15));
+    CHECK(w.simultaneous_lower[v] == Approx(share(all.lower)).margin(1e-15));
+    CHECK(w.simultaneous_upper[v] == Approx(share(all.upper)).margin(1e-15));
+  }
+  CHECK_THROWS_WITH(estimate_frequencies(o, counts, 100.0, 1.5), Catch::StartsWith("alpha = 1.5"));
 }
