@@ -141,7 +141,7 @@ std::string registry_json() {
     append_json_string(out, spec.summary);
     out += '}';
   }
-  // Oracles: pure ε-LDP with their required options and no defaults (the spec's other fields are those of a sampler).
+  // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).
   out += "],\"oracles\":[";
   for (std::size_t i = 0; i < kOracles.size(); ++i) {
     const OracleEntry& oracle = kOracles[i];

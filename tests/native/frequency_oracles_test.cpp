@@ -381,3 +381,15 @@ TEST_CASE("frequency oracles: the intervals are exact binomial ones on the suppo
   }
   CHECK_THROWS_WITH(estimate_frequencies(o, counts, 100.0, 1.5), Catch::StartsWith("alpha = 1.5"));
 }
+
+TEST_CASE("subset-selection: a report that does not hold exactly d items is refused by name",
+          "[oracle]") {
+  MechanismOptions options;
+  options.epsilon = 1.0;
+  options.categories = 10.0;
+  const Oracle o = make_oracle("subset-selection", options);  // d = 2
+  const std::string_view good[] = {"c000", "0740"};           // items {0, 1}, {5, 6, 7, 9}
+  CHECK_THROWS_WITH(frequency_counts(o, good), "reports[1] holds 4 items: a 'subset-selection' report on these options holds 2");
+  const std::string_view padded[] = {"e001"};
+  CHECK_THROWS_WITH(frequency_counts(o, padded), Catch::StartsWith("reports[0] = 'e001': the last 6 bits are past item 9"));
+}
