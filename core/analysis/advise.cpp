@@ -45,12 +45,20 @@ AdviceCandidate oracle_candidate(const Oracle& o, double k, double users) {
   return c;
 }
 
+// The ratio of two errors to three decimals (1.000 for a tie, e.g. k-RR and subset selection with d = 1).
+std::string format_ratio(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", x);
+  return text;
+}
+
 }  // namespace
 
 AdviceGoal parse_advice_goal(std::string_view goal) {
   if (goal == "frequencies") return AdviceGoal::frequencies;
   if (goal == "sample") return AdviceGoal::sample;
-  throw_invalid({"options.goal = '", goal, "': use 'frequencies' (a population's shares) or 'sample' (one user's sample)"});
+  throw_invalid({"options.goal = '", goal,
+                 "': use 'frequencies' (a population's shares) or 'sample' (one user's sample)"});
 }
 
 Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std::string_view divergence) {
@@ -96,7 +104,7 @@ Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std
                                ? "predicted total squared error of the shares, sum over items of Var"
                                : "worst-case expected divergence of a user's sample";
   out.reason = message({"'", best.mechanism, "' has the smallest ", what, ": ", format_error(best.error), " (next '",
-                        next.mechanism, "' ", format_error(next.error), ", ", format_error(next.error / best.error),
+                        next.mechanism, "' ", format_error(next.error), ", ", format_ratio(next.error / best.error),
                         " times)",
                         goal == AdviceGoal::frequencies ? message({" at N = ", static_cast<std::uint64_t>(n)}) : "",
                         ", k = ", k, ", epsilon = ", format_error(epsilon), "; a report of ",

@@ -39,6 +39,7 @@ struct Advice {
 // The advice for k categories (an integer in [2, 10^7]), ε > 0 and `users` N >= 1 (an integer; used by
 // "frequencies"); `divergence` names the f of "sample" ("kl", "tv", …; model/divergence.hpp). Errors name
 // options.k, options.epsilon, options.users.
-[[nodiscard]] Advice advise(double k, double epsilon, double users, AdviceGoal goal, std::string_view divergence = "kl");
+[[nodiscard]] Advice advise(double k, double epsilon, double users, AdviceGoal goal,
+                            std::string_view divergence = "kl");
 
 }  // namespace privsample

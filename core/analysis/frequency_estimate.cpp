@@ -109,7 +109,7 @@ FrequencyCounts frequency_counts(const Oracle& oracle, std::span<const std::stri
   std::vector<std::uint64_t> tally(by_byte ? width * 256 : k, 0);
   std::vector<std::uint8_t> bytes(width);
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    read_hex(reports[i], k, bytes, message({"reports[", i, "]"}));
+    read_hex(reports[i], k, bytes, i);
     std::size_t ones = 0;
     for (std::size_t b = 0; b < width; ++b) {
       ones += static_cast<std::size_t>(std::popcount(bytes[b]));
@@ -184,7 +184,8 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   const bool per_category = counts_kind(oracle) == CountsKind::per_category;
   if (counts.size() != length) {
     throw_shape({"counts has ", counts.size(), " entries: a '", name, "' oracle on ", categories(oracle),
-                 " items takes ", length, per_category ? " (a support count per item)" : " (a count per report value)"});
+                 " items takes ", length,
+                 per_category ? " (a support count per item)" : " (a count per report value)"});
   }
   double total = 0.0;
   for (std::size_t i = 0; i < counts.size(); ++i) {

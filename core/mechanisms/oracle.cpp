@@ -9,7 +9,9 @@
 
 namespace privsample {
 
-std::size_t oracle_categories(const MechanismOptions& options) { return oracle_categories(options.categories.value_or(0.0)); }
+std::size_t oracle_categories(const MechanismOptions& options) {
+  return oracle_categories(options.categories.value_or(0.0));
+}
 
 std::size_t oracle_categories(double k) { return validated_count(k, "options.categories", 2, kMaxCategories); }
 
@@ -52,22 +54,25 @@ int hex_digit(char c) noexcept {
 }
 }  // namespace
 
-void read_hex(std::string_view text, std::size_t k, std::span<std::uint8_t> out, std::string_view name) {
+void read_hex(std::string_view text, std::size_t k, std::span<std::uint8_t> out, std::size_t index) {
   const std::size_t bytes = bitset_bytes(k);
-  const std::string shown = text.size() > 24 ? std::string(text.substr(0, 24)) + "…" : std::string(text);
+  const auto shown = [&] { return text.size() > 24 ? std::string(text.substr(0, 24)) + "…" : std::string(text); };
   if (text.size() != 2 * bytes) {
-    throw_invalid({name, " = '", shown, "': a report on ", k, " items is ", 2 * bytes, " hex digits, not ",
-                   text.size()});
+    throw_invalid({"reports[", index, "] = '", shown(), "': a report on ", k, " items is ", 2 * bytes,
+                   " hex digits, not ", text.size()});
   }
   for (std::size_t i = 0; i < bytes; ++i) {
     const int high = hex_digit(text[2 * i]);
     const int low = hex_digit(text[2 * i + 1]);
-    if (high < 0 || low < 0) throw_invalid({name, " = '", shown, "': character ", 2 * i + (high < 0 ? 0 : 1), " is not a hex digit"});
+    if (high < 0 || low < 0) {
+      throw_invalid({"reports[", index, "] = '", shown(), "': character ", 2 * i + (high < 0 ? 0 : 1),
+                     " is not a hex digit"});
+    }
     out[i] = static_cast<std::uint8_t>(high * 16 + low);
   }
   const unsigned padding = static_cast<unsigned>(8 * bytes - k);
   if (padding > 0 && (out[bytes - 1] & ((1U << padding) - 1U)) != 0) {
-    throw_invalid({name, " = '", shown, "': the last ", static_cast<std::size_t>(padding),
+    throw_invalid({"reports[", index, "] = '", shown(), "': the last ", static_cast<std::size_t>(padding),
                    " bits are past item ", k - 1, " and must be 0"});
   }
 }

@@ -81,7 +81,8 @@ struct ReportLevels {
 void write_hex(std::span<const std::uint8_t> bytes, char* out) noexcept;
 
 // A bitset report of k bits from its hex text (either case): exactly 2·bitset_bytes(k) hex digits, padding bits 0.
-// std::invalid_argument naming `name` (e.g. "reports[3]") and the text otherwise.
-void read_hex(std::string_view text, std::size_t k, std::span<std::uint8_t> out, std::string_view name);
+// std::invalid_argument naming reports[index] and the text otherwise (the message is built only then: a server reads
+// millions of reports).
+void read_hex(std::string_view text, std::size_t k, std::span<std::uint8_t> out, std::size_t index);
 
 }  // namespace privsample

@@ -91,7 +91,8 @@ std::size_t counts_length(const Oracle& oracle) {
                                                           : static_cast<std::size_t>(report_values(oracle));
 }
 
-std::uint64_t encode_report(const Oracle& oracle, std::size_t item, RandomBits& bits, std::vector<std::uint8_t>& bytes) {
+std::uint64_t encode_report(const Oracle& oracle, std::size_t item, RandomBits& bits,
+                            std::vector<std::uint8_t>& bytes) {
   return std::visit(
       [&](const auto& o) -> std::uint64_t {
         if constexpr (kBits<decltype(o)>) {

@@ -34,6 +34,7 @@ namespace privsample {
 // One report of `item` (< k, checked by the caller): an integer oracle returns it; a bitset oracle writes its
 // report_bytes() bytes into `bytes` (resized to them) and returns 0. Its random words have a law that does not depend
 // on the item (each oracle's report()).
-std::uint64_t encode_report(const Oracle& oracle, std::size_t item, RandomBits& bits, std::vector<std::uint8_t>& bytes);
+std::uint64_t encode_report(const Oracle& oracle, std::size_t item, RandomBits& bits,
+                            std::vector<std::uint8_t>& bytes);
 
 }  // namespace privsample

@@ -25,7 +25,8 @@ class OlhOracle {
  public:
   static constexpr MechanismSpec spec{
       "olh", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
-      "optimised local hashing: a fresh random hash of the item into g ≈ e^ε + 1 values, then g-ary randomized response"};
+      "optimised local hashing: a fresh random hash of the item into g ≈ e^ε + 1 values, then g-ary randomized "
+      "response"};
   static constexpr ReportFormat report_format = ReportFormat::integer;
   static constexpr CountsKind counts_kind = CountsKind::per_category;
 
@@ -54,7 +55,8 @@ class OlhOracle {
   // on some processors).
   [[nodiscard]] std::uint64_t hash(std::uint64_t seed, std::uint64_t v) const noexcept;
 
-  // One report of `item` (< k, checked by the caller): uniform_below(P²), one word for the coin and uniform_below(g − 1),
+  // One report of `item` (< k, checked by the caller): uniform_below(P²), one word for the coin and
+  // uniform_below(g − 1),
   // whatever the item and the coin.
   [[nodiscard]] std::uint64_t report(std::size_t item, RandomBits& bits) const;
 
