@@ -393,3 +393,27 @@ TEST_CASE("subset-selection: a report that does not hold exactly d items is refu
   const std::string_view padded[] = {"e001"};
   CHECK_THROWS_WITH(frequency_counts(o, padded), Catch::StartsWith("reports[0] = 'e001': the last 6 bits are past item 9"));
 }
+
+TEST_CASE("frequency oracles: a report reads the same random words whatever the item", "[oracle]") {
+  // With one seed, reports of different items draw the same number of 64-bit words: what the encoder reads depends
+  // on ε, k and the random words, never on the item (the rejection in uniform_below sees random words only).
+  for (const std::string_view name : kOracles) {
+    for (const double epsilon : {0.1, 1.0, 6.0}) {
+      for (const std::size_t k : {std::size_t{2}, std::size_t{10}, std::size_t{1000}, std::size_t{1025}}) {
+        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
+        const Oracle o = oracle_of(name, epsilon, k);
+        std::vector<std::uint8_t> bytes;
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+          std::vector<std::uint64_t> words;
+          for (const std::size_t item : {std::size_t{0}, k / 2, k - 1}) {
+            WordCounter bits(seed);
+            for (int r = 0; r < 5; ++r) (void)encode_report(o, item, bits, bytes);
+            words.push_back(bits.words());
+          }
+          CHECK(words[0] == words[1]);
+          CHECK(words[1] == words[2]);
+        }
+      }
+    }
+  }
+}
