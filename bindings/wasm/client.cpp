@@ -110,7 +110,9 @@ struct OracleHandle {
   std::string hex;
 };
 
-OracleHandle& oracle_of(double address) { return *reinterpret_cast<OracleHandle*>(static_cast<std::uintptr_t>(address)); }
+OracleHandle& oracle_of(double address) {
+  return *reinterpret_cast<OracleHandle*>(static_cast<std::uintptr_t>(address));
+}
 
 // A buffer of n doubles for a JS array's values; n = 0 is left for the core to reject with its own message.
 double* resized(std::vector<double>& buffer, double n, const char* name) {
