@@ -28,6 +28,15 @@ SupportLaw law_of(std::size_t k, std::size_t d, const SubsetSelectionOracle::Coi
   return {p, (p * static_cast<long double>(d - 1) + (1.0L - p) * static_cast<long double>(d)) / others};
 }
 
+// N·Var(f̂) at f → 0, q*(1 − q*)/(p* − q*)², in double: it only ranks two candidate d (and keeps the client module
+// free of extended-precision arithmetic, which WebAssembly does in software).
+double variance_at_zero(std::size_t k, std::size_t d, const SubsetSelectionOracle::Coins& coins) {
+  const double p = static_cast<double>(coins.include) /
+                   (coins.out_of == 0 ? 0x1.0p64 : static_cast<double>(coins.out_of));
+  const double q = (p * static_cast<double>(d - 1) + (1.0 - p) * static_cast<double>(d)) / static_cast<double>(k - 1);
+  return q * (1.0 - q) / ((p - q) * (p - q));
+}
+
 }  // namespace
 
 SubsetSelectionOracle SubsetSelectionOracle::make(const MechanismOptions& options) {
@@ -43,7 +52,7 @@ SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k)
   double best = 0.0;
   for (const double candidate : {std::floor(ideal), std::ceil(ideal)}) {
     const std::size_t d = std::clamp<std::size_t>(static_cast<std::size_t>(candidate), 1, k_ - 1);
-    const double variance = support_variance(law_of(k_, d, include_coin(epsilon, k_, d)), 0.0, 1.0);
+    const double variance = variance_at_zero(k_, d, include_coin(epsilon, k_, d));
     if (d_ == 0 || variance < best) {
       d_ = d;
       best = variance;
