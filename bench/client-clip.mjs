@@ -1,8 +1,8 @@
 // The clip-normalise solver through the small entry: `sampler('minimax').distribution(hist)` at k = 100 (the small-k
 // route, whose steering pass has f64x2 lanes in the client), 10^3, 10^5, 10^6
 // through the client entry (the shipped bundle + privsample-client.wasm, built for size around -O2 hot files), the
-// research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD) and the module issue 14 measured
-// before the client entry existed (commit 5fd3315: the whole core at -O3 in one 608,519-byte module, built from this
+// research entry (privsample/research: the whole core at -O3 with WebAssembly SIMD) and the single module users
+// downloaded before the client entry existed (commit 5fd3315: the whole core at -O3 in one module, built from this
 // repository's history by scripts/build-baseline.sh), in the same run. Batches rotate through the three; each time is
 // the median of 9 batches. Ratios = client / research and client / that module (above 1: the client is slower). The
 // two current entries must give the same Q bit for bit (checked first); the older solver's Q may differ in its last

@@ -6,21 +6,15 @@
 // Run: npm run bench -- client-latency
 import { readFileSync } from 'node:fs';
 import { instantiateClient, writeText } from '../bindings/js/abi.mjs';
+import { cryptoWords } from './crypto-words.mjs';
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();
 const EPSILON = 1;
 
 // ---- hand-written plain JS (CSPRNG draws, like the library; no Math.random) ------------------------------------
-const randomWords = new Uint32Array(1024);
-let nextWord = randomWords.length;
-function uniform01() {
-  if (nextWord === randomWords.length) {
-    crypto.getRandomValues(randomWords);
-    nextWord = 0;
-  }
-  return randomWords[nextWord++] / 2 ** 32;
-}
+const randomWord = cryptoWords(1024);
+const uniform01 = () => randomWord() / 2 ** 32;
 function normalise(hist) {
   let total = 0;
   for (let i = 0; i < hist.length; i += 1) total += hist[i];

@@ -1,6 +1,6 @@
 // What each entry point costs a web page: bytes (raw, gzip -9, brotli q11) of everything its import loads, and
 // the time of init() in Chromium (median of fresh page loads) against loading an empty WebAssembly module.
-// Baseline: the single module every user downloaded before the split (issue 14: 608,519 bytes, 201 KB gzip).
+// Baseline: the single module every user downloaded before the entry split (commit 5fd3315; its sizes below).
 // Run: npm run bench -- client-size   (or node bench/client-size.mjs after scripts/build-wasm.sh)
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

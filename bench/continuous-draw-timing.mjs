@@ -1,8 +1,8 @@
-// What an observer who times samplePoint() sees for two very different private densities (issue 12, item 5):
+// What an observer who times samplePoint() sees for two very different private densities:
 // 1-D, 8000 cells: N(0, 1) against a spike; 2-D, 300 × 300 cells: the Gaussian ring against a spike. The draw
-// (envelope rejection) takes a number of proposals fixed by the sampler's public ceiling; building q (the exact
-// clip-normalise solve over every cell) is what depends on the density. Prints median times, their ratio, and how
-// often a threshold halfway between the medians tells the two densities apart from one timing.
+// (from the sampler's release plan: one word and one scan of the cells) takes the same work for every density;
+// building q (the exact clip-normalise solve over every cell) is what depends on the density. Prints median times,
+// their ratio, and how often a threshold halfway between the medians tells the two densities apart from one timing.
 // Run: npm run bench -- continuous-draw-timing
 import { init } from '../bindings/js/research.mjs';
 

@@ -1,13 +1,13 @@
 // What an observer who times sample() sees: the median time of one release for very different private inputs —
 // a point mass, the uniform histogram, a sparse one and a random one — for every finite mechanism, k in {2, 10, 10^4},
-// ε in {0.1, 1, 5, 20}. The draw policy (core/base/draw.hpp) makes the number of random proposals
+// ε in {0.1, 1, 5, 20}. The draw policy (core/base/draw.hpp) makes the random words a release consumes
 // independent of the input, and the clip samplers solve q by clip-normalise's fixed schedule (the same operations for
 // every input); the ratio slowest/fastest input should stay within timing noise (target <= 1.1).
 // First, DS-ROO's q lookup on its own (docs/draw-policy.md#computing-q-for-a-release): k = 10, n = 10^5, ε = 0.001,
 // where q_m must be found for the minimum count m of the data — a point mass (m = 0), the uniform histogram
 // (m = n/k, past the table's zeros) and one with m in the middle of the table. The lookup runs the same steps for
-// every m; before it did, the uniform histogram took 0.58 µs and a point mass 1.0 µs.
-// Run: npm run bench -- draw-timing   (about five minutes); node bench/draw-timing.mjs ds-roo   (the first part only)
+// every m.
+// Run: npm run bench -- draw-timing   (a few minutes); node bench/draw-timing.mjs ds-roo   (the first part only)
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();

@@ -4,7 +4,7 @@
 //   1-D   a two-mode Gaussian mixture on [−4, 4], 200 cells (the paper's Fig. 4 setting), ε = 1
 //   2-D   the Gaussian ring on [−3, 3]², 100 × 100 cells, ε = 0.5 (the paper's Fig. 1 setting, coarser grid)
 // Baseline: MinimaxOnCells::distribution on the same density (1-D: the paper's envelope; 2-D: a broad
-// Gaussian reference with c2 = 4). Target of issue 4: the reduced preset under 10 s in WebAssembly.
+// Gaussian reference with c2 = 4). Target: the reduced preset under 10 s in WebAssembly.
 // Build natively (build/native/mbde_bench) and with em++ (build/wasm/mbde_bench.cjs, run by node).
 #include <algorithm>
 #include <chrono>
@@ -20,7 +20,7 @@ namespace {
 
 using privsample_bench::sink;
 
-// Median wall time of `body` over exactly `repetitions` runs (MBDE takes about a second: few runs suffice).
+// Median wall time of `body` over exactly `repetitions` runs (MBDE runs are long: few runs suffice).
 template <class Body>
 double median_seconds(int repetitions, Body&& body) {
   const auto runs = static_cast<std::size_t>(repetitions);

@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { init as initClient } from '../bindings/js/privsample.mjs';
 import { init as initResearch } from '../bindings/js/research.mjs';
+import { cryptoWords } from './crypto-words.mjs';
 
 const largest = Number(process.argv[2] ?? 1e7);
 const rowSeconds = Number(process.argv[3] ?? 0.6);
@@ -49,15 +50,7 @@ function histogramOf(k) {
   return h;
 }
 
-const words = new Uint32Array(4096);
-let nextWord = words.length;
-function word() {
-  if (nextWord === words.length) {
-    crypto.getRandomValues(words);
-    nextWord = 0;
-  }
-  return words[nextWord++];
-}
+const word = cryptoWords(4096);
 const unit = () => (word() * 2 ** 21 + (word() >>> 11)) / 2 ** 53;
 
 // Median seconds per call of each run, timed in turns; each turn a batch of calls lasting >= 20 ms.

@@ -38,7 +38,7 @@ double median_seconds(Body&& body, Repetitions r = {}) {
 }
 
 // Median wall time per call of each body, the bodies timed in turns (A, B, C, A, B, C, …) rather than one after
-// the other. This kind of host drifts between a fast state and a ~1.7× slower one over seconds; timed in turns,
+// the other. A shared host drifts between a fast state and a slower one over seconds; timed in turns,
 // every body sees the same states, so the ratios of the medians compare like with like (timed one after the other,
 // a ratio could be off by the drift). A turn is a batch of calls lasting at least `batch_seconds`, so that calls
 // of a microsecond are not lost in the clock's own cost; every body is called once untimed first.
@@ -80,8 +80,7 @@ std::array<double, sizeof...(Bodies)> interleaved_median_seconds(Repetitions r, 
 
 // Σ term(i) for i < n in eight independent accumulators: what numpy's sum does (pairwise, eight accumulators per
 // block) and what a compiler makes of a reduction it may reorder; the benches' "one pass" floor. One accumulator
-// waits for each add to finish (~4 cycles): 1.8–6× slower than this at k = 10^7 … 10^4 on this machine kind, a floor
-// that flattered every ratio against it (the clip-normalise and ring tables up to 2026-11-25 used it).
+// waits for each add to finish, a slower floor that would flatter every ratio against it (bench/README.md).
 template <class Term>
 double sum_in_lanes(std::size_t n, Term&& term) {
   double lane[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};

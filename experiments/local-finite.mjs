@@ -6,7 +6,7 @@
 // clients). Random clients come from the library's seeded generator (ps.simulate, model 'dirichlet').
 import { HELLINGER_ERRATUM, statedHellingerPanel } from './support.mjs';
 import {
-  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, localSampler, pointMass, printedValue,
+  DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, pointMass, printedValue,
   ratioTracker, uniformPrior,
 } from './support-local.mjs';
 
@@ -99,7 +99,7 @@ function finiteFigure({ notion }) {
     budgets.forEach((budget, bi) => {
       const options = { [budgetKey]: budget };
       const global = notion === 'pure' ? ps.sampler('minimax', options) : ps.sampler('linear', options);
-      const local = notion === 'pure' ? localSampler(ps, { ...options, prior, gamma }, setup.outsideN)
+      const local = notion === 'pure' ? ps.sampler('local', { ...options, prior, gamma, outsideNeighbourhood: setup.outsideNeighbourhood })
         : ps.sampler('local-linear', { ...options, prior, gamma });
       const paper = notion === 'pure' ? paperRow(PURE_TABLE, k, budget, 2) : paperRow(GDP_TABLE, k, budget, 4);
       if (notion === 'gdp') {
@@ -180,9 +180,10 @@ function pureEntry(figure, k) {
       k, gamma: k / 2 - 1, budgets: BUDGETS,
       global: "'minimax' (Park et al. Thm 3.1), worst case over P([k])",
       local: "'local' clip sampler (Thm 5.1), P0 = uniform, worst case over N_γ(P0)",
-      outsideN: 'clip',
-      outsideNNote: "inputs outside N_γ(P0) in the trivial regime e^ε >= γ²: 'clip' is the library's 'local' (clip into the box), " +
-        "'projection' the paper's sampler (the projection P̂ onto N_γ(P0)); the same in every other regime, so on every bar here",
+      outsideNeighbourhood: 'clip',
+      outsideNeighbourhoodNote: "'local''s option for inputs outside N_γ(P0) in the trivial regime e^ε >= γ²: 'clip' (the library's " +
+        "default, clip into the box) or 'projection' (the paper's sampler, the projection P̂ onto N_γ(P0)); the same in every other " +
+        'regime, so on every bar here',
       clients: 200, seed: 1, privacyAtoms: Math.min(k, 20),
     },
     quick: { clients: 10, privacyAtoms: 4 },
@@ -322,8 +323,8 @@ async function runFig2(ps, setup, { progress } = {}) {
   // The trivial regime e^ε >= γ², drawn both ways: the library's 'local' clips P′ (outside N_γ(P0)) into its box,
   // the paper's sampler releases the projection P̂ (core/mechanisms/local/README.md#trivial-regime). Both are ε-LDP.
   const options = { epsilon: trivialEpsilon, prior, gamma };
-  const library = localSampler(ps, options, 'clip');
-  const paperWay = localSampler(ps, options, 'projection');
+  const library = ps.sampler('local', { ...options, outsideNeighbourhood: 'clip' });
+  const paperWay = ps.sampler('local', { ...options, outsideNeighbourhood: 'projection' });
   const qLibrary = library.distribution(outside);
   const qPaper = paperWay.distribution(outside);
   const trivialMollifier = boundary.map((p) => library.distribution(p));
@@ -331,6 +332,7 @@ async function runFig2(ps, setup, { progress } = {}) {
     check(`trivial regime (ε = ${trivialEpsilon}, γ = ${gamma}): closed-form risk of 'local' is 0 (e^ε >= γ²)`, library.worstCaseRisk('tv', k), 0),
     check(`trivial regime: the library's output of P′ in its box, log-width <= ε`, ps.boxLogWidth(qLibrary, prior), trivialEpsilon + PRIVACY_SLACK),
     check(`trivial regime: the paper's output of P′ (P̂) within ratio γ² of P0, log-width <= ε`, ps.boxLogWidth(qPaper, prior), trivialEpsilon + PRIVACY_SLACK),
+    check("trivial regime: 'projection' releases P̂, TV to the projection by 'local-linear' at λ = 1", ps.divergence('tv', qPaper, hat), 1e-12),
   );
   const trivialPanel = {
     title: `trivial regime ε = ${trivialEpsilon} (e^ε >= γ²): P′ ∉ N_γ(P0), library (clip) vs paper (P̂)`,

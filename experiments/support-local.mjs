@@ -89,27 +89,3 @@ export function barPanels(xLabel, seriesByDivergence) {
   }));
 }
 
-/**
- * The pure local sampler of a figure, for the options of ps.sampler('local'): the library's (outsideN 'clip') or the
- * paper's (outsideN 'projection'). They differ only in the trivial regime e^ε >= γ² (where the closed-form risk is 0)
- * and only on inputs outside N_γ(P0): the paper's sampler releases the projection P̂ of the input onto N_γ(P0) (here
- * 'local-linear' at ε = 700, whose weight clamps to 1), the library clips into the box [b·P0, b·e^ε·P0]. Both are
- * ε-LDP (core/mechanisms/local/README.md#trivial-regime). Returns { distribution, worstCaseRisk, dispose }.
- */
-export function localSampler(ps, options, outsideN = 'clip') {
-  if (outsideN !== 'clip' && outsideN !== 'projection') {
-    throw new RangeError(`outsideN is ${JSON.stringify(outsideN)}: use 'clip' (the library) or 'projection' (the paper)`);
-  }
-  const clip = ps.sampler('local', options);
-  if (outsideN === 'clip' || clip.worstCaseRisk('tv', options.prior.length) > 0) return clip;
-  const projector = ps.sampler('local-linear', { epsilon: 700, prior: options.prior, gamma: options.gamma });
-  return {
-    mechanism: 'local',
-    distribution: (p) => projector.distribution(p),
-    worstCaseRisk: (f, k) => clip.worstCaseRisk(f, k),
-    dispose() {
-      clip.dispose();
-      projector.dispose();
-    },
-  };
-}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The module issue 14 was measured against, for bench/client-clip.mjs: the single WebAssembly module every user
-# downloaded before the client entry existed (commit 5fd3315: the whole core at -O3 in one 608,519-byte
-# build/wasm/privsample-wasm.mjs), built from this repository's own history into build/baseline-5fd3315.
+# The baseline of bench/client-clip.mjs: the single WebAssembly module every user downloaded before the client entry
+# existed (commit 5fd3315: the whole core at -O3 in one build/wasm/privsample-wasm.mjs), built from this repository's
+# own history into build/baseline-5fd3315.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=5fd3315

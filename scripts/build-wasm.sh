@@ -3,7 +3,7 @@
 # build/wasm/privsample-research.mjs (an ES module, WASM inlined) with Debian's em++. Reconfigures when the cache is missing, stale or from a failed configure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH=/usr/share/nodejs   # Emscripten 3.1.6's JS optimizer needs Debian's acorn (TOOLCHAIN.md)
+export NODE_PATH=/usr/share/nodejs   # Emscripten 3.1.6's JS optimizer needs Debian's acorn (docs/toolchain.md)
 if [[ ! -f build/wasm/Makefile || ! -f build/wasm/CMakeCache.txt || CMakeLists.txt -nt build/wasm/Makefile ]]; then
   rm -rf build/wasm/CMakeCache.txt build/wasm/CMakeFiles
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -31,10 +31,10 @@ for (const [name, needed] of Object.entries(MODULES)) {
   for (const fn of needed) {
     if (!exported.includes(fn)) throw new Error(`the ${name} module does not export ${fn} (are export names minified?)`);
   }
-  // A second run of binaryen's -O2 over the linked module (Emscripten's link ran it once): the client module 218 gzip
-  // bytes smaller, the same code otherwise (binaryen does not reassociate floating point; bench/client-latency and
-  // an A/B of distribution()/sample() at k = 100 to 10^5 within 1-2%, measured 2026-11-26). wasm-opt comes with
-  // Emscripten (Debian's binaryen). The features are the ones the link enabled; one missing fails validation here.
+  // A second run of binaryen's -O2 over the linked module (Emscripten's link ran it once): a smaller client module,
+  // the same code otherwise (binaryen does not reassociate floating point) and the same speed (bench/README.md).
+  // wasm-opt comes with Emscripten (Debian's binaryen). The features are the ones the link enabled; one missing fails
+  // validation here.
   execFileSync('wasm-opt', ['-O2', ...WASM_FEATURES.map((f) => `--enable-${f}`), glue, '-o', `${root}build/wasm/privsample-${name}.wasm`], { stdio: 'inherit' });
 }
 

@@ -4,6 +4,7 @@ import { Chart } from 'chart.js';
 import { chartColours, createChart, lineChart, useDemoFont } from './chart-setup.js';
 import { formatEpsilon, formatNumber, formatProbability } from './format.js';
 import { DIVERGENCE_LABELS } from './labels.js';
+import { mechanismColor } from './mechanisms.js';
 
 const COLORS = {
   p: '#3b5b92',
@@ -46,6 +47,11 @@ const currentEpsilonLine = {
   },
 };
 
+/** A titled axis over the page's grid colour; `more` adds the axis's own settings. */
+const axis = (title, more = {}) => ({ title: { display: true, text: title }, grid: { color: COLORS.grid }, ...more });
+/** The nearest point along ε, for the line charts' tooltips (a new object per chart: Chart.js keeps its options). */
+const nearestAlongX = () => ({ mode: 'nearest', axis: 'x', intersect: false });
+
 export function createBarChart(canvas) {
   return createChart(canvas, {
     type: 'bar',
@@ -64,11 +70,7 @@ export function createBarChart(canvas) {
       scales: {
         // sampleSize: the label widths are measured on a sample, not on all of up to 1,000 categories.
         x: { grid: { display: false }, ticks: { autoSkip: true, maxRotation: 45, sampleSize: 40 } },
-        y: {
-          beginAtZero: true,
-          title: { display: true, text: 'probability' },
-          grid: { color: COLORS.grid },
-        },
+        y: axis('probability', { beginAtZero: true }),
       },
       plugins: {
         legend: { position: 'top' },
@@ -117,41 +119,23 @@ export function updateBarChart(chart, { names, p, q, epsilon, mechanism, guarant
   return drawn;
 }
 
-/** One colour per mechanism in the comparison chart (dashed = worst case, solid = yours). */
-const MECHANISM_COLORS = {
-  minimax: '#c0392b',
-  linear: '#2274a5',
-  mollifier: '#7b3fa0',
-  local: '#1e8a4c',
-  'local-linear': '#0f8b8d',
-  roo: '#d9820f',
-  'ds-roo': '#8d5a2b',
-  'laplace-projection': '#555b66',
-};
-
 export function createDivergenceChart(canvas) {
   return lineChart(
     canvas,
     {
-      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      interaction: nearestAlongX(),
       scales: {
-        x: {
+        x: axis('privacy budget ε (log scale)', {
           type: 'logarithmic',
           min: 0.01,
           max: 10,
-          title: { display: true, text: 'privacy budget ε (log scale)' },
-          grid: { color: COLORS.grid },
           ticks: {
             maxRotation: 0,
             autoSkip: false,
             callback: (value) => (DECADES.has(Number(value)) ? formatEpsilon(Number(value)) : ''),
           },
-        },
-        y: {
-          beginAtZero: true,
-          title: { display: true, text: 'D_f' },
-          grid: { color: COLORS.grid },
-        },
+        }),
+        y: axis('D_f', { beginAtZero: true }),
       },
       plugins: {
         legend: {
@@ -203,7 +187,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   const toPoints = (ys) => curve.epsilon.map((x, i) => ({ x, y: ys[i] }));
   const datasets = [];
   for (const s of curve.series) {
-    const color = MECHANISM_COLORS[s.mechanism] ?? COLORS.marker;
+    const color = mechanismColor(s.mechanism) ?? COLORS.marker;
     const chosen = s.mechanism === mechanism;
     const width = chosen ? 3.5 : 1.8;
     const common = { borderColor: color, backgroundColor: color, pointRadius: 0, pointHoverRadius: 0, tension: 0, borderWidth: width };
@@ -217,7 +201,7 @@ export function updateDivergenceChart(chart, { f, k, mechanism, guarantee, curve
   }
   const gaussian = guarantee.notion === 'gaussian-ldp';
   if (!gaussian) {
-    const color = MECHANISM_COLORS[mechanism] ?? COLORS.marker;
+    const color = mechanismColor(mechanism) ?? COLORS.marker;
     const points = [{ x: current.epsilon, y: current.user }];
     if (current.worst !== null) points.unshift({ x: current.epsilon, y: current.worst });
     datasets.push({
@@ -276,23 +260,15 @@ export function createAccountantChart(canvas) {
   return lineChart(
     canvas,
     {
-      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      interaction: nearestAlongX(),
       scales: {
-        x: {
-          type: 'linear',
-          min: 0,
-          title: { display: true, text: 'ε′ (nats)' },
-          grid: { color: COLORS.grid },
-          ticks: { maxRotation: 0 },
-        },
-        y: {
+        x: axis('ε′ (nats)', { type: 'linear', min: 0, ticks: { maxRotation: 0 } }),
+        y: axis('δ(ε′) (log scale)', {
           type: 'logarithmic',
           min: DELTA_FLOOR,
           max: 1,
-          title: { display: true, text: 'δ(ε′) (log scale)' },
-          grid: { color: COLORS.grid },
           ticks: { callback: (value) => (Number.isInteger(Math.log10(Number(value))) ? `1e${Math.log10(Number(value))}` : '') },
-        },
+        }),
       },
       plugins: {
         legend: {

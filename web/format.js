@@ -18,3 +18,24 @@ export function formatNumber(value) {
   if (Math.abs(value) < 0.001 || Math.abs(value) >= 1e6) return value.toExponential(3);
   return value.toPrecision(4);
 }
+
+/**
+ * A label of a log axis: one per decade, written 1e-15 outside [0.001, 10^4) and as a plain number inside it; ''
+ * between decades. (Chart.js's own labels print 1e-15 as 0.0000000000000010.)
+ */
+export function formatLogTick(value) {
+  const v = Number(value);
+  if (!(v > 0)) return '';
+  const exponent = Math.floor(Math.log10(v) + 1e-9);
+  if (Math.abs(v / 10 ** exponent - 1) > 1e-6) return '';
+  return exponent >= -3 && exponent < 4 ? String(Number(v.toPrecision(1))) : `1e${exponent}`;
+}
+
+/**
+ * A label of a heat map's colour bar, in the 44 px beside it: cell masses of fine grids are ~1e-6, which
+ * toPrecision(2) writes as 0.0000040 (cut to "0.00000"), so values below 0.01 are written 4.0e-6.
+ */
+export function formatColourBarLabel(v) {
+  if (v === 0) return '0';
+  return Math.abs(v) < 0.01 ? v.toExponential(1) : v.toPrecision(2);
+}

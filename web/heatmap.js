@@ -2,6 +2,8 @@
 // colour map (matplotlib's 'plasma', the papers' imshow map), row 0 of the grid at the bottom (y grows upwards),
 // integer ticks on both axes, and a colour bar. Display only: the values come from the privsample API.
 
+import { formatColourBarLabel } from './format.js';
+
 // 'plasma' at 0, 1/8, …, 1, interpolated linearly.
 const PLASMA = ['#0d0887', '#4c02a1', '#7e03a8', '#a92395', '#cc4778', '#e56b5d', '#f89441', '#fdc328', '#f0f921'];
 const STOPS = PLASMA.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
@@ -74,12 +76,9 @@ export function drawHeatmap(canvas, panel, { vmax = sharedMax([panel]), size = 3
   }
 }
 
-// A colour-bar label in the 44 px beside the bar: cell masses of fine grids are ~1e-6, which toPrecision(2) writes as
-// 0.0000040 (cut to "0.00000"), so small values are written 4.0e-6.
-const barLabel = (v) => (v === 0 ? '0' : Math.abs(v) < 0.01 ? v.toExponential(1) : v.toPrecision(2));
 
 /** A vertical colour bar for the scale [0, vmax] (five labelled ticks). */
-export function drawColourBar(canvas, { vmax, height = 300, textColour = '#2b2f36', format = barLabel }) {
+export function drawColourBar(canvas, { vmax, height = 300, textColour = '#2b2f36', format = formatColourBarLabel }) {
   canvas.width = 64;
   canvas.height = height;
   const ctx = canvas.getContext('2d');

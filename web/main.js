@@ -4,6 +4,7 @@
 // This file only connects them to the page's Web Worker (worker.js, through the one protocol of rpc.js): every
 // number comes from the privsample API there, so the page never freezes and holds no mathematics.
 import { $, elements, showError, showStatus } from './dom.js';
+import { learnMechanisms } from './mechanisms.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 import { mountAccountant } from './histogram/accountant-panel.js';
 import { mountCsvPanel } from './histogram/csv-panel.js';
@@ -20,7 +21,7 @@ const el = elements({ app: 'app', status: 'status', version: 'version', libraryE
 Object.assign(el, elements({ draw: 'draw', downloadPq: 'download-pq', downloadCurves: 'download-curves' }));
 const store = createStore({
   f: $('divergence-f').value || 'kl',
-  mechanism: $('mechanism').value || 'minimax',
+  mechanism: $('mechanism').dataset.default,
   accountantPrior: $('accountant-prior').value || 'own',
 });
 const { state } = store;
@@ -151,8 +152,10 @@ persistence.restore();
 table.render();
 options.start();
 table.changed();
-// Which mechanism takes records, a prior or a notion: the library's registry, read in the worker.
-worker.call('mechanisms').then(({ kinds }) => {
+// The mechanisms (the picker's entries, their labels and colours) and which takes records, a prior or a notion: the
+// library's registry, read in the worker.
+worker.call('mechanisms').then(({ mechanisms, kinds }) => {
+  learnMechanisms(mechanisms);
   state.kinds = Object.fromEntries(Object.entries(kinds).map(([kind, names]) => [kind, new Set(names)]));
   store.emit('kinds');
 }, showFatal);

@@ -5,7 +5,6 @@
 import { createChart, lineChart, useDemoFont } from './chart-setup.js';
 import { SIMULATION_EPSILONS, epsilonFromSlider } from './epsilon.js';
 import { keepControls } from './keep.js';
-import { MECHANISMS } from './labels.js';
 import { createWorkerClient, isAbort } from './rpc.js';
 
 useDemoFont();
@@ -21,9 +20,9 @@ const CURVE_EPSILONS = SIMULATION_EPSILONS;
 const CURVE_USERS = [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
 const REPEATS = 3;
 const MECHANISM_STYLE = {
-  linear: { label: MECHANISMS.linear.name, color: '#2274a5', dash: [] },
-  minimax: { label: MECHANISMS.minimax.name, color: '#e07a1f', dash: [6, 4] },
-  mollifier: { label: MECHANISMS.mollifier.name, color: '#2e8b57', dash: [] },
+  linear: { label: 'linear', color: '#2274a5', dash: [] },
+  minimax: { label: 'minimax', color: '#e07a1f', dash: [6, 4] },
+  mollifier: { label: 'mollifier', color: '#2e8b57', dash: [] },
 };
 const COLORS = { truth: 'rgba(59, 91, 146, 0.75)', released: 'rgba(224, 122, 31, 0.45)', estimate: '#c0392b', band: 'rgba(192, 57, 43, 0.18)' };
 

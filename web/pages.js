@@ -8,7 +8,7 @@
 //     and the module's status line.
 // A page's own HTML holds only its <body> content.
 
-// No network beyond the page's own files (DESIGN.md): scripts and workers from 'self' (WASM compiled with
+// No network beyond the page's own files (docs/design.md): scripts and workers from 'self' (WASM compiled with
 // 'wasm-unsafe-eval'), the inlined WASM read from a data: URL, no form posts, no plugins.
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self' data:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; form-action 'none'";

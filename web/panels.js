@@ -7,6 +7,7 @@
 // are shown with their TeX sub- and superscripts as Unicode (web/math-text.js). Display only: no numbers are computed
 // here beyond picking axis ranges.
 import { DEMO_FONT as FONT, createChart } from './chart-setup.js';
+import { formatLogTick } from './format.js';
 import { drawColourBar, drawHeatmap, sharedMax } from './heatmap.js';
 import { readableMath } from './math-text.js';
 import { chartTheme } from './theme.js';
@@ -36,20 +37,11 @@ function stylesOf(series) {
   });
 }
 
-// Log axes: one label per decade, written 1e-15 outside [0.001, 10^4) (Chart.js's own labels print 0.0000000000000010).
-function logTick(value) {
-  const v = Number(value);
-  if (!(v > 0)) return '';
-  const exponent = Math.floor(Math.log10(v) + 1e-9);
-  if (Math.abs(v / 10 ** exponent - 1) > 1e-6) return '';
-  return exponent >= -3 && exponent < 4 ? String(Number(v.toPrecision(1))) : `1e${exponent}`;
-}
-
 function axis(spec = {}, theme, { category = false } = {}) {
   return {
     type: category ? 'category' : spec.log ? 'logarithmic' : 'linear',
     title: { display: Boolean(spec.label), text: readableMath(spec.label ?? ''), color: theme.text },
-    ticks: { color: theme.text, maxRotation: 0, autoSkip: true, ...(spec.log && !category ? { callback: logTick } : {}) },
+    ticks: { color: theme.text, maxRotation: 0, autoSkip: true, ...(spec.log && !category ? { callback: formatLogTick } : {}) },
     grid: { color: theme.grid },
   };
 }

@@ -1,7 +1,8 @@
 // The histogram page's Web Worker (web/rpc.js protocol): every number the page shows is computed here, by the public
 // privsample API; this file only chooses which calls to make and packs their answers.
-//   'mechanisms': {}                                        → { version, kinds: { recordLevel, priorBased, notionBased } }
-//                 (which mechanism takes records, a prior or a notion: from ps.registry, for the page's controls)
+//   'mechanisms': {}                                        → { version, mechanisms, kinds: { recordLevel, priorBased,
+//                 notionBased } }: the finite mechanisms ({ name, label, plain, notion }, the picker's entries) and
+//                 which takes records, a prior or a notion, all from ps.registry, for the page's controls
 //   'update': { hist, epsilon, f, mechanism, settings, accountantPrior } → Q(·|P) of the chosen mechanism at ε, P
 //                 normalised, its guarantee, the divergence-versus-ε curves of several mechanisms side by side and
 //                 the privacy accountant of the chosen mechanism (every notion; see accountantOf)
@@ -18,9 +19,11 @@ const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
 let RECORD_LEVEL = new Set();
 let PRIOR_BASED = new Set();
 let NOTION_BASED = new Set();
+let FINITE = [];
 
 const ready = init().then((ps) => {
   const finite = ps.registry.mechanisms.filter((m) => m.space === 'finite');
+  FINITE = finite.map(({ name, label, plain, notion }) => ({ name, label, plain, notion }));
   const names = (keep) => new Set(finite.filter(keep).map((m) => m.name));
   RECORD_LEVEL = names((m) => m.notion === 'record-dp');
   PRIOR_BASED = names((m) => m.required.includes('prior'));
@@ -237,7 +240,8 @@ function update(ps, { hist, epsilon, f, mechanism, settings, accountantPrior = '
 }
 
 function mechanisms(ps) {
-  return { version: ps.version, kinds: { recordLevel: [...RECORD_LEVEL], priorBased: [...PRIOR_BASED], notionBased: [...NOTION_BASED] } };
+  const kinds = { recordLevel: [...RECORD_LEVEL], priorBased: [...PRIOR_BASED], notionBased: [...NOTION_BASED] };
+  return { version: ps.version, mechanisms: FINITE, kinds };
 }
 
 /** The options ps.sampler() takes for the page's settings: the ledger panel makes the same sampler on the page. */

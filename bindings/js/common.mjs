@@ -117,7 +117,7 @@ export function readRegistry(abi) {
 }
 
 /**
- * Converts each option to its registry kind (number, or numeric array → Float64Array) and rejects unknown keys;
+ * Converts each option to its registry kind (number, text, or numeric array → Float64Array) and rejects unknown keys;
  * which options a mechanism needs, and their values, are checked by the core against the same registry.
  */
 export function mechanismOptions(options, registry) {
@@ -129,7 +129,9 @@ export function mechanismOptions(options, registry) {
     if (spec === undefined) {
       throw new RangeError(`option '${key}' is unknown (known options: ${registry.options.map((o) => o.name).join(', ')})`);
     }
-    out[key] = spec.kind === 'number' ? number(value, `options.${key}`) : histogram(value, `options.${key}`);
+    if (spec.kind === 'number') out[key] = number(value, `options.${key}`);
+    else if (spec.kind === 'text') out[key] = text(value, `options.${key}`);
+    else out[key] = histogram(value, `options.${key}`);
   }
   return out;
 }
@@ -176,6 +178,9 @@ export function makeFiniteApi(abi) {
       const keyLength = textOf(key);
       if (typeof value === 'number') {
         checkedNumber(abi, fn.ps_option_number(keyLength, value));
+      } else if (typeof value === 'string') {
+        // the key and its value staged as one text, the key's keyLength bytes first
+        checkedNumber(abi, fn.ps_option_text(keyLength, textOf(key + value)));
       } else {
         toArray(0, value);
         checkedNumber(abi, fn.ps_option_array(keyLength));

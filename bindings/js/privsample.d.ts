@@ -25,17 +25,24 @@ declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer
 /** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
+// ---- generated from the registry by scripts/generate-types.mjs: do not edit by hand ----
 /**
- * Mechanisms available in this version (see README for the papers and sections):
- * - 'minimax': Park et al.'s minimax-optimal clip sampler Q* (pure ε-LDP; options: epsilon).
- * - 'linear': Park et al.'s linear sampler Q† = k-ary randomized response on one draw of P (options: epsilon);
- *   with {epsilon, delta} or {mu}: Ghoukasian et al.'s functional-LDP linear sampler for (ε,δ)-LDP or μ-GDP.
- * - 'mollifier': Husain et al.'s relative-mollifier f-projection around a reference (options: epsilon, reference?).
- * - 'local': Ghoukasian et al.'s local clip sampler around a public prior (options: epsilon, prior, gamma).
- * - 'local-linear': Ghoukasian et al.'s local linear sampler (options: prior, gamma, and epsilon [+ delta] or mu).
- * - 'roo', 'ds-roo': Reveal-or-Obscure and its data-specific variant (corrected, docs/errata.md) on a user's n records
- *   (options: epsilon, records): ε-DP of each record, not LDP of the whole histogram.
- * - 'laplace-projection': the Laplace-noise-then-project baseline (options: epsilon, records); record-level ε-DP.
+ * Mechanisms available in this version (each has its page, core/mechanisms/<name>/README.md):
+ * - 'minimax': minimax-optimal clip sampler Q*_{k,ε} (Park et al. Thm 3.1). Guarantee: pure ε-LDP; options: epsilon.
+ * - 'linear': linear sampler: k-RR on one draw (pure), or the optimal functional-LDP mixture ((ε,δ) or μ-GDP).
+ *   Guarantee: pure ε-, (ε,δ)- or μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu.
+ * - 'mollifier': Husain et al.'s relative-mollifier baseline around a reference (uniform by default). Guarantee: pure
+ *   ε-LDP; options: epsilon, reference?.
+ * - 'local': locally minimax clip sampler around a prior (Ghoukasian et al. Thm 5.1). Guarantee: pure ε-LDP; options:
+ *   epsilon, prior, gamma, outsideNeighbourhood?.
+ * - 'local-linear': locally minimax linear sampler around a prior (Ghoukasian et al. Thm 4.1). Guarantee: pure ε-,
+ *   (ε,δ)- or μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu, prior, gamma.
+ * - 'roo': Reveal-or-Obscure on a user's n records. Guarantee: ε-DP of each of the user's n records, not LDP of the
+ *   whole histogram; options: epsilon, records.
+ * - 'ds-roo': data-specific Reveal-or-Obscure (the paper's Algorithm 2, corrected). Guarantee: ε-DP of each of the
+ *   user's n records, not LDP of the whole histogram; options: epsilon, records.
+ * - 'laplace-projection': baseline: Laplace noise on the counts, projected to the simplex, then one draw. Guarantee:
+ *   ε-DP of each of the user's n records, not LDP of the whole histogram; options: epsilon, records.
  */
 export type MechanismName =
   | 'minimax'
@@ -46,6 +53,19 @@ export type MechanismName =
   | 'roo'
   | 'ds-roo'
   | 'laplace-projection';
+
+/** The options each mechanism takes (required ones without '?'); unknown or unsupported options throw RangeError. */
+export interface OptionsByMechanism {
+  minimax: { epsilon: number };
+  linear: LinearNotionOptions;
+  mollifier: { epsilon: number; reference?: Histogram };
+  local: { epsilon: number; prior: Histogram; gamma: number; outsideNeighbourhood?: 'clip' | 'projection' };
+  'local-linear': LinearNotionOptions & { prior: Histogram; gamma: number };
+  roo: { epsilon: number; records: number };
+  'ds-roo': { epsilon: number; records: number };
+  'laplace-projection': { epsilon: number; records: number };
+}
+// ---- end of the generated part ----
 
 /** Named f-divergences. 'hellinger' is ½Σ(√p−√q)² (at most 1, as in the papers' figures). */
 export type DivergenceName = 'kl' | 'tv' | 'hellinger' | 'chi2';
@@ -68,6 +88,12 @@ export interface SamplerOptions {
   /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */
   gamma?: number;
   /**
+   * 'local': what an input outside N_γ(P0) releases in the trivial regime e^ε >= γ² (elsewhere both are the same
+   * sampler): 'clip' (default) clips it into the box [b·P0, b·e^ε·P0]; 'projection' releases its projection onto
+   * N_γ(P0), as the paper's sampler does. Both are ε-LDP and release P itself on N_γ(P0).
+   */
+  outsideNeighbourhood?: 'clip' | 'projection';
+  /**
    * 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). An entry
    * whose floor e^{−ε/2}·Q0(x) would underflow (below 2.2e-308) is refused by ps.sampler() with a RangeError.
    */
@@ -81,18 +107,6 @@ export interface SamplerOptions {
 
 /** ε alone: pure ε-LDP; ε with δ: (ε,δ)-LDP; μ alone: μ-Gaussian LDP. */
 export type LinearNotionOptions = { epsilon: number; delta?: number; mu?: never } | { mu: number; epsilon?: never; delta?: never };
-
-/** The options each mechanism takes (required ones without '?'); unknown or unsupported options throw RangeError. */
-export interface OptionsByMechanism {
-  minimax: { epsilon: number };
-  linear: LinearNotionOptions;
-  mollifier: { epsilon: number; reference?: Histogram };
-  local: { epsilon: number; prior: Histogram; gamma: number };
-  'local-linear': LinearNotionOptions & { prior: Histogram; gamma: number };
-  roo: { epsilon: number; records: number };
-  'ds-roo': { epsilon: number; records: number };
-  'laplace-projection': { epsilon: number; records: number };
-}
 
 /**
  * What a mechanism promises, in exactly one notion:
@@ -141,8 +155,8 @@ export interface Sampler {
   normaliser(hist: Histogram): number | null;
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
-   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): README,
-   * "What timing reveals".
+   * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time): the guide's
+   * "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**
@@ -172,11 +186,15 @@ export interface Sampler {
   [disposeSymbol](): void;
 }
 
-/** One option of the registry: a number, or a numeric array ('numbers': counts or probabilities). */
+/**
+ * One option of the registry: a number, a numeric array ('numbers': counts or probabilities), or a word ('text', with
+ * the words it accepts in `values`).
+ */
 export interface RegistryOption {
   readonly name: string;
-  readonly kind: 'number' | 'numbers';
+  readonly kind: 'number' | 'numbers' | 'text';
   readonly meaning: string;
+  readonly values?: readonly string[];
 }
 
 /**
@@ -192,7 +210,12 @@ export interface RegistryMechanism {
   readonly optional: readonly string[];
   /** The value an optional option takes when left out (e.g. c1: 0). */
   readonly defaults: Readonly<Record<string, number>>;
+  /** One technical line: what the mechanism is and where it is from. */
   readonly summary: string;
+  /** Its name in a sentence, for people choosing a mechanism (e.g. 'the minimax sampler'). */
+  readonly label: string;
+  /** What it does, in plain words (the demo's line under its picker). */
+  readonly plain: string;
 }
 
 /**

@@ -1,13 +1,3 @@
-// privsample is an ES module. Node >= 20.19 (and 22.12+) can require() it; older Node versions get this message
-// instead of a bare ERR_REQUIRE_ESM.
+// require('privsample'): the ES module itself where Node can require() it, else a message that says how to import it.
 'use strict';
-try {
-  module.exports = require('./privsample.mjs');
-} catch (error) {
-  if (error && error.code !== 'ERR_REQUIRE_ESM') throw error;
-  throw new Error(
-    "privsample is an ES module (ESM only): use `import { init } from 'privsample'`, or from CommonJS " +
-      "`const { init } = await import('privsample')`. Node >= 20.19 can also require() it.",
-    { cause: error },
-  );
-}
+module.exports = require('./require-esm.cjs')(() => require('./privsample.mjs'), 'privsample');

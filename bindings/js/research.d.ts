@@ -229,15 +229,34 @@ export interface MixtureParameters {
   readonly weights: Float64Array;
 }
 
+// ---- generated from the registry by scripts/generate-types.mjs: do not edit by hand ----
 /**
  * Continuous mechanisms, solved exactly on grid cells (a released point is a cell drawn from q, then a uniform
- * point inside it, so the ratio bound on cells is exactly ε-LDP of the point):
- * - 'minimax': Park et al.'s Q*_{c1,c2,h,ε} (Thm 3.3) for the class c1·h <= p <= c2·h; ε-LDP for EVERY input.
- * - 'linear': Q† = λ·P + (1 − λ)·h; pure, (ε,δ) or μ-Gaussian LDP, but only on the class (other inputs: RangeError).
- * - 'local': the local clip sampler around a public prior P0 (Ghoukasian et al. Thm 5.1); ε-LDP for every input.
- * - 'local-linear': projection onto N_γ(P0), then mixing with P0; pure, (ε,δ) or μ-Gaussian LDP for every input.
+ * point inside it, so the ratio bound on cells is exactly the guarantee of the point):
+ * - 'minimax': minimax clip sampler Q*_{c1,c2,h,ε} on a grid (Park et al. Thm 3.3). Guarantee: pure ε-LDP; options:
+ *   epsilon, reference, c2, c1?.
+ * - 'linear': optimal linear sampler on a grid, private on its class c1·h <= p <= c2·h only (Ghoukasian et al. Thms
+ *   3.4–3.6). Guarantee: pure ε-, (ε,δ)- or μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu,
+ *   reference, c2, c1?.
+ * - 'local': locally minimax clip sampler on a grid (Ghoukasian et al. Thm 5.1). Guarantee: pure ε-LDP; options:
+ *   epsilon, prior, gamma, outsideNeighbourhood?.
+ * - 'local-linear': locally minimax linear sampler on a grid (Ghoukasian et al. Thm 4.1). Guarantee: pure ε-, (ε,δ)- or
+ *   μ-Gaussian LDP, as the options say; options: epsilon [+ delta] or mu, prior, gamma.
  */
-export type ContinuousMechanismName = 'minimax' | 'linear' | 'local' | 'local-linear';
+export type ContinuousMechanismName =
+  | 'minimax'
+  | 'linear'
+  | 'local'
+  | 'local-linear';
+
+/** The options each mechanism takes (required ones without '?'); unknown or unsupported options throw RangeError. */
+export interface ContinuousOptionsByMechanism {
+  minimax: { epsilon: number; reference: CellMasses; c2: number; c1?: number };
+  linear: LinearNotionOptions & { reference: CellMasses; c2: number; c1?: number };
+  local: { epsilon: number; prior: CellMasses; gamma: number; outsideNeighbourhood?: 'clip' | 'projection' };
+  'local-linear': LinearNotionOptions & { prior: CellMasses; gamma: number };
+}
+// ---- end of the generated part ----
 
 /**
  * The class 𝒫̃_{c1,c2,h}: reference cell masses h (any scale, zeros allowed: those cells are never output) and
@@ -256,18 +275,10 @@ export interface ContinuousLocalOptions {
   gamma: number;
 }
 
-/** The options each continuous mechanism takes; unknown or unsupported options throw RangeError. */
-export interface ContinuousOptionsByMechanism {
-  minimax: { epsilon: number } & ContinuousClassOptions;
-  linear: LinearNotionOptions & ContinuousClassOptions;
-  local: { epsilon: number } & ContinuousLocalOptions;
-  'local-linear': LinearNotionOptions & ContinuousLocalOptions;
-}
-
 export interface ContinuousSampler {
   readonly mechanism: ContinuousMechanismName;
   /** The options the sampler was made with (arrays copied to frozen arrays; c1 filled in with its default 0). */
-  readonly options: Readonly<Record<string, number | readonly number[]>>;
+  readonly options: Readonly<Record<string, number | string | readonly number[]>>;
   readonly guarantee: Guarantee;
   /** Number of cells of the reference / prior: every density and grid used with this sampler must have as many. */
   readonly cells: number;
@@ -294,7 +305,6 @@ export interface ContinuousSampler {
   samplePoint(grid: Grid2D, density: CellMasses): [number, number];
   samplePoint(grid: Grid, density: CellMasses): number | [number, number];
 }
-
 
 // ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
 
@@ -618,8 +628,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * The MBDE baseline (Husain et al.'s mollified boosted density estimation, as run in Park et al.'s experiments):
    * boosted MLP classifiers move a truncated-Gaussian base q0 toward the density, with
-   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) runs in about a second in
-   * WebAssembly; 'paper' is the paper's setting (about a minute natively). With `seed` the training randomness is
+   * e^{−ε/2} <= density/reference <= e^{ε/2} on every cell. preset 'reduced' (default) is sized for a browser tab;
+   * 'paper' is the paper's setting, far slower (bench/README.md times both). With `seed` the training randomness is
    * a seeded generator (reproducible, NOT secure); otherwise the CSPRNG.
    */
   mbde(

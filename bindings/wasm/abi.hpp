@@ -24,8 +24,8 @@ Staging& staging();
 
 // `buffer` holding `size` doubles (contents unspecified: the wrapper writes them next), without vector::resize. These
 // files are built at -Oz and linked first, so their copy of vector<double>::resize, which value-initialises one
-// double per call, would be the one the whole module links, and every hot resize in the core would pay for it (62%
-// of a k-RR sample() at k = 10^4 in the client module).
+// double per call, would be the one the whole module links, and every hot resize in the core would pay for it (most
+// of a k-RR sample() at large k in the client module).
 inline double* sized(std::vector<double>& buffer, std::size_t size) {
   if (buffer.size() != size) buffer = std::vector<double>(size);
   return buffer.data();

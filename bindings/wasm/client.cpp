@@ -90,6 +90,12 @@ void set_option(MechanismOptions& o, std::string_view key, std::vector<double> v
   o.*field = std::move(values);
 }
 
+void set_option(MechanismOptions& o, std::string_view key, std::string value) {
+  const auto field = text_field(key);
+  if (!field) throw_invalid({"option '", key, "' is not a text option"});
+  o.*field = std::move(value);
+}
+
 namespace {
 
 constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
@@ -149,6 +155,16 @@ EMSCRIPTEN_KEEPALIVE double ps_option_number(double key_length, double value) {
 EMSCRIPTEN_KEEPALIVE double ps_option_array(double key_length) {
   return guarded_number([&] {
     set_option(staged_options(), staged_text(key_length), staging().arrays[0]);
+    return 1.0;
+  });
+}
+
+// A text option: the staged text is the key (keyLength bytes) followed by its value (up to textLength bytes).
+EMSCRIPTEN_KEEPALIVE double ps_option_text(double key_length, double text_length) {
+  return guarded_number([&] {
+    const std::string_view text = staged_text(text_length);
+    const std::size_t split = std::min(static_cast<std::size_t>(key_length), text.size());
+    set_option(staged_options(), text.substr(0, split), std::string(text.substr(split)));
     return 1.0;
   });
 }
@@ -299,7 +315,7 @@ EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMa
 EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
 // For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position. (With emmalloc,
-// the client module's allocator, its heap less its free memory: mallinfo() computes much more, 200 gzip bytes.)
+// the client module's allocator, its heap less its free memory: mallinfo() computes much more, in more bytes.)
 EMSCRIPTEN_KEEPALIVE double ps_heap_in_use() {
 #if defined(PRIVSAMPLE_EMMALLOC)
   return static_cast<double>(emmalloc_dynamic_heap_size() - emmalloc_free_dynamic_memory());

@@ -68,7 +68,7 @@ val guarantee_to_val(const Guarantee& g) {
   return out;
 }
 
-// The wrapper has checked the JS types (numbers, numeric arrays); values are checked by the core.
+// The wrapper has checked the JS types (numbers, numeric arrays, text); values are checked by the core.
 MechanismOptions read_options(const val& options) {
   MechanismOptions out;
   const val keys = val::global("Object").call<val>("keys", options);
@@ -78,6 +78,7 @@ MechanismOptions read_options(const val& options) {
     const val v = options[key];
     if (v.isUndefined()) continue;
     if (v.isNumber()) set_option(out, key, v.as<double>());
+    else if (v.isString()) set_option(out, key, v.as<std::string>());
     else set_option(out, key, numbers(v));
   }
   return out;
@@ -380,7 +381,7 @@ val seeded_random_mixtures_of(double seed, double count, double poisson_mean, do
   });
 }
 
-// MBDE (the baseline): preset "reduced" (seconds in a browser tab) or "paper" (a minute natively); randomness from
+// MBDE (the baseline): preset "reduced" (sized for a browser tab) or "paper" (the paper's, far slower); randomness from
 // the CSPRNG unless a seed is given (reproducible experiments).
 val mbde_of(val grid, val density, double epsilon, std::string preset, val seed) {
   return guarded([&] {

@@ -441,8 +441,10 @@ namespace {
 // much work per evaluation they are left out (std::nullopt) rather than freezing a browser tab.
 constexpr double kMaxCurveIntegralWork = 4e6;
 
-// Blahut–Arimoto's budget in the report: iterations × rows × cols (each entry costs a log and a few flops).
+// Blahut–Arimoto's budget in the report: iterations × rows × cols (each entry costs a log and a few flops), and at
+// least 100 iterations however large the channel, enough for the accelerated iteration's bounds to be meaningful.
 constexpr double kMaxCapacityWork = 1e8;
+constexpr double kMinCapacityIterations = 100.0;
 
 // 0 … a quarter past the pure ε (where a pure mechanism's curve reaches 0), or 0 … 10 when ε is infinite.
 std::vector<double> default_epsilon_grid(double pure_epsilon) {
@@ -469,11 +471,13 @@ AccountantReport accountant_report(const ChannelMatrix& w, std::optional<std::sp
   report.epsilons = epsilons.empty() ? default_epsilon_grid(report.pure_ldp_epsilon)
                                      : std::vector<double>(epsilons.begin(), epsilons.end());
   report.ldp_curve = ldp_curve_of(channel, report.epsilons);
-  // The header's tolerance, with the iterations capped by work (rows·cols per iteration) so a k = 1000 channel
-  // answers in about a second: the bounds stay certified, only their gap may stay wider than the tolerance.
+  // The header's tolerance, with the iterations capped by work (rows·cols per iteration) so that the largest
+  // channel the accountant takes answers in bounded time: the bounds stay certified, only their gap may stay wider
+  // than the tolerance.
   const double entries = static_cast<double>(channel.rows()) * static_cast<double>(channel.cols());
-  const int iterations = static_cast<int>(std::clamp(kMaxCapacityWork / entries, 100.0, 200000.0));
-  report.capacity = capacity_of(rows, 1e-9, iterations);
+  const int iterations = static_cast<int>(
+      std::clamp(kMaxCapacityWork / entries, kMinCapacityIterations, static_cast<double>(kMaxCapacityIterations)));
+  report.capacity = capacity_of(rows, kCapacityTolerance, iterations);
   // Thm 1(b) for pure ε (docs/analysis/lmidp.md#theorem-1b, docs/analysis/accountant.md#the-report), and on the whole exact curve, which is never looser.
   const double eps = report.pure_ldp_epsilon;
   report.capacity_bound_from_pure_ldp = capacity_bound_from_pure_ldp(eps);

@@ -41,14 +41,18 @@ inline constexpr std::size_t kMaxChannelEntries = 1'000'000;
 
 // Capacity sup_prior I(X;Y) (= CI-LMIDP over all priors on the rows) by accelerated Blahut–Arimoto, with certified
 // bounds lower = Σ π_x D_x <= C <= upper = max_x D_x (docs/analysis/accountant.md#mutual-information-and-capacity); stops when upper − lower <= tolerance.
+// The bounds' default gap, in bits: far below any leakage worth reporting, and reached by the accelerated iteration
+// on channels of the accountant's sizes; the iteration cap keeps a hard channel from running unbounded.
+inline constexpr double kCapacityTolerance = 1e-9;
+inline constexpr int kMaxCapacityIterations = 200000;
 struct CapacityBounds {
   double lower = 0.0;
   double upper = 0.0;
   std::vector<double> prior;  // the last Blahut–Arimoto prior (capacity-achieving up to the gap)
   int iterations = 0;
 };
-[[nodiscard]] CapacityBounds channel_capacity(const ChannelMatrix& w, double tolerance = 1e-9,
-                                              int max_iterations = 200000);
+[[nodiscard]] CapacityBounds channel_capacity(const ChannelMatrix& w, double tolerance = kCapacityTolerance,
+                                              int max_iterations = kMaxCapacityIterations);
 
 // LIP for a prior (x ranges over the support of the prior only, docs/analysis/accountant.md#lip):
 // pure ε_LIP = max over x in supp, y with P_Y(y) > 0 of |ln(W(x,y)/P_Y(y))|;

@@ -1,5 +1,5 @@
 #pragma once
-// Accounting for a collection (issue 9 §3): what a user's privacy is when they report several times
+// Accounting for a collection: what a user's privacy is when they report several times
 // (composition), and what n users' ε0-LDP reports guarantee centrally when they pass through a shuffler
 // (amplification by shuffling). Pure functions of public numbers; nothing here sees data.
 #include <cstddef>
@@ -59,9 +59,8 @@ struct ShuffleBound {
 // visited outward from the mode of C instead of from n/2 (the same partition; only the early exit sees the order);
 // (3) its early exit charges the unexplored mass as soon as it falls below the current δ (which can double δ); here
 // the exit waits until the unexplored mass is below tail_fraction × max(current δ, target δ) (default 1e-3: at most
-// 0.1% of δ is charged this way). Measured against the reference (n = 10^4, 10^5; ε0 = 1, 4; δ = 1e-6): with step 1
-// this lies between the reference's own lower and upper bounds, e.g. n = 10^5, ε0 = 1: reference [0.015271, 0.015451],
-// here 0.015293 (step 100) and 0.015282 (step 1).
+// 0.1% of δ is charged this way). Against the reference code it lies between the reference's own lower and upper
+// bounds (docs/analysis/collection-accounting.md#shuffling).
 struct ShuffleNumericalOptions {
   int iterations = 20;        // bisection steps: accuracy 2^{−iterations}·ε_start
   std::size_t step = 100;     // block width in c (1 = exact per c; larger = faster and looser)

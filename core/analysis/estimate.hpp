@@ -1,6 +1,6 @@
 #pragma once
 // The analyst's side: from the counts of released samples of N users to population estimates with confidence
-// intervals (DESIGN.md "The analyst's side", issue 9). Inputs are what a server can hold — counts[x] = how many
+// intervals (docs/design.md#the-javascript-api). Inputs are what a server can hold — counts[x] = how many
 // users released category x, and the mechanism's public parameters — never a user's histogram.
 //
 // Three estimators, from weakest to strongest assumption:

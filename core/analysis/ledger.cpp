@@ -65,17 +65,27 @@ std::string describe(const Guarantee& g) {
   return "?";
 }
 
-std::string what_account_counts(LedgerAccount account) {
-  switch (account) {
-    case LedgerAccount::ldp:
-      return "(epsilon, delta)-LDP releases (pure-ldp, approx-ldp)";
-    case LedgerAccount::gaussian_ldp:
-      return "mu-Gaussian LDP releases (gaussian-ldp)";
-    case LedgerAccount::record_dp:
-      return "record-level epsilon-DP releases (record-dp, and pure-ldp at its epsilon)";
+// Each account's name and what it counts, in the order of LedgerAccount.
+struct AccountWords {
+  LedgerAccount account;
+  const char* name;
+  const char* counts;
+};
+constexpr AccountWords kAccounts[] = {
+    {LedgerAccount::ldp, "ldp", "(epsilon, delta)-LDP releases (pure-ldp, approx-ldp)"},
+    {LedgerAccount::gaussian_ldp, "gaussian-ldp", "mu-Gaussian LDP releases (gaussian-ldp)"},
+    {LedgerAccount::record_dp, "record-dp",
+     "record-level epsilon-DP releases (record-dp, and pure-ldp at its epsilon)"},
+};
+
+const AccountWords& words_of(LedgerAccount account) {
+  for (const AccountWords& words : kAccounts) {
+    if (words.account == account) return words;
   }
-  return "?";
+  return kAccounts[0];
 }
+
+std::string what_account_counts(LedgerAccount account) { return words_of(account).counts; }
 
 std::vector<double> field(std::span<const Guarantee> releases, double Guarantee::*member) {
   std::vector<double> out;
@@ -95,17 +105,7 @@ std::string releases_word(std::size_t n) { return message({static_cast<double>(n
 
 }  // namespace
 
-std::string account_name(LedgerAccount account) {
-  switch (account) {
-    case LedgerAccount::ldp:
-      return "ldp";
-    case LedgerAccount::gaussian_ldp:
-      return "gaussian-ldp";
-    case LedgerAccount::record_dp:
-      return "record-dp";
-  }
-  return "ldp";
-}
+std::string account_name(LedgerAccount account) { return words_of(account).name; }
 
 PrivacyNotion notion_from_name(std::string_view name) {
   if (name == "pure-ldp") return PrivacyNotion::pure_ldp;

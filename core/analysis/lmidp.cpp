@@ -34,6 +34,11 @@ constexpr double kLog2e = std::numbers::log2e;
 constexpr int kGoldenIterations = 100;     // docs/analysis/lmidp.md#numerics
 constexpr int kBisectionIterations = 100;  // docs/analysis/lmidp.md#numerics
 constexpr double kPriorSumTolerance = 1e-9;
+// exp(x) underflows to 0 below about −745.13: a density term whose log is below −745 contributes nothing.
+constexpr double kExpUnderflowLog = -745.0;
+// The series of ln(1 + x) − x stops once a term is below 1e-18 of the sum: far under an ulp, and |x| <= 0.05 there,
+// so the remaining terms fall by at least that factor each.
+constexpr double kSeriesStop = 1e-18;
 
 // ---- validation -----------------------------------------------------------------------------------------------
 
@@ -137,7 +142,7 @@ double shell_point_kl(std::size_t d, double tau, const std::vector<double>& taus
     const double s = g.nodes[n];
     if (s == 0.0 && d > 1) continue;  // density 0
     const double log_f = log_noncentral_chi_density(d, tau, s);
-    if (log_f < -745.0) continue;
+    if (log_f < kExpUnderflowLog) continue;
     double max_term = -kInf;
     std::vector<double> terms(taus.size());
     for (std::size_t j = 0; j < taus.size(); ++j) {
@@ -343,7 +348,7 @@ double scaled_log1p_minus_x(double r, double b, double x) {
   for (int n = 2; n < 40; ++n) {
     term *= -x;
     sum += term / n;  // Σ_{n>=2} (−1)^{n+1} x^n / n
-    if (std::fabs(term) < 1e-18 * std::fabs(sum)) break;
+    if (std::fabs(term) < kSeriesStop * std::fabs(sum)) break;
   }
   return r * sum;
 }
@@ -402,7 +407,8 @@ double bac_capacity_bits(double e0, double e1) {
   // catastrophically near e0 + e1 = 1 (its terms are O(1/gap), C is O(gap²): relative error ~1e-16/gap³), where
   // the concave maximisation over the prior takes over. The switch is at |gap| = 1e-3 (docs/analysis/lmidp.md#bac-capacity) (error ~1e-7 there);
   // switching at 1e-2 keeps (7) to ~1e-10, and the KL-form search is accurate at any gap.
-  if (std::fabs(gap) < 1e-2) return bac_capacity_by_search(e0, e1);
+  constexpr double kSearchBelowGap = 1e-2;
+  if (std::fabs(gap) < kSearchBelowGap) return bac_capacity_by_search(e0, e1);
   const double h0 = binary_entropy_bits(e0);
   const double h1 = binary_entropy_bits(e1);
   const double z = (h0 - h1) / gap;
@@ -559,7 +565,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
     const double s = g.nodes[n];
     if (s == 0.0 && d > 1) continue;
     const double log_f = log_noncentral_chi_density(d, rho, s);
-    if (log_f < -745.0) continue;
+    if (log_f < kExpUnderflowLog) continue;
     expectation += g.weights[n] * std::exp(log_f) * log_md(d, rho * s);
   }
   const double single = rho * rho - expectation;  // nats
@@ -567,10 +573,14 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   const std::vector<double> one_tau{rho};
   const std::vector<double> one_weight{1.0};
   constexpr int kChecks = 8;
+  // i(τ) is computed by quadrature to about 1e-9 relative: a check point above I by more than that (and 1e-12 nats
+  // absolute, for I near 0) is a real violation, not the quadrature's error.
+  constexpr double kKktRelative = 1e-9;
+  constexpr double kKktAbsolute = 1e-12;
   bool optimal = true;
   for (int c = 0; c < kChecks && optimal; ++c) {
     const double tau = rho * static_cast<double>(c) / kChecks;
-    if (shell_point_kl(d, tau, one_tau, one_weight, g) > single * (1.0 + 1e-9) + 1e-12) optimal = false;
+    if (shell_point_kl(d, tau, one_tau, one_weight, g) > single * (1.0 + kKktRelative) + kKktAbsolute) optimal = false;
   }
   if (optimal) return std::max(0.0, single * kLog2e);
   // Otherwise Blahut–Arimoto over a grid of shells τ_j in [0, ρ] (docs/analysis/lmidp.md#gaussian-mechanism). The quadrature weights of each
@@ -592,7 +602,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
       log_kernel[j * nodes + n] = -0.5 * taus[j] * taus[j] + log_md(d, taus[j] * s);
       if (s == 0.0 && d > 1) continue;
       const double log_f = log_noncentral_chi_density(d, taus[j], s);
-      if (log_f > -745.0) density[j * nodes + n] = ba_grid.weights[n] * std::exp(log_f);
+      if (log_f > kExpUnderflowLog) density[j * nodes + n] = ba_grid.weights[n] * std::exp(log_f);
     }
   }
   std::vector<double> weights(kShells, 1.0 / static_cast<double>(kShells));
@@ -600,7 +610,11 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
   std::vector<double> kl(kShells);
   double upper = kInf;
   // BA's lower bound converges within ~1000 iterations, the upper bound slowly (gap ~1e-4 relative after 3000
-  // iterations near ρ = 2, d = 1); the upper bound is returned so that the leakage is never understated.
+  // iterations near ρ = 2, d = 1); the upper bound is returned so that the leakage is never understated. It stops
+  // early once the gap is within 1e-6 of the capacity (or of 1e-3 nats, for a capacity near 0): the quadrature's
+  // own accuracy is not much better.
+  constexpr double kBlahutArimotoGap = 1e-6;
+  constexpr double kBlahutArimotoGapFloor = 1e-3;
   for (int it = 0; it < 3000; ++it) {
     for (std::size_t n = 0; n < nodes; ++n) {
       double max_term = -kInf;
@@ -622,7 +636,7 @@ double gaussian_capacity_peak(std::size_t d, double delta_bound, double sigma2) 
       lower += weights[j] * kl[j];
       upper = std::max(upper, kl[j]);
     }
-    if (upper - lower <= 1e-6 * std::max(1e-3, upper)) break;
+    if (upper - lower <= kBlahutArimotoGap * std::max(kBlahutArimotoGapFloor, upper)) break;
     double z = 0.0;
     for (std::size_t j = 0; j < kShells; ++j) {
       weights[j] *= std::exp(kl[j] - upper);

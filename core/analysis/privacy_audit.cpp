@@ -95,6 +95,12 @@ Real plan_hockey_stick(const ReleasePlan& plan, Real growth) {
 // golden-section refinement around each of the three grid points where the hockey-stick comes closest to δ_μ(β)
 // relative to it (the worst β of a tight mechanism is a narrow peak of H(β) − δ_μ(β) at 0; far out both vanish).
 // hockey(β) is the hockey-stick divergence at e^β.
+// The log grid starts at β = 1e-6, so that the narrow peak near 0 falls between grid points a golden-section
+// refinement can start from; the refinement stops at a bracket of 1e-15 of max(1, β), a few ulps.
+constexpr double kLogGridStart = 1e-6;
+constexpr double kRefinedBracket = 1e-15;
+// The coarse grid that ranks pairs starts at 1e-3: it only has to say which pairs come closest, not where.
+constexpr double kCoarseGridStart = 1e-3;
 template <class Hockey>
 AuditFinding gaussian_search(const Guarantee& g, Hockey&& hockey) {
   const double top = g.mu * g.mu / 2.0 + 10.0 * g.mu + 10.0;
@@ -116,7 +122,9 @@ AuditFinding gaussian_search(const Guarantee& g, Hockey&& hockey) {
   constexpr int kGrid = 2000;
   std::vector<double> betas{0.0};
   for (int i = 1; i <= kGrid; ++i) betas.push_back(top * i / kGrid);
-  for (int i = 0; i <= kGrid; ++i) betas.push_back(1e-6 * std::pow(top / 1e-6, static_cast<double>(i) / kGrid));
+  for (int i = 0; i <= kGrid; ++i) {
+    betas.push_back(kLogGridStart * std::pow(top / kLogGridStart, static_cast<double>(i) / kGrid));
+  }
   std::sort(betas.begin(), betas.end());
   std::vector<double> ratio(betas.size());
   for (std::size_t i = 0; i < betas.size(); ++i) ratio[i] = excess(betas[i]);
@@ -127,7 +135,7 @@ AuditFinding gaussian_search(const Guarantee& g, Hockey&& hockey) {
     const std::size_t i = order[peak];
     double a = betas[i == 0 ? 0 : i - 1];
     double b = betas[std::min(i + 1, betas.size() - 1)];
-    for (int step = 0; step < 100 && b - a > 1e-15 * std::max(1.0, b); ++step) {
+    for (int step = 0; step < 100 && b - a > kRefinedBracket * std::max(1.0, b); ++step) {
       const double m1 = b - (b - a) * 0.6180339887498949;
       const double m2 = a + (b - a) * 0.6180339887498949;
       if (excess(m1) > excess(m2)) b = m2; else a = m1;
@@ -253,7 +261,7 @@ AuditFinding audit_laws(std::span<const std::vector<Real>> laws, const Guarantee
     // that come closest.
     const double top = running.mu * running.mu / 2.0 + 10.0 * running.mu + 10.0;
     std::vector<double> coarse{0.0};
-    for (int i = 0; i <= 24; ++i) coarse.push_back(1e-3 * std::pow(top / 1e-3, i / 24.0));
+    for (int i = 0; i <= 24; ++i) coarse.push_back(kCoarseGridStart * std::pow(top / kCoarseGridStart, i / 24.0));
     struct Candidate {
       double closeness;
       std::size_t i;

@@ -23,7 +23,9 @@ constexpr double kMultinomialPerUserFactor = 2.0;
 std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t count, double poisson_mean,
                                                std::size_t max_components, double mean_range) {
   if (count > 1'000'000) throw std::invalid_argument("count = " + std::to_string(count) + ": must be at most 1000000");
-  if (!(poisson_mean > 0.0 && poisson_mean <= 700.0)) {
+  // Knuth's product method compares with e^{−mean}, which must stay a positive normal double: e^{−700} ≈ 1e-304.
+  constexpr double kMaxPoissonMean = 700.0;
+  if (!(poisson_mean > 0.0 && poisson_mean <= kMaxPoissonMean)) {
     throw std::invalid_argument("poissonMean = " + format_value(poisson_mean) + ": must be in (0, 700]");
   }
   if (max_components < 1 || max_components > 1000) {
@@ -32,7 +34,7 @@ std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t cou
   if (!(std::isfinite(mean_range) && mean_range >= 0.0)) {
     throw std::invalid_argument("meanRange = " + format_value(mean_range) + ": must be finite and >= 0");
   }
-  const double limit = std::exp(-poisson_mean);  // > 0 for mean <= 700
+  const double limit = std::exp(-poisson_mean);  // > 0 for mean <= kMaxPoissonMean
   std::vector<MixtureParameters> out(count);
   for (MixtureParameters& mixture : out) {
     std::size_t poisson = 0;

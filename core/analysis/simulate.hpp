@@ -1,5 +1,5 @@
 #pragma once
-// Simulation of N users releasing one private sample each (issue 9 §2): draw the users' histograms from a
+// Simulation of N users releasing one private sample each: draw the users' histograms from a
 // population model, privatize each with a finite mechanism, aggregate the counts, estimate, and measure the
 // error against the truth P̄ = mean of the users' (normalised) histograms. One call does the whole batch.
 //

@@ -31,8 +31,8 @@ namespace {
 // upper[x] = w_0 + … + w_x as plain running sums, in one pass with no branch per weight; returns the total, and
 // `valid` false when a weight is negative or NaN (+∞ shows in the total). Plain sums may drift from the exact
 // prefix sums by a few ulps of the total, but a draw's law is set by the differences upper[x] − upper[x−1], each
-// w_x up to one rounding of the running total, as with a compensated sum (which took 4× as long). Out of line:
-// inlined into the constructor, GCC 12 kept the running sum in memory, one store-to-load wait per weight.
+// w_x up to one rounding of the running total, as with a compensated sum (which costs several times as much). Out
+// of line: inlined into the constructor, GCC 12 kept the running sum in memory, one store-to-load wait per weight.
 [[gnu::noinline]] double running_sums(std::span<const double> weights, std::span<double> upper, bool& valid) noexcept {
   double running = 0.0;
   bool all_valid = true;

@@ -9,7 +9,7 @@
 // (many releases), built and drawn with the same operations for every input. The clip samplers build q for a
 // release by clip-normalise's fixed schedule (RootSchedule::fixed: the same operations for every input). Not
 // protected: the continuous samplers' q (the adaptive search), subnormal arithmetic, and the JS engine around the
-// call; docs/draw-policy.md and README "What timing reveals" state it.
+// call; docs/draw-policy.md and docs/guide/privacy.md#what-timing-reveals state it.
 #include <cstddef>
 #include <memory>
 #include <span>

@@ -57,6 +57,13 @@ struct TwoDoubles {
   double lo;
 };
 
+// Masses whose largest lies in [2^-500, 2^500] are used as given: a total of up to 10^7 of them stays finite, and
+// the largest stays hundreds of binary orders above the subnormals, with room for the solver's scale factors.
+// Ordinary inputs are never rescaled; outside the range the histogram's normalisation and clip-normalise first
+// scale the masses by a power of two (exact) that brings the largest near 1.
+inline constexpr double kUnscaledLeast = 0x1p-500;
+inline constexpr double kUnscaledMost = 0x1p500;
+
 // Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
 [[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {
   const double s = a + b;
@@ -67,7 +74,7 @@ struct TwoDoubles {
 // a·b = hi + lo exactly (unless the product under- or overflows), hi the rounded product: Dekker's product with
 // Veltkamp's split (each factor as two halves of 26 and 27 bits, whose products are exact). The same lo as
 // std::fma(a, b, −hi) wherever that is exact (tested bit for bit), without fma: WebAssembly has no fused multiply-add,
-// and musl's software fma was 945 bytes of the client module (~345 of its gzip bytes). A factor beyond 2^995, whose
+// and musl's software fma would cost the client module more bytes than this. A factor beyond 2^995, whose
 // split would overflow, is split after scaling by 2^-64 (exact), and lo scaled back.
 [[nodiscard]] inline TwoDoubles two_product(double a, double b) noexcept {
   const double p = a * b;

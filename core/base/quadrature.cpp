@@ -43,9 +43,18 @@ Rule gauss_kronrod(const std::function<double(double)>& f, double a, double b) {
   return {kronrod * half, std::fabs((kronrod - gauss) * half)};
 }
 
+// Where the bisection stops short of its tolerance: 40 halvings narrow an interval by 2^40 ≈ 1e12, and an interval
+// narrower than 1e-12 of max(1, |a|) — a few thousand ulps of its ends — would be split into points the rule
+// cannot tell apart, so its estimate is final there (an integrable singularity ends the recursion instead of
+// looping).
+constexpr int kMaxDepth = 40;
+constexpr double kNarrowestInterval = 1e-12;
+
 double adaptive_integral(const std::function<double(double)>& f, double a, double b, double tol, int depth) {
   const Rule whole = gauss_kronrod(f, a, b);
-  if (whole.error <= tol || depth >= 40 || b - a <= 1e-12 * std::max(1.0, std::fabs(a))) return whole.value;
+  if (whole.error <= tol || depth >= kMaxDepth || b - a <= kNarrowestInterval * std::max(1.0, std::fabs(a))) {
+    return whole.value;
+  }
   const double mid = 0.5 * (a + b);
   return adaptive_integral(f, a, mid, 0.5 * tol, depth + 1) + adaptive_integral(f, mid, b, 0.5 * tol, depth + 1);
 }

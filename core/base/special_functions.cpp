@@ -8,6 +8,14 @@ namespace privsample {
 
 namespace {
 constexpr double kLn2 = std::numbers::ln2;
+// The series of log_md rescales its sum by 1e-250 whenever it passes 1e250, far from overflow (1.8e308) even after
+// the next term's growth, and far from underflow after rescaling.
+constexpr double kRescaleAbove = 1e250;
+constexpr double kRescaleBy = 1e-250;
+constexpr double kRescaleExponent10 = 250.0;
+// It stops once the terms fall (m + 1 > √x) and a term is below 1e-17 of the sum: under half an ulp, and the
+// remaining terms decrease at least geometrically from there.
+constexpr double kSeriesStop = 1e-17;
 }  // namespace
 
 // ln M_d(κ) for κ >= 0. d = 1 is ln cosh; otherwise the series Σ_m (κ²/4)^m Γ(d/2)/(m! Γ(m + d/2)), rescaled to
@@ -24,12 +32,12 @@ double log_md(std::size_t d, double kappa) {
     for (int m = 0; m < 100000; ++m) {
       term *= x / ((m + 1.0) * (m + half_d));
       sum += term;
-      if (sum > 1e250) {
-        sum *= 1e-250;
-        term *= 1e-250;
-        log_scale += 250.0 * std::numbers::ln10;
+      if (sum > kRescaleAbove) {
+        sum *= kRescaleBy;
+        term *= kRescaleBy;
+        log_scale += kRescaleExponent10 * std::numbers::ln10;
       }
-      if (m + 1.0 > std::sqrt(x) && term < 1e-17 * sum) break;
+      if (m + 1.0 > std::sqrt(x) && term < kSeriesStop * sum) break;
     }
     return std::log(sum) + log_scale;
   }

@@ -54,7 +54,7 @@ struct MbdeSettings {
   // The paper's settings (the defaults above). Roughly 1e11 FLOPs per round, about 190 times the reduced preset's
   // work: not for a browser.
   [[nodiscard]] static MbdeSettings paper() { return {}; }
-  // Small enough for a browser tab (a fraction of a second for 200 cells): 3 rounds and the paper's architecture,
+  // Small enough for a browser tab (bench/README.md times it): 3 rounds and the paper's architecture,
   // but 400 samples per class in one full batch, 100 epochs (100 SGD steps instead of 1500) at learning rate 0.05
   // (with 15× fewer steps, 0.01 leaves the classifier visibly under-trained) and 200 burn-in steps. Deviations from
   // the paper for speed only; the privacy bound does not depend on them.

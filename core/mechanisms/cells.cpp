@@ -12,6 +12,7 @@
 
 #include "base/errors.hpp"
 #include "base/numeric.hpp"
+#include "mechanisms/factory.hpp"
 #include "mechanisms/membership.hpp"
 #include "model/histogram.hpp"
 
@@ -22,21 +23,12 @@ namespace {
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(message); }
 [[noreturn]] void fail_shape(const std::string& message) { throw ShapeError(message); }
 
+// A mechanism of the list on grid cells: its name there and its factory (factory.hpp).
 template <class T>
-Mechanism make_one_on_cells(const MechanismOptions& o) {
-  return Mechanism(std::in_place_type<T>, T::make_on_cells(o));
-}
-
-template <class... Ts>
-Mechanism made_on_cells(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismOptions& o) {
-  using Maker = Mechanism (*)(const MechanismOptions&);
-  static constexpr std::array<std::string_view, sizeof...(Ts)> kNames{Ts::cells_spec.name...};
-  static constexpr std::array<Maker, sizeof...(Ts)> kMakers{&make_one_on_cells<Ts>...};
-  for (std::size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == spec.name) return kMakers[i](o);
-  }
-  throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
-}
+struct OnCellsEntry {
+  static constexpr std::string_view name = T::cells_spec.name;
+  static Mechanism make(const MechanismOptions& o) { return Mechanism(std::in_place_type<T>, T::make_on_cells(o)); }
+};
 
 template <class Grid>
 auto point_from(const Mechanism& mechanism, const Grid& grid, std::span<const double> density, RandomBits& bits) {
@@ -137,7 +129,7 @@ bool in_class(const DensityClass& cls, std::span<const double> density) {
 // a mechanism on cells links none of their code.
 
 Mechanism make_continuous_mechanism(std::string_view name, const MechanismOptions& options) {
-  return made_on_cells(ContinuousMechanisms{}, mechanism_spec(name, MechanismSpace::continuous), options);
+  return made<OnCellsEntry>(ContinuousMechanisms{}, mechanism_spec(name, MechanismSpace::continuous), options);
 }
 
 double sample_point(const Mechanism& mechanism, const Grid1D& grid, std::span<const double> density,

@@ -65,8 +65,12 @@ class OnCells {
   virtual ~OnCells() = default;
   [[nodiscard]] virtual std::size_t cells() const noexcept = 0;
   [[nodiscard]] virtual std::vector<double> distribution(std::span<const double> density) const = 0;
-  // r_P of a clip sampler (0 in Case B); nothing for a linear sampler, which still validates the density.
-  [[nodiscard]] virtual std::optional<double> normaliser(std::span<const double> density) const = 0;
+  // r_P of a clip sampler (0 in Case B); nothing for a linear sampler (the default), which still validates the
+  // density.
+  [[nodiscard]] virtual std::optional<double> normaliser(std::span<const double> density) const {
+    (void)distribution(density);
+    return std::nullopt;
+  }
   [[nodiscard]] virtual Release release(std::span<const double> density) const = 0;
   // The worst case over the mechanism's class of densities.
   [[nodiscard]] virtual double worst_case_risk(const FDivergence& f) const = 0;

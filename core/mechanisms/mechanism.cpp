@@ -7,26 +7,31 @@
 #include <type_traits>
 
 #include "base/errors.hpp"
+#include "mechanisms/factory.hpp"
 
 namespace privsample {
 namespace {
 
+// A finite mechanism of the list: its name and its factory (factory.hpp).
 template <class T>
-Mechanism make_one(const MechanismOptions& o) {
-  return Mechanism(std::in_place_type<T>, T::make(o));
-}
+struct Finite {
+  static constexpr std::string_view name = T::spec.name;
+  static Mechanism make(const MechanismOptions& o) { return Mechanism(std::in_place_type<T>, T::make(o)); }
+};
 
-// The factory of the named mechanism: a table of one function per type (a fold over optional<Mechanism> assignments
-// instantiated every alternative's copy and move, several KB of the client module).
-template <class... Ts>
-Mechanism made(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismOptions& o) {
-  using Maker = Mechanism (*)(const MechanismOptions&);
-  static constexpr std::array<std::string_view, sizeof...(Ts)> kNames{Ts::spec.name...};
-  static constexpr std::array<Maker, sizeof...(Ts)> kMakers{&make_one<Ts>...};
-  for (std::size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == spec.name) return kMakers[i](o);
-  }
-  throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
+// An optional capability: call(m) where the mechanism has it (call's return type names the member, so that a
+// mechanism without it drops out), else std::nullopt.
+template <class R, class Call>
+std::optional<R> if_capable(const Mechanism& mechanism, Call&& call) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<R> {
+        if constexpr (std::is_invocable_v<Call&, decltype(m)>) {
+          return call(m);
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
 }
 
 }  // namespace
@@ -34,7 +39,7 @@ Mechanism made(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismO
 std::vector<std::string> finite_mechanism_names() { return mechanism_names(MechanismSpace::finite); }
 
 Mechanism make_finite_mechanism(std::string_view name, const MechanismOptions& options) {
-  return made(FiniteMechanisms{}, mechanism_spec(name, MechanismSpace::finite), options);
+  return made<Finite>(FiniteMechanisms{}, mechanism_spec(name, MechanismSpace::finite), options);
 }
 
 std::string_view mechanism_name(const Mechanism& mechanism) {
@@ -93,15 +98,10 @@ void distribution_into(const Mechanism& mechanism, std::span<const double> input
 }
 
 std::optional<double> normaliser(const Mechanism& mechanism, std::span<const double> input) {
-  const std::optional<double> r = std::visit(
-      [&](const auto& m) -> std::optional<double> {
-        if constexpr (requires { m.normaliser(input); }) {
-          return m.normaliser(input);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  const std::optional<double> r =
+      if_capable<double>(mechanism, [&](const auto& m) -> decltype(m.normaliser(input)) {
+        return m.normaliser(input);
+      });
   // Without a normaliser the input is still checked, with the mechanism's own checks and messages: a bad one throws
   // rather than getting "none".
   if (!r) (void)distribution(mechanism, input);
@@ -117,28 +117,13 @@ double worst_case_risk(const Mechanism& mechanism, NamedDivergence f, std::size_
 }
 
 std::optional<double> mixture_weight(const Mechanism& mechanism, std::size_t k) {
-  return std::visit(
-      [&](const auto& m) -> std::optional<double> {
-        if constexpr (requires { m.mixture_weight(k); }) {
-          return m.mixture_weight(k);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  return if_capable<double>(mechanism,
+                            [&](const auto& m) -> decltype(m.mixture_weight(k)) { return m.mixture_weight(k); });
 }
 
 std::optional<AffineMap> affine_map(const Mechanism& mechanism, std::size_t k) {
   check_category_count(k, "k");
-  return std::visit(
-      [&](const auto& m) -> std::optional<AffineMap> {
-        if constexpr (requires { m.affine_map(k); }) {
-          return m.affine_map(k);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  return if_capable<AffineMap>(mechanism, [&](const auto& m) -> decltype(m.affine_map(k)) { return m.affine_map(k); });
 }
 
 bool has_exact_distribution(const Mechanism& mechanism) {
@@ -155,28 +140,15 @@ bool has_exact_distribution(const Mechanism& mechanism) {
 }
 
 std::optional<PointMassLaw> point_mass_law(const Mechanism& mechanism, std::size_t k) {
-  return std::visit(
-      [&](const auto& m) -> std::optional<PointMassLaw> {
-        if constexpr (requires { m.point_mass_law(k); }) {
-          return m.point_mass_law(k);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  return if_capable<PointMassLaw>(mechanism,
+                                  [&](const auto& m) -> decltype(m.point_mass_law(k)) { return m.point_mass_law(k); });
 }
 
 std::optional<std::vector<double>> point_mass_counts(const Mechanism& mechanism, std::span<const double> items,
                                                      RandomBits& bits) {
-  return std::visit(
-      [&](const auto& m) -> std::optional<std::vector<double>> {
-        if constexpr (requires { m.point_mass_counts(items, bits); }) {
-          return m.point_mass_counts(items, bits);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  return if_capable<std::vector<double>>(mechanism, [&](const auto& m) -> decltype(m.point_mass_counts(items, bits)) {
+    return m.point_mass_counts(items, bits);
+  });
 }
 
 IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws) {
@@ -184,15 +156,7 @@ IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std
 }
 
 std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input) {
-  return std::visit(
-      [&](const auto& m) -> std::optional<Release> {
-        if constexpr (requires { m.release(input); }) {
-          return m.release(input);
-        } else {
-          return std::nullopt;
-        }
-      },
-      mechanism);
+  return if_capable<Release>(mechanism, [&](const auto& m) -> decltype(m.release(input)) { return m.release(input); });
 }
 
 std::optional<std::vector<double>> released_probabilities(const Mechanism& mechanism, std::span<const double> input) {

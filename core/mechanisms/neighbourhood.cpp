@@ -13,6 +13,10 @@ double validated_gamma(double gamma) {
   return gamma;
 }
 
+void check_prior_size(std::size_t k, std::size_t size, const char* name) {
+  if (k != size) throw_shape({"k = ", k, " but the ", name, " has ", size, " categories"});
+}
+
 PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma) {
   PrivacyBox box{std::vector<double>(prior.size()), std::vector<double>(prior.size())};
   for (std::size_t x = 0; x < prior.size(); ++x) {

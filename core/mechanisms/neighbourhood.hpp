@@ -1,6 +1,8 @@
 #pragma once
 // The neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ} of a public prior P0, which the local samplers (local,
-// local-linear; Ghoukasian et al.) centre on: its width γ and its box.
+// local-linear; Ghoukasian et al.) centre on: its width γ and its box; and the check that a histogram has the
+// categories of a public prior (or of the mollifier's reference).
+#include <cstddef>
 #include <span>
 
 #include "privacy/privacy_box.hpp"
@@ -14,5 +16,9 @@ double validated_gamma(double gamma);
 // N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂, the f-projection of P onto N_γ(P0) for every
 // f), its ends rounded inward so that P̂ lies in N_γ(P0) as real numbers. prior: a pmf; γ validated.
 [[nodiscard]] PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma);
+
+// A histogram of k categories against a public distribution of `size` entries, named `name` ("prior", "reference"):
+// a ShapeError ("k = 3 but the prior has 4 categories") when they differ.
+void check_prior_size(std::size_t k, std::size_t size, const char* name = "prior");
 
 }  // namespace privsample

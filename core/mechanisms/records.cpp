@@ -23,13 +23,21 @@ double roo_q(Decay d, std::uint64_t n, std::uint64_t k) {
   return kw / (kw + static_cast<double>(n) * d.a);
 }
 
+// with_margin's ε′ = ε − (kMarginRelative·ε + kMarginAbsolute): the check of the released law's worst log-ratio
+// (dsroo_worst_log_ratio) is accurate to about 2^-47 ≈ 7e-15 in the log, so a margin of 1e-14 (and 1e-12 relative,
+// for large ε) is one it always resolves, while it moves q by far less than the papers' printed digits.
+constexpr double kMarginRelative = 1e-12;
+constexpr double kMarginAbsolute = 1e-14;
+// round_up's 8 ulp: a computed q_0 is within about 4 ulp of the exact value (records.hpp).
+constexpr double kRoundUpFactor = 1.0 + 0x1.0p-50;
+
 double with_margin(double epsilon) {
-  const double margin = 1e-12 * epsilon + 1e-14;
+  const double margin = kMarginRelative * epsilon + kMarginAbsolute;
   return epsilon > margin ? epsilon - margin : 0.0;
 }
 
 double round_up(double q) {
-  double up = q * (1.0 + 0x1.0p-50);
+  double up = q * kRoundUpFactor;
   up = std::nextafter(up, 2.0);
   up = std::nextafter(up, 2.0);
   return std::min(up, 1.0);

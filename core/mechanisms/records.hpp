@@ -65,9 +65,10 @@ struct Decay {
 // ROO's q_0 = k/(k + n·e1) = k·w/(k·w + n·a).
 [[nodiscard]] double roo_q(Decay d, std::uint64_t n, std::uint64_t k);
 
-// ε′ = ε − (1e-12·ε + 1e-14) (0 below it): both ROO's and DS-ROO's q are computed at ε′, so the released law's worst
-// log-ratio stays that far below ε — a margin every check of it (dsroo_worst_log_ratio, accurate to ~2^-47 in the
-// log) resolves, where rounding q up alone leaves a margin of a few ulps.
+// ε′ = ε − (1e-12·ε + 1e-14) (0 below it; kMarginRelative and kMarginAbsolute in records.cpp): both ROO's and
+// DS-ROO's q are computed at ε′, so the released law's worst log-ratio stays that far below ε — a margin every check
+// of it (dsroo_worst_log_ratio, accurate to ~2^-47 in the log) resolves, where rounding q up alone leaves a margin of
+// a few ulps.
 [[nodiscard]] double with_margin(double epsilon);
 
 // Outward rounding of an obscure probability: a computed q_0 is within ~4 ulp (exp/expm1 within 1 ulp, three

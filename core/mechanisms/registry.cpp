@@ -106,9 +106,19 @@ std::string registry_json() {
     out += "{\"name\":";
     append_json_string(out, kOptions[i].name);
     out += ",\"kind\":";
-    append_json_string(out, kOptions[i].kind == OptionKind::number ? "number" : "numbers");
+    append_json_string(out, kOptions[i].kind == OptionKind::number    ? "number"
+                            : kOptions[i].kind == OptionKind::numbers ? "numbers"
+                                                                      : "text");
     out += ",\"meaning\":";
     append_json_string(out, kOptions[i].meaning);
+    if (!kOptions[i].values.empty()) {
+      out += ",\"values\":[";
+      for (std::size_t v = 0; v < kOptions[i].values.size(); ++v) {
+        if (v) out += ',';
+        append_json_string(out, kOptions[i].values[v]);
+      }
+      out += ']';
+    }
     out += '}';
   }
   out += "],\"mechanisms\":[";
@@ -139,6 +149,10 @@ std::string registry_json() {
     }
     out += "},\"summary\":";
     append_json_string(out, spec.summary);
+    out += ",\"label\":";
+    append_json_string(out, spec.label.empty() ? spec.name : spec.label);
+    out += ",\"plain\":";
+    append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
     out += '}';
   }
   // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).

@@ -24,11 +24,11 @@ namespace privsample {
 [[nodiscard]] const MechanismSpec& oracle_spec(std::string_view name);
 
 // The registry as JSON: {"options": [{"name", "kind", "meaning"}], "mechanisms": [{"name", "space", "notion",
-// "required", "optional", "defaults": {name: value}, "summary"}], "oracles": [{"name", "notion", "required",
-// "optional", "defaults", "summary", "report", "counts"}]}; "required" lists the notion's options too ("epsilon", or
-// for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu). An oracle's "report" is "hex" (a bitset
-// as hex text) or "integer"; its "counts" are "per-category" (k support counts) or "per-report" (one per report
-// value).
+// "required", "optional", "defaults": {name: value}, "summary", "label", "plain"}], "oracles": [{"name", "notion",
+// "required", "optional", "defaults", "summary", "report", "counts"}]}; "required" lists the notion's options too
+// ("epsilon", or for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu). An oracle's "report" is
+// "hex" (a bitset as hex text) or "integer"; its "counts" are "per-category" (k support counts) or "per-report" (one
+// per report value).
 [[nodiscard]] std::string registry_json();
 
 }  // namespace privsample

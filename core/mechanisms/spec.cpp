@@ -11,7 +11,9 @@
 namespace privsample {
 namespace {
 
-constexpr std::array<OptionSpec, 10> kOptions{{
+constexpr std::string_view kOutsideNeighbourhoodValues[] = {"clip", "projection"};
+
+constexpr std::array<OptionSpec, 11> kOptions{{
     {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
     {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
     {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
@@ -22,11 +24,15 @@ constexpr std::array<OptionSpec, 10> kOptions{{
     {"categories", OptionKind::number, "number k >= 2 of the items a frequency oracle reports on"},
     {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
     {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
+    {"outsideNeighbourhood", OptionKind::text,
+     "'local' in the trivial regime e^ε >= γ², inputs outside N_γ(P0): 'clip' into the box (default) or "
+     "'projection' onto N_γ(P0) (the paper's sampler)", kOutsideNeighbourhoodValues},
 }};
 
 bool given(const MechanismOptions& o, std::string_view key) {
   if (const auto field = number_field(key)) return (o.*field).has_value();
   if (const auto field = array_field(key)) return (o.*field).has_value();
+  if (const auto field = text_field(key)) return (o.*field).has_value();
   return false;
 }
 
@@ -135,6 +141,11 @@ std::optional<double> MechanismOptions::*number_field(std::string_view key) noex
 std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept {
   if (key == "prior") return &MechanismOptions::prior;
   if (key == "reference") return &MechanismOptions::reference;
+  return nullptr;
+}
+
+std::optional<std::string> MechanismOptions::*text_field(std::string_view key) noexcept {
+  if (key == "outsideNeighbourhood") return &MechanismOptions::outside_neighbourhood;
   return nullptr;
 }
 

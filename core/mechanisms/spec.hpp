@@ -26,19 +26,22 @@ struct MechanismOptions {
   std::optional<double> categories;
   std::optional<std::vector<double>> prior;
   std::optional<std::vector<double>> reference;
+  std::optional<std::string> outside_neighbourhood;  // 'local': "clip" (default) or "projection"
 };
 
 // The field of MechanismOptions an option name stands for, or nullptr when the name is not an option of that kind:
 // the one place where option names meet the struct (the registry's checks and the bindings' setters use it).
 [[nodiscard]] std::optional<double> MechanismOptions::*number_field(std::string_view key) noexcept;
 [[nodiscard]] std::optional<std::vector<double>> MechanismOptions::*array_field(std::string_view key) noexcept;
+[[nodiscard]] std::optional<std::string> MechanismOptions::*text_field(std::string_view key) noexcept;
 
-enum class OptionKind { number, numbers };
+enum class OptionKind { number, numbers, text };
 
 struct OptionSpec {
   std::string_view name;
   OptionKind kind;
   std::string_view meaning;
+  std::span<const std::string_view> values = {};  // a text option's accepted values (the registry lists them)
 };
 
 // Every option any mechanism takes, in the order error messages list them.
@@ -66,11 +69,17 @@ struct MechanismSpec {
   std::span<const std::string_view> optional;
   std::span<const OptionDefault> defaults;     // the value of an optional number option the caller leaves out
   std::string_view summary;
+  // For people choosing a mechanism (the demo's picker and sentences): its name in a sentence ("the minimax
+  // sampler"; the registry gives the mechanism's name when empty) and one line in plain words of what it does (the
+  // summary when empty).
+  std::string_view label = {};
+  std::string_view plain = {};
 };
 
 // Option lists that MechanismSpec entries point into (constant data: no code runs to build one).
 inline constexpr std::string_view kReferenceOption[] = {"reference"};
 inline constexpr std::string_view kPriorGammaOptions[] = {"prior", "gamma"};
+inline constexpr std::string_view kOutsideNeighbourhoodOption[] = {"outsideNeighbourhood"};
 inline constexpr std::string_view kRecordsOption[] = {"records"};
 inline constexpr std::string_view kDensityClassOptions[] = {"reference", "c2"};
 inline constexpr std::string_view kC1Option[] = {"c1"};

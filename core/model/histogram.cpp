@@ -171,7 +171,7 @@ void divide_by_total(std::span<const double> values, const Scan& scan, std::span
   double first = 1.0;
   double scale = 1.0;
   double total = scan.total;
-  if (!(scan.largest >= 0x1p-500 && scan.largest <= 0x1p500)) {
+  if (!(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost)) {
     // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
     const int exponent = std::ilogb(scan.largest);
     first = exponent < -1022 ? 0x1p1023 : 1.0;

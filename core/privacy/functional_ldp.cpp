@@ -16,6 +16,17 @@ namespace privsample {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// e^β Φ(b) as a plain product only while both factors are normal doubles: e^β is finite up to β ≈ 709.78, so 700
+// leaves room; Φ(b) stays above the smallest normal double (2.2e-308) for b >= −37 (Φ(−37) ≈ 6e-300).
+constexpr double kPlainExpBelow = 700.0;
+constexpr double kPlainNormalCdfFrom = -37.0;
+// The β grid of the Gaussian weight's search and of its check points is log-spaced from min(1e-3, μ·1e-4) up: for
+// small μ the minimiser β* lies near 0, and a start that shrinks with μ keeps grid points below it.
+constexpr double kLogGridStart = 1e-3;
+constexpr double kLogGridStartPerMu = 1e-4;
+// The golden-section search stops when its bracket is within 1e-14 of (1 + β): a few dozen ulps, below which the
+// objective's own rounding decides the comparisons.
+constexpr double kGoldenBracket = 1e-14;
 
 void check_beta(double beta) {
   if (std::isnan(beta) || beta < 0.0) {
@@ -37,7 +48,7 @@ void check_T(double T) {
 // exp(β + log Φ(b)) (docs/numerics.md#gaussian-profile).
 double gaussian_tail_term(double mu, double beta) {
   const double b = -beta / mu - mu / 2.0;
-  if (beta <= 700.0 && b >= -37.0) return std::exp(beta) * normal_cdf(b);
+  if (beta <= kPlainExpBelow && b >= kPlainNormalCdfFrom) return std::exp(beta) * normal_cdf(b);
   return std::exp(beta + log_normal_cdf(b));
 }
 
@@ -97,7 +108,7 @@ LinearWeight gaussian_linear_weight(double mu, double T) {
   std::vector<double> grid;
   grid.reserve(kUniform + kLogSpaced + 1);
   for (int i = 0; i <= kUniform; ++i) grid.push_back(beta_max * i / kUniform);
-  const double log_lo = std::log(std::min(1e-3, mu * 1e-4));
+  const double log_lo = std::log(std::min(kLogGridStart, mu * kLogGridStartPerMu));
   const double log_hi = std::log(beta_max);
   for (int i = 0; i < kLogSpaced; ++i) grid.push_back(std::exp(log_lo + (log_hi - log_lo) * i / (kLogSpaced - 1)));
   std::sort(grid.begin(), grid.end());
@@ -120,7 +131,7 @@ LinearWeight gaussian_linear_weight(double mu, double T) {
   const double inverse_phi = (std::sqrt(5.0) - 1.0) / 2.0;
   Objective x1 = gaussian_objective(mu, T, hi - inverse_phi * (hi - lo));
   Objective x2 = gaussian_objective(mu, T, lo + inverse_phi * (hi - lo));
-  for (int iteration = 0; iteration < 200 && hi - lo > 1e-14 * (1.0 + hi); ++iteration) {
+  for (int iteration = 0; iteration < 200 && hi - lo > kGoldenBracket * (1.0 + hi); ++iteration) {
     if (!better(x2, x1)) {  // the minimum is in [lo, x2]
       hi = x2.beta;
       x2 = x1;
@@ -253,8 +264,11 @@ std::vector<double> gaussian_check_points(double mu, double T, double beta_star)
   const double beta_max =
       std::max({50.0, mu * mu / 2.0 + 5.0 * mu + 5.0, mu * std::sqrt(2.0 * std::log(4.0 * T)) + 5.0});
   std::vector<double> betas{0.0, beta_star};
-  for (const double step : {-1e-6, -1e-9, 1e-9, 1e-6}) betas.push_back(std::max(0.0, beta_star * (1.0 + step)));
-  const double log_lo = std::log(std::min(1e-3, mu * 1e-4));
+  // Either side of the solved β*, at relative steps far above its rounding (1e-9) and at the grid's scale (1e-6).
+  constexpr double kNear = 1e-9;
+  constexpr double kFar = 1e-6;
+  for (const double step : {-kFar, -kNear, kNear, kFar}) betas.push_back(std::max(0.0, beta_star * (1.0 + step)));
+  const double log_lo = std::log(std::min(kLogGridStart, mu * kLogGridStartPerMu));
   for (int i = 0; i <= 64; ++i) betas.push_back(std::exp(log_lo + (std::log(beta_max) - log_lo) * i / 64.0));
   return betas;
 }

@@ -66,8 +66,7 @@ struct LinearWeight {
 // λ and the floor keep full relative precision. β_max = max(50, μ²/2 + 5μ + 5, μ·sqrt(2 log 4T) + 5): beyond
 // it the objective provably increases (derivation in the source), so the minimiser lies inside. Checked against
 // high-precision (mpmath) references: |λ error| <= 3e-16 and floor relative error <= 4e-16 for μ ∈ [1e-6, 37],
-// T ∈ [1, 1e12].
-// About 60 µs per call.
+// T ∈ [1, 1e12]. A sampler solves it once per k and keeps it (keep_for_categories).
 // All forms use e^{−ε}/e^{−β} only, so ε up to 1000 and μ up to 100 never overflow.
 // Throws std::invalid_argument for an invalid guarantee or T < 1 / non-finite.
 [[nodiscard]] LinearWeight solve_linear_weight(const Guarantee& g, double T);

@@ -1,5 +1,5 @@
 #pragma once
-// The clip boxes the clip samplers release from, rounded toward privacy (DESIGN.md "Numerics and privacy hygiene").
+// The clip boxes the clip samplers release from, rounded toward privacy (docs/numerics.md).
 //
 // A clip sampler's output satisfies lo_x <= q_x <= hi_x exactly (clip_normalise clamps), so its pure ε-LDP
 // guarantee holds for the released doubles themselves when hi_x <= e^ε·lo_x as real numbers. Every box floor is

@@ -134,4 +134,10 @@ std::vector<double> clip_data_target(const ReleasePlan& plan, std::span<const do
   return target;
 }
 
+Release clip_release(ReleasePlan plan, std::span<const double> q) {
+  auto shared = std::make_shared<const ReleasePlan>(std::move(plan));
+  std::vector<double> target = clip_data_target(*shared, q);
+  return Release(std::move(shared), target);
+}
+
 }  // namespace privsample

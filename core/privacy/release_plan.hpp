@@ -84,4 +84,8 @@ class Release {
   std::vector<std::uint64_t> units_;
 };
 
+// The release of a clip output q under `plan`, a plan from clip_release_plan or uniform_clip_release_plan over q's box:
+// its data part is clip_data_target(plan, q), so that the released law is q up to the units' rounding.
+[[nodiscard]] Release clip_release(ReleasePlan plan, std::span<const double> q);
+
 }  // namespace privsample

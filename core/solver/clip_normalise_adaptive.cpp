@@ -152,7 +152,7 @@ LevelledRoot root_by_levels(std::span<const double> p, const Bounds& bounds, con
                             bool small_route) {
   int shift = 0;
   // (At least −1023: a subnormal largest mass is brought near 2^-51 rather than 1, so that 2^-shift is a double.)
-  if (totals.largest_mass < 0x1p-500 || totals.largest_mass > 0x1p500) {
+  if (totals.largest_mass < kUnscaledLeast || totals.largest_mass > kUnscaledMost) {
     shift = std::max(std::ilogb(totals.largest_mass), -1023);
   }
   LevelledRoot levelled;

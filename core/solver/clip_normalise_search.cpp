@@ -259,6 +259,9 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
                        std::size_t open_count, double open_mass, double constant, std::vector<double>& scratch,
                        std::vector<Bounds::Atom>& sample, std::pair<double, double>& pivots) {
   constexpr std::size_t kLeast = 32;  // the smallest sample
+  // The bracket's half-width never falls below 1e-12 in F, so that a sample whose standard error rounds to 0 still
+  // brackets the roundings of F's estimate (sums of about k terms near 1); too wide costs a larger bracket only.
+  constexpr double kLeastSpread = 1e-12;
   const auto wanted =
       std::max(kLeast, static_cast<std::size_t>(2.0 * std::sqrt(static_cast<double>(open_count))));
   // Up to kLeast open atoms, and for a uniform box with k <= kSmall, the sample is all of them: F̂ = F, and the
@@ -275,7 +278,7 @@ bool pick_first_pivots(const Bounds& bounds, std::span<const double> p, const Po
   if (!exact) {
     // Four standard errors either side, at the estimated root; a miss costs one more pass, not correctness.
     const double s_root = scratch[std::min(at_root, scratch.size() - 1)];
-    spread = 4.0 * estimate(s_root).error + 1e-12;
+    spread = 4.0 * estimate(s_root).error + kLeastSpread;
   }
   const std::size_t below = exact ? at_root : gallop(scratch, estimate, at_root, 1.0 - spread, true);
   const std::size_t above = exact ? at_root : gallop(scratch, estimate, at_root, 1.0 + spread, false);

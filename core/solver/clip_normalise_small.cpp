@@ -15,6 +15,18 @@
 namespace privsample::clip_solver {
 namespace {
 
+// Which side of a breakpoint bound/m a mass is on is read from the product m·s against the bound, which carries one
+// rounding (2^-53 relative) as does the bound: outside a relative band of 1e-13, about 450 times both together, the
+// product's side is the true side; inside it the division decides (family_neighbour).
+constexpr double kProductBand = 1e-13;
+// F(s) is a sum of at most kSmall clipped terms, each rounded once: within 1e-13 of 1 (above 128·2^-53 ≈ 1.4e-14
+// with room) s is next to a root and another Newton step cannot move it off its rounding.
+constexpr double kRootResidual = 1e-13;
+// A bound at or above 1e-290 keeps every product m·s that can meet it (within kProductBand) among the normal doubles,
+// eighteen orders of magnitude above the subnormal range, so the product's relative rounding holds there; nearer
+// the subnormals the steering divides instead.
+constexpr double kNormalBoundFloor = 1e-290;
+
 // One steering pass of small_pivots at s over n masses in two lanes (even and odd atoms; an odd n's last atom in the
 // even lane): Σ clip(s·m; lo, hi) and the slope Σm over the atoms strictly inside, and the smallest mass at or above
 // each bound at s and the largest below it (from which the neighbouring breakpoints follow: bound/m falls as m grows).
@@ -138,7 +150,7 @@ class SmallAtoms {
     masses_ = direct ? p.data() : copy_.data();
     base_ = direct ? constant - static_cast<double>(p.size() - open_count) * lo_ : constant;
     // Bounds far from the subnormal range, where m·s against them is as good as the division outside the band.
-    by_mass_ = hi_ >= 1e-290 && (lo_ == 0.0 || lo_ >= 1e-290);
+    by_mass_ = hi_ >= kNormalBoundFloor && (lo_ == 0.0 || lo_ >= kNormalBoundFloor);
   }
   SmallAtoms(const SmallAtoms&) = delete;
   SmallAtoms& operator=(const SmallAtoms&) = delete;
@@ -202,15 +214,15 @@ class SmallAtoms {
   // The neighbour in one family (bound/m for every open mass m) strictly above s when `up` (∞ if none), else the one
   // at or below s (0 if none): for a uniform box bound/m falls as m grows, so it is bound/m at one mass, the largest
   // with bound/m > s (up) or the smallest with bound/m <= s. Which masses qualify is plain from m·s against the bound
-  // except within 1e-13 of it, where the division decides: the same doubles, a division or two.
+  // except within kProductBand of it, where the division decides: the same doubles, a division or two.
   [[nodiscard]] double family_neighbour(double bound, double s, bool up) const {
     const double none = up ? kInfinity : 0.0;
     double best = up ? 0.0 : kInfinity;
     for (std::size_t j = 0; j < n_; ++j) {
       const double m = masses_[j];
       const double product = m * s;
-      const bool sure = up ? product < bound * (1.0 - 1e-13) : product > bound * (1.0 + 1e-13);
-      const bool near = up ? product <= bound * (1.0 + 1e-13) : product >= bound * (1.0 - 1e-13);
+      const bool sure = up ? product < bound * (1.0 - kProductBand) : product > bound * (1.0 + kProductBand);
+      const bool near = up ? product <= bound * (1.0 + kProductBand) : product >= bound * (1.0 - kProductBand);
       const bool unsure = !sure && near && m > 0.0 && (up ? bound / m > s : bound / m <= s);
       best = up ? std::max(best, sure || unsure ? m : 0.0) : std::min(best, sure || unsure ? m : kInfinity);
     }
@@ -262,7 +274,7 @@ Steered newton_steps(const SmallAtoms& atoms, double constant, std::size_t open_
       at.on_piece = true;
       break;
     }
-    if (std::fabs(piece.value - 1.0) <= 1e-13) break;  // within rounding of a root: s is next to it
+    if (std::fabs(piece.value - 1.0) <= kRootResidual) break;  // within rounding of a root: s is next to it
     // On a flat piece F keeps its value up to the piece's end: the bracket moves there.
     if (piece.value < 1.0) {
       low = piece.slope == 0.0 && piece.above < high ? std::max(s, piece.above) : s;

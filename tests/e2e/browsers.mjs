@@ -12,6 +12,21 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 
+/** The Content-Type of each file the tests' static servers send, by extension. */
+export const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.csv': 'text/csv; charset=utf-8',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
 export const BROWSERS = {
   chromium: { binary: '/usr/bin/chromium', debian: 'chromium' },
   firefox: { binary: '/usr/bin/firefox-esr', debian: 'firefox-esr' },

@@ -19,22 +19,12 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, missing, probeScript } from './browsers.mjs';
+import { CONTENT_TYPES as TYPES, launch, missing, probeScript } from './browsers.mjs';
 import { DIST, PREFIX, ROOT, cspOf } from './support.mjs';
 
 const NAMES = (process.env.PRIVSAMPLE_BROWSERS ?? 'chromium,firefox,webkit').split(',').filter(Boolean);
 const SHOTS = join(ROOT, 'test-output', 'browsers');
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'";
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.csv': 'text/csv; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
 const PACKAGE_DIRS = ['build/bundle/', 'build/wasm/', 'bindings/js/'];
 
 /** The probe, inserted as the first script of an HTML page (after its policy: it is a script from 'self'). */

@@ -1,4 +1,4 @@
-// Browser end-to-end test of loading under a strict Content-Security-Policy (issue 13 §5), in Debian's Chromium:
+// Browser end-to-end test of loading under a strict Content-Security-Policy, in Debian's Chromium:
 //   node --test tests/e2e/csp-file.e2e.test.mjs        (needs the built package: bash scripts/build-wasm.sh)
 // A small static page (tests/e2e/csp-page/) is served with the policy in an HTTP header,
 //   default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'
@@ -14,7 +14,7 @@
 //     its box; the client also draws a sample), the most the API takes;
 //   - the policy is really enforced: without 'wasm-unsafe-eval' the module cannot compile (a script-src violation);
 //     the research entry, whose WASM is inlined, loads without connect-src data: but with a connect-src violation
-//     and two console errors, and cleanly with it — as README says.
+//     and two console errors, and cleanly with it — as docs/guide/loading.md says.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,6 +22,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CONTENT_TYPES as TYPES } from './browsers.mjs';
 import { CHROMIUM, OUTPUT, ROOT } from './support.mjs';
 import { readmeBlocks } from '../js/readme-blocks.mjs';
 
@@ -29,7 +30,6 @@ const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connec
 const NO_WASM_EVAL = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
 const WITH_DATA = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' data:; object-src 'none'; base-uri 'none'";
 const POLICIES = { strict: STRICT, 'no-wasm-eval': NO_WASM_EVAL, 'with-data': WITH_DATA };
-const TYPES = { '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 const PAGE_DIR = join(ROOT, 'tests', 'e2e', 'csp-page');
 const PACKAGE_DIRS = ['build/bundle/', 'build/wasm/', 'bindings/js/'];
 const BROWSER_BLOCKS = readmeBlocks().filter((b) => b.info === 'browser');

@@ -647,7 +647,14 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     // Every mechanism of the picker, at ε = 1, for the prior "your histogram P" (the default choice).
     assert.equal(await page.getByTestId('accountant-prior').inputValue(), 'own');
     const mechanisms = await page.getByTestId('mechanism-select').evaluate((s) => [...s.options].map((o) => o.value));
-    assert.equal(mechanisms.length, 8);
+    // The picker is the library's registry: every finite mechanism, in its order, each under its label.
+    const { init } = await import('../../bindings/js/privsample.mjs');
+    const registered = (await init()).registry.mechanisms.filter((m) => m.space === 'finite');
+    assert.deepEqual(mechanisms, registered.map((m) => m.name));
+    const texts = await page.getByTestId('mechanism-select').evaluate((s) => [...s.options].map((o) => o.textContent));
+    for (const [i, m] of registered.entries()) {
+      assert.ok(texts[i].includes(m.label.replace(/^the /, '')), `${m.name}: '${texts[i]}'`);
+    }
     const H = (() => {
       const t = sum(DEFAULT_COUNTS);
       return -DEFAULT_COUNTS.filter((c) => c > 0).reduce((s, c) => s + (c / t) * Math.log2(c / t), 0);

@@ -15,22 +15,18 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CONTENT_TYPES as TYPES } from './browsers.mjs';
 import { CHROMIUM, ROOT } from './support.mjs';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 const PAGE_DIR = join(ROOT, 'tests', 'e2e', 'ledger-page');
-const PACKAGE_DIRS = ['build/bundle/', 'build/wasm/'];
+const PACKAGE_DIRS = ['build/bundle/', 'build/wasm/', 'tests/js/ledger-doubles.mjs'];
 const OVER_BUDGET = /purpose 'p': releasing this sample .* would exceed its budget/;
 const LOCAL_STORAGE = /^localStorage cannot be updated atomically across tabs, even under a Web Lock/;
 const BUDGET = 1;
 const EPSILON = 0.25;
 const FITS = 4;
 
-// /page/…: the test page; /pkg/…: the package's built files.
+// /page/…: the test page; /pkg/…: the package's built files and the ledger's test doubles (shared with Node's tests).
 function startServer() {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');

@@ -1,4 +1,4 @@
-// Browser end-to-end test of what issue 13 asks of the demo for people (dist/; run `npm run build` first), in Debian's
+// Browser end-to-end test of what the demo must do for people (dist/; run `npm run build` first), in Debian's
 // Chromium:  node --test tests/e2e/people.e2e.test.mjs
 //   - the plain-language first screen and the expert panels behind one click;
 //   - the histogram, mechanism and ε persist across a reload (localStorage) and travel in a permalink (URL fragment)
@@ -14,32 +14,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor } from './support.mjs';
+import {
+  assertFitsScreen, assertStayedLocal, demoSession, openPhone, saveScreenshot, stepsFor, waitForBarsOf,
+} from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 const demo = demoSession('index.html', STEP_TIMEOUT);
+const waitForBars = (p, predicate, timeout = STEP_TIMEOUT) => waitForBarsOf(p, predicate, timeout);
 let page;
 let baseUrl;
 
 const step = stepsFor('people', () => page);
-
-const chart = async (p, testid) => {
-  const raw = await p.getByTestId(testid).getAttribute('data-chart');
-  return raw ? JSON.parse(raw) : null;
-};
-
-/** Waits until the page has no computation pending and the bar chart's data satisfies predicate (run here in Node). */
-async function waitForBars(p, predicate, timeout = STEP_TIMEOUT) {
-  const deadline = Date.now() + timeout;
-  let seen = null;
-  for (;;) {
-    const busy = await p.getByTestId('app').getAttribute('data-busy');
-    seen = await chart(p, 'bar-chart');
-    if (busy === 'false' && seen && predicate(seen)) return seen;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the bar chart (last seen: ${JSON.stringify(seen)?.slice(0, 300)})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function tableState(p) {
   return {

@@ -14,30 +14,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { assertStayedLocal, demoSession, saveScreenshot, stepsFor } from './support.mjs';
+import { assertStayedLocal, demoSession, saveScreenshot, stepsFor, waitForBarsOf } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const demo = demoSession('index.html', STEP_TIMEOUT);
+const waitForBars = (p, predicate) => waitForBarsOf(p, predicate, STEP_TIMEOUT);
 let page;
 let baseUrl;
 
 const step = stepsFor('rough-edges', () => page);
-
-const chartOf = async (p, testid) => JSON.parse((await p.getByTestId(testid).getAttribute('data-chart')) ?? 'null');
-
-/** Waits until `p` has no computation pending and its bar chart's data satisfies predicate (run here, in Node). */
-async function waitForBars(p, predicate) {
-  const deadline = Date.now() + STEP_TIMEOUT;
-  let seen = null;
-  for (;;) {
-    const busy = await p.getByTestId('app').getAttribute('data-busy');
-    seen = await chartOf(p, 'bar-chart');
-    if (busy === 'false' && seen && predicate(seen)) return seen;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the bar chart (last seen: ${JSON.stringify(seen)?.slice(0, 300)})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function openPage(p, file) {
   await p.goto(`${baseUrl}${file}`);

@@ -8,6 +8,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CONTENT_TYPES } from './browsers.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = join(ROOT, 'dist');
@@ -15,19 +16,6 @@ export const OUTPUT = join(ROOT, 'test-output', 'e2e');
 export const PREFIX = '/demo/privsample/';
 export const CHROMIUM = '/usr/bin/chromium';
 
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.csv': 'text/csv; charset=utf-8',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json',
-};
 
 // ---------------------------------------------------------------------------------------------
 // Static server for dist/ under PREFIX. Anything outside PREFIX is a 404 and is recorded: a page built
@@ -237,4 +225,22 @@ export function demoSession(pageFile, stepTimeout) {
     close: () => closeDemoPage(session.server, session.browser),
   };
   return session;
+}
+
+/**
+ * Waits until page `p` of the histogram demo has no computation pending and its bar chart's data (data-chart)
+ * satisfies predicate (run here, in Node); returns that data.
+ */
+export async function waitForBarsOf(p, predicate, timeout) {
+  const deadline = Date.now() + timeout;
+  let seen = null;
+  for (;;) {
+    const busy = await p.getByTestId('app').getAttribute('data-busy');
+    seen = JSON.parse((await p.getByTestId('bar-chart').getAttribute('data-chart')) ?? 'null');
+    if (busy === 'false' && seen && predicate(seen)) return seen;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for the bar chart (last seen: ${JSON.stringify(seen)?.slice(0, 300)})`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

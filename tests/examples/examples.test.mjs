@@ -20,22 +20,13 @@ import { extname, join, normalize, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { launch, missing, probeScript } from '../e2e/browsers.mjs';
+import { CONTENT_TYPES as TYPES, launch, missing, probeScript } from '../e2e/browsers.mjs';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLES = join(ROOT, 'examples');
 const ROOT_PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const BROWSERS = ['chromium', 'firefox'].filter((name) => !missing(name));
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
 const CDN = 'https://cdn.jsdelivr.net';
 
 let work;

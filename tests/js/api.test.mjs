@@ -1,4 +1,4 @@
-// The JS API contract of DESIGN.md against the built WebAssembly module, with golden values from
+// The JS API contract of docs/design.md against the built WebAssembly module, with golden values from
 // core/mechanisms/minimax/README.md (Theorem 3.1, reference values) and docs/experiments.md#park-et-al.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

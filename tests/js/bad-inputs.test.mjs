@@ -1,4 +1,4 @@
-// Every bad input listed in DESIGN.md gives a clear JS error (TypeError for a wrong type or shape,
+// Every bad input of docs/design.md#errors gives a clear JS error (TypeError for a wrong type or shape,
 // RangeError for a bad value) whose message names the parameter, and the module keeps working afterwards.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -73,7 +73,7 @@ test('unknown mechanism, option or divergence name is rejected', () => {
   expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);
   expectError(() => ps.sampler('minimax', { epsilon: 1, prior: [1, 1] }), RangeError, /option 'prior' is not supported by 'minimax'/);
   expectError(() => ps.sampler('linear', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'linear'/);
-  expectError(() => ps.sampler('minimax', { epsilon: 1, epsilnn: 2 }), RangeError, /option 'epsilnn' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference\)/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1, epsilnn: 2 }), RangeError, /option 'epsilnn' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference, outsideNeighbourhood\)/);
   expectError(() => ps.sampler('minimax', { epsilon: 1, reference: 'uniform' }), TypeError, /options.reference must be an array of numbers/);
   expectError(() => minimax.worstCaseRisk('kullback', 3), RangeError, /f = 'kullback': unknown divergence/);
   expectError(() => minimax.worstCaseRisk(1, 3), TypeError, /f must be a string/);
@@ -139,7 +139,7 @@ test('shape mismatches throw TypeError, as the README says; bad values RangeErro
   assert.throws(() => ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 1 }), RangeError);
 });
 
-test('priors and references whose box floor would underflow are refused with what works (issue 12 audit)', async () => {
+test('priors and references whose box floor would underflow are refused with what works', async () => {
   const ps = await init();
   assert.throws(() => ps.sampler('local', { epsilon: 100, prior: [1e-300, 1 - 1e-300], gamma: 2 }), {
     name: 'RangeError',

@@ -213,6 +213,17 @@ test('CommonJS: require() of either entry works here (Node >= 20.19) and the shi
   assertHealthy(await client.init());
   const research = require('../../bindings/js/research-require.cjs');
   assert.equal(typeof (await research.init()).accountant, 'function');
-  const shim = readFileSync(new URL('bindings/js/require.cjs', ROOT), 'utf8');
-  assert.match(shim, /ES module \(ESM only\): use `import \{ init \} from 'privsample'`/);
+  // Where Node cannot require() an ES module, the shim says how to import it, naming the entry.
+  const requireEsm = require('../../bindings/js/require-esm.cjs');
+  const refused = Object.assign(new Error('require() of ES Module'), { code: 'ERR_REQUIRE_ESM' });
+  assert.throws(() => requireEsm(() => { throw refused; }, 'privsample/research'), (error) => {
+    assert.match(error.message, /ES module \(ESM only\): use `import \{ init \} from 'privsample\/research'`/);
+    assert.equal(error.cause, refused);
+    return true;
+  });
+  const other = new Error('another failure');
+  assert.throws(() => requireEsm(() => { throw other; }, 'privsample'), (error) => error === other);
+  for (const [file, entry] of [['require.cjs', 'privsample'], ['research-require.cjs', 'privsample/research']]) {
+    assert.match(readFileSync(new URL(`bindings/js/${file}`, ROOT), 'utf8'), new RegExp(`, '${entry}'\\);`));
+  }
 });

@@ -47,6 +47,30 @@ test('local: worst-case risk R_loc (core/mechanisms/local/README.md) and the tri
   assertClose(trivial.distribution([0.3, 0.3, 0.3, 0.1]), [0.3, 0.3, 0.3, 0.1], 1e-15, 'identity inside N_γ');
 });
 
+test("local: outsideNeighbourhood 'projection' releases the paper's projection P̂ in the trivial regime (README.md#trivial-regime)", () => {
+  const options = { epsilon: 2, prior: [1, 1, 1, 1], gamma: 2 };
+  const point = [1, 0, 0, 0];
+  const b = 3 / (2 + Math.exp(2));
+  const clipped = ps.sampler('local', options).distribution(point);
+  assertClose(clipped, [b * Math.exp(2) / 4, ...Array(3).fill((1 - b * Math.exp(2) / 4) / 3)], 1e-15, 'clip into the box');
+  assert.deepEqual(Array.from(ps.sampler('local', { ...options, outsideNeighbourhood: 'clip' }).distribution(point)), Array.from(clipped));
+  const projection = ps.sampler('local', { ...options, outsideNeighbourhood: 'projection' });
+  assert.equal(projection.options.outsideNeighbourhood, 'projection');
+  assertClose(projection.distribution(point), [0.5, 1 / 6, 1 / 6, 1 / 6], 1e-15, 'P̂: γ·p0 on the point, the rest at a common ratio');
+  assert.equal(projection.worstCaseRisk('tv', 4), 0);
+  // outside the trivial regime the option changes nothing
+  const inner = { epsilon: 1, prior, gamma: 3 };
+  assert.deepEqual(Array.from(ps.sampler('local', { ...inner, outsideNeighbourhood: 'projection' }).distribution(point)),
+    Array.from(ps.sampler('local', inner).distribution(point)));
+  // the core validates the value, the wrapper its type
+  assert.throws(() => ps.sampler('local', { ...options, outsideNeighbourhood: 'project' }),
+    (e) => e instanceof RangeError && e.message.includes("options.outsideNeighbourhood = 'project'") && e.message.includes("'projection'"));
+  assert.throws(() => ps.sampler('local', { ...options, outsideNeighbourhood: 1 }),
+    (e) => e instanceof TypeError && e.message.includes('options.outsideNeighbourhood must be a string'));
+  assert.throws(() => ps.sampler('local-linear', { ...options, outsideNeighbourhood: 'clip' }),
+    (e) => e instanceof RangeError && e.message.includes("option 'outsideNeighbourhood' is not supported by 'local-linear'"));
+});
+
 test('mollifier: the vectors of core/mechanisms/mollifier/README.md (tests/golden/clip-samplers.json), completed where no normaliser exists', () => {
   const { epsilon, tolerance, vectors, point_mass_kl: worst } = golden.mollifier;
   const s = ps.sampler('mollifier', { epsilon });

@@ -264,6 +264,18 @@ test('bad continuous sampler options are rejected naming the option', () => {
   expectError(() => ps.continuousSampler('local', { epsilon: 1, prior: p1, gamma: 1 }), RangeError, /gamma = 1/);
   expectError(() => ps.continuousSampler('local-linear', { mu: -1, prior: p1, gamma: 2 }), RangeError, /mu = -1/);
   expectError(() => ps.continuousSampler('local', { epsilon: 1, prior: new Float64Array(5), gamma: 2 }), RangeError, /prior: need a positive finite total mass/);
+  expectError(() => ps.continuousSampler('local', { epsilon: 1, prior: p1, gamma: 2, outsideNeighbourhood: 'paper' }), RangeError,
+    /options.outsideNeighbourhood = 'paper': use 'clip'/);
+  expectError(() => ps.continuousSampler('local', { epsilon: 1, prior: p1, gamma: 2, outsideNeighbourhood: true }), TypeError,
+    /options.outsideNeighbourhood must be a string/);
+});
+
+test("local on cells, outsideNeighbourhood 'projection': the projection onto N_γ(P0) in the trivial regime", () => {
+  const options = { epsilon: 3, prior: [1, 1, 1, 1], gamma: 2 };
+  const projection = ps.continuousSampler('local', { ...options, outsideNeighbourhood: 'projection' });
+  const q = projection.distribution([0, 0, 1, 0]);
+  [1 / 6, 1 / 6, 0.5, 1 / 6].forEach((v, i) => assert.ok(Math.abs(q[i] - v) < 1e-15, `cell ${i}: ${q[i]}`));
+  assert.ok(ps.continuousSampler('local', options).distribution([0, 0, 1, 0])[2] > 0.5 + 0.05, 'the clip box reaches further');
 });
 
 test('bad densities, divergence names and grids at sampling time are rejected', () => {

@@ -5,32 +5,14 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { init as initClient } from '../../bindings/js/privsample.mjs';
 import { init as initResearch } from '../../bindings/js/research.mjs';
+import { adversarialInputs } from './helpers.mjs';
 
 const entries = [['client', await initClient()], ['research', await initResearch()]];
 
-// A 64-bit LCG (no Math.random in tests): reproducible inputs.
-let state = 20261127n;
-const uniform = () => {
-  state = (state * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
-  return Number(state >> 11n) / 2 ** 53;
-};
-const pick = (values) => values[Math.floor(uniform() * values.length)];
-const ODD = [0, -0, 5e-324, 1e-310, 1e-200, 1e300, 1.7976931348623157e308, 1, NaN, -1, Infinity];
-
-function histogram(k) {
-  const shape = Math.floor(uniform() * 7);
-  return Float64Array.from({ length: k }, (_, i) => {
-    switch (shape) {
-      case 0: return uniform();
-      case 1: return uniform() < 0.2 ? Math.floor(uniform() * 10) : 0;
-      case 2: return i === 0 ? 1 : 0;
-      case 3: return uniform() < 0.1 ? pick(ODD) : uniform();
-      case 4: return Math.round(uniform() - 0.7); // 0, 1 and −0
-      case 5: return 2 ** Math.floor(uniform() * 1400 - 700) * (0.5 + uniform()); // exponents over ±700
-      default: return uniform() ** 8;
-    }
-  });
-}
+// Reproducible random and adversarial inputs, as Float64Arrays (masses with exponents over ±700 among them).
+const inputs = adversarialInputs(20261127, { wideExponents: true });
+const { uniform, pick } = inputs;
+const histogram = (k) => Float64Array.from(inputs.histogram(k));
 
 const outcome = (run) => {
   try {

@@ -163,7 +163,7 @@ test('the checks above can fail: a missing section and a spec citation are caugh
   assert.ok(!isExperimentFile(join(root, 'tests', 'js', 'api.test.mjs')));
 });
 
-// README is the npm page too, where relative links lead nowhere (issue 13): every link is an in-page anchor or absolute,
+// README is the npm page too, where relative links lead nowhere: every link is an in-page anchor or absolute,
 // and the links into this repository name files that exist.
 test('README links work on the npm page: anchors or absolute URLs, repository links to existing files', () => {
   const REPO = 'https://github.com/privsample/privsample/blob/main/';

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/research.mjs';
 import { experiments } from '../../experiments/local-finite.mjs';
-import { localSampler } from '../../experiments/support-local.mjs';
 import { HELLINGER_ERRATUM, STATED_HELLINGER } from '../../experiments/support.mjs';
 import { assertEntryFormat, assertProgress, assertResultPassed } from './helpers.mjs';
 
@@ -96,8 +95,8 @@ test('the Hellinger erratum on every bar chart: the stated-f panel doubles every
 test('\'local\' in the trivial regime outside N_γ: the library clips into its box, the paper releases the projection (core/mechanisms/local/README.md)', () => {
   // k = 4, uniform prior, γ = 2, ε = 2 (e² >= γ²), a point mass: the library (0.590, 0.137 × 3), the paper (0.5, 1/6 × 3).
   const options = { epsilon: 2, prior: [0.25, 0.25, 0.25, 0.25], gamma: 2 };
-  const library = localSampler(ps, options, 'clip');
-  const paper = localSampler(ps, options, 'projection');
+  const library = ps.sampler('local', options);
+  const paper = ps.sampler('local', { ...options, outsideNeighbourhood: 'projection' });
   const q = library.distribution([1, 0, 0, 0]);
   const p = paper.distribution([1, 0, 0, 0]);
   const b = 3 / (2 + Math.exp(2));
@@ -105,23 +104,28 @@ test('\'local\' in the trivial regime outside N_γ: the library clips into its b
   assert.ok(Math.abs(q[0] - 0.590) < 5e-4 && Math.abs(q[1] - 0.137) < 5e-4);
   for (const [i, v] of [0.5, 1 / 6, 1 / 6, 1 / 6].entries()) assert.ok(Math.abs(p[i] - v) < 1e-12, `paper ${Array.from(p)}`);
   for (const out of [q, p]) assert.ok(ps.boxLogWidth(out, options.prior) <= 2 + 1e-12, 'both are 2-LDP');
+  // The paper's output is P̂ as 'local-linear' computes it where its weight clamps to 1 (an independent route), on
+  // inputs in and outside N_γ(P0).
+  const projector = ps.sampler('local-linear', { epsilon: 700, prior: options.prior, gamma: options.gamma });
+  for (const input of [[1, 0, 0, 0], [0.7, 0.3, 0, 0], [0.05, 0.15, 0.3, 0.5], [0.4, 0.2, 0.2, 0.2]]) {
+    assert.ok(ps.divergence('tv', paper.distribution(input), projector.distribution(input)) < 1e-12, `P̂ of ${input}`);
+  }
   // Inside N_γ both release P; outside the trivial regime both are the library's sampler.
   const inside = [0.4, 0.2, 0.2, 0.2];
   assert.deepEqual(Array.from(paper.distribution(inside)).map((v) => v.toFixed(12)), inside.map((v) => v.toFixed(12)));
   const nonTrivial = { ...options, epsilon: 1 };
-  assert.deepEqual(Array.from(localSampler(ps, nonTrivial, 'projection').distribution([1, 0, 0, 0])),
+  assert.deepEqual(Array.from(ps.sampler('local', { ...nonTrivial, outsideNeighbourhood: 'projection' }).distribution([1, 0, 0, 0])),
     Array.from(ps.sampler('local', nonTrivial).distribution([1, 0, 0, 0])));
-  assert.throws(() => localSampler(ps, options, 'project'), RangeError);
-  for (const s of [library, paper]) s.dispose();
+  for (const s of [library, paper, projector]) s.dispose();
 });
 
 test('local-fig2 draws the trivial regime both ways; the pure figures are the same drawn either way (no bar is in the trivial regime)', async () => {
   const panel = results['local-fig2'].panels.find((p) => p.title === TRIVIAL_PANEL);
   const [library, paper] = panel.series.slice(-2).map((s) => s.points[1]);
   assert.ok(Math.hypot(library[0] - paper[0], library[1] - paper[1]) > 0.05, `the two outputs of P′ differ: ${library} vs ${paper}`);
-  assert.equal(results['local-fig2'].checks.filter((c) => c.label.startsWith('trivial regime')).length, 3);
+  assert.equal(results['local-fig2'].checks.filter((c) => c.label.startsWith('trivial regime')).length, 4);
   const entry = experiments.find((e) => e.name === 'local-fig3');
-  const paperWay = await entry.run(ps, { ...entry.setup, ...entry.quick, outsideN: 'projection' });
+  const paperWay = await entry.run(ps, { ...entry.setup, ...entry.quick, outsideNeighbourhood: 'projection' });
   assert.deepEqual(paperWay.panels, results['local-fig3'].panels);
 });
 

@@ -5,31 +5,15 @@
 // `value`. Blocks fenced ```js browser need a page: here they are parsed (node --check); tests/examples/ runs the same
 // recipes as whole pages in Chromium and Firefox.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { readmeBlocks } from './readme-blocks.mjs';
+import { exampleFolder, readmeBlocks, runBlock } from './readme-blocks.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const GUIDE = join(ROOT, 'docs', 'guide');
-const run = promisify(execFile);
-
-const statedOutput = (code) =>
-  code
-    .split('\n')
-    .map((line) => /console\.log\(.*\)\S*\s*\/\/\s*(.+)$/.exec(line))
-    .filter(Boolean)
-    .map((m) => m[1].trim());
-
-const folder = mkdtempSync(join(tmpdir(), 'privsample-guide-'));
-mkdirSync(join(folder, 'node_modules'));
-symlinkSync(ROOT, join(folder, 'node_modules', 'privsample'), 'dir');
-writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-after(() => rmSync(folder, { recursive: true, force: true }));
+const GUIDE = fileURLToPath(new URL('../../docs/guide/', import.meta.url));
+const { folder, remove } = exampleFolder('privsample-guide-');
+after(remove);
 
 const pages = readdirSync(GUIDE).filter((f) => f.endsWith('.md'));
 const blocks = pages.flatMap((page) => readmeBlocks(readFileSync(join(GUIDE, page), 'utf8')).map((b) => ({ ...b, page })));
@@ -46,16 +30,5 @@ test('the guide has JavaScript examples, each for Node or for the browser, impor
 
 for (const block of blocks) {
   const name = `docs/guide/${block.page}:${block.line}${block.info ? ` (${block.info})` : ''}`;
-  test(`${name} runs as written`, async () => {
-    const file = join(folder, `${block.page}-${block.line}.mjs`);
-    writeFileSync(file, `${block.code}\n`);
-    if (block.info === 'browser') {
-      await run(process.execPath, ['--check', file], { cwd: folder });
-      return;
-    }
-    const { stdout, stderr } = await run(process.execPath, [file], { cwd: folder, timeout: 120_000, maxBuffer: 1 << 24 });
-    assert.equal(stderr, '', `${name} wrote to stderr`);
-    const stated = statedOutput(block.code);
-    if (stated.length) assert.deepEqual(stdout.trim().split('\n'), stated, `${name}: printed lines`);
-  });
+  test(`${name} runs as written`, () => runBlock(folder, `${block.page}-${block.line}.mjs`, block, name));
 }

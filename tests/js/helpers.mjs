@@ -72,7 +72,7 @@ export function pooledChiSquarePValue(draws, q) {
 }
 
 // The bad-input checker of a test file: each call asserts that run() throws ErrorType with a message matching pattern,
-// then calls stillWorks(), since DESIGN.md asks that the module stays usable after any error.
+// then calls stillWorks(), since docs/design.md#errors asks that the module stays usable after any error.
 export function errorChecker(stillWorks) {
   return (run, ErrorType, pattern) => {
     assert.throws(run, (error) => {
@@ -138,4 +138,37 @@ export function assertResultPassed(result, { limits = false } = {}) {
 export function assertProgress(fractions, label = '') {
   assert.ok(fractions.length > 0 && fractions.at(-1) === 1, `${label}: progress reaches 1`);
   assert.ok(fractions.every((x, i) => x >= 0 && x <= 1 && (i === 0 || x >= fractions[i - 1])), `${label}: progress is monotone in [0, 1]`);
+}
+
+/** Entries a histogram's check and normalisation must handle: zeros of both signs, subnormals, the extremes, NaN. */
+export const ODD_ENTRIES = [0, -0, 5e-324, 1e-310, 1e-200, 1e300, 1.7976931348623157e308, 1, NaN, -1, Infinity];
+
+/**
+ * Reproducible random and adversarial inputs (a 64-bit LCG: no Math.random in tests): uniform() in [0, 1), pick(values)
+ * and histogram(k) — dense, sparse, a point mass, a few odd entries, 0/1/−0 counts, or skewed masses; with
+ * wideExponents, also masses whose exponents span ±700.
+ */
+export function adversarialInputs(seed, { wideExponents = false } = {}) {
+  let state = BigInt(seed);
+  const uniform = () => {
+    state = (state * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+    return Number(state >> 11n) / 2 ** 53;
+  };
+  const pick = (values) => values[Math.floor(uniform() * values.length)];
+  const shapes = wideExponents ? 7 : 6;
+  const histogram = (k) => {
+    const shape = Math.floor(uniform() * shapes);
+    return Array.from({ length: k }, (_, i) => {
+      switch (shape) {
+        case 0: return uniform();
+        case 1: return uniform() < 0.2 ? Math.floor(uniform() * 10) : 0;
+        case 2: return i === 0 ? 1 : 0;
+        case 3: return uniform() < 0.1 ? pick(ODD_ENTRIES) : uniform();
+        case 4: return Math.round(uniform() - 0.7); // 0, 1 and −0
+        case 5: if (wideExponents) return 2 ** Math.floor(uniform() * 1400 - 700) * (0.5 + uniform()); // falls through
+        default: return uniform() ** 8;
+      }
+    });
+  };
+  return { uniform, pick, histogram };
 }

@@ -1,4 +1,5 @@
-// Test doubles for the privacy-budget ledger's concurrency tests (tests/js/ledger-concurrency.test.mjs): a seeded
+// Test doubles for the privacy-budget ledger's concurrency tests (tests/js/ledger-concurrency.test.mjs, and the
+// browser page of tests/e2e/ledger-concurrency.e2e.mjs for the first three): a seeded
 // scheduler that yields at random, a storage wrapper that yields around each of its calls, a Storage look-alike, a
 // Web Locks look-alike and an IndexedDB look-alike with its transaction semantics. Node has neither Web Locks nor
 // IndexedDB; tests/e2e/ledger-concurrency.e2e.mjs runs the same scenarios against Chromium's real ones.
@@ -16,7 +17,18 @@ export function xorshift(seed) {
   };
 }
 
-const macrotask = () => new Promise((resolve) => setImmediate(resolve));
+// A macrotask: setImmediate in Node; in a browser (tests/e2e/ledger-page/ imports this file) a MessageChannel
+// message, which setTimeout's clamping does not delay.
+const macrotask = (() => {
+  if (typeof setImmediate === 'function') return () => new Promise((resolve) => setImmediate(resolve));
+  const channel = new MessageChannel();
+  const waiting = [];
+  channel.port1.onmessage = () => waiting.shift()();
+  return () => new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(0);
+  });
+})();
 
 /** Yields 0–3 times, each a microtask or a macrotask, as `random` decides. */
 export async function jitter(random) {

@@ -20,11 +20,16 @@ test('both entries export the same frozen registry, and list their mechanisms fr
   assert.deepEqual([...client.mechanisms], names('finite'));
   assert.deepEqual([...ps.continuousMechanisms], names('continuous'));
   assert.deepEqual(names('finite'), ['minimax', 'linear', 'mollifier', 'local', 'local-linear', 'roo', 'ds-roo', 'laplace-projection']);
-  assert.deepEqual(ps.registry.options.map((o) => o.name), ['epsilon', 'delta', 'mu', 'gamma', 'records', 'c1', 'c2', 'categories', 'prior', 'reference']);
+  assert.deepEqual(ps.registry.options.map((o) => o.name),
+    ['epsilon', 'delta', 'mu', 'gamma', 'records', 'c1', 'c2', 'categories', 'prior', 'reference', 'outsideNeighbourhood']);
+  assert.deepEqual(ps.registry.options.map((o) => o.kind), [...Array(8).fill('number'), 'numbers', 'numbers', 'text']);
 });
 
 // A valid value of every option (probabilities for the arrays: the continuous class needs c1·Σh < 1).
-const VALUES = { epsilon: 1, delta: 1e-3, mu: 1, gamma: 2, records: 4, c1: 0.25, c2: 3, categories: 5, prior: [0.5, 0.25, 0.25], reference: [0.5, 0.25, 0.25] };
+const VALUES = {
+  epsilon: 1, delta: 1e-3, mu: 1, gamma: 2, records: 4, c1: 0.25, c2: 3, categories: 5, prior: [0.5, 0.25, 0.25], reference: [0.5, 0.25, 0.25],
+  outsideNeighbourhood: 'clip',
+};
 
 function optionsOf(m) {
   const o = {};
@@ -56,7 +61,8 @@ test('every registry mechanism builds from its rules, and the core names each mi
         (e) => e instanceof RangeError && e.message.includes(`option '${name}' is not supported by '${m.name}'`), `${m.space} ${m.name} ${name}`);
     }
   }
-  assert.throws(() => ps.sampler('minimax', { epsilon: 1, sigma: 2 }), /option 'sigma' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference\)/);
+  assert.throws(() => ps.sampler('minimax', { epsilon: 1, sigma: 2 }),
+    /option 'sigma' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference, outsideNeighbourhood\)/);
   assert.throws(() => ps.continuousSampler('minimax', { epsilon: 1, c2: '3', reference: [1] }), (e) => e instanceof TypeError && /options.c2 must be a number/.test(e.message));
 });
 
@@ -91,4 +97,21 @@ test('the .d.ts option types of every mechanism say what the registry says', () 
       assert.deepEqual(declared[m.name].optional.sort(), [...m.optional].sort(), `${file}: optional options of '${m.name}'`);
     }
   }
+});
+
+test('every mechanism has a label and a plain line; a spec without them falls back to its name and summary', () => {
+  for (const m of ps.registry.mechanisms) {
+    assert.equal(typeof m.label, 'string');
+    assert.ok(m.label.length > 0 && m.plain.length > 0, `${m.space} '${m.name}'`);
+  }
+  // Every finite mechanism states its own (the demo's picker shows them).
+  for (const m of ps.registry.mechanisms.filter((x) => x.space === 'finite')) {
+    assert.notEqual(m.plain, m.summary, `'${m.name}' has no plain line of its own`);
+  }
+  const minimax = ps.registry.mechanisms.find((m) => m.space === 'finite' && m.name === 'minimax');
+  assert.equal(minimax.label, 'the minimax sampler');
+  assert.match(minimax.plain, /^Minimax-optimal clip sampler \(Park, Asoodeh, Lee\): scales P and clips it/);
+  const onCells = ps.registry.mechanisms.find((m) => m.space === 'continuous' && m.name === 'minimax');
+  assert.equal(onCells.label, 'minimax');
+  assert.equal(onCells.plain, onCells.summary);
 });

@@ -43,9 +43,10 @@ async function privatize(hist: Histogram): Promise<number> {
   const gaussian = ps.sampler('local-linear', { mu: 1, prior: [0.5, 0.5], gamma: 2 });
   const roo = ps.sampler('ds-roo', { epsilon: 1, records: 8 });
   const local = ps.sampler('local', { epsilon: 1, prior: new Float64Array([0.25, 0.75]), gamma: 3 });
+  const paperLocal = ps.sampler('local', { epsilon: 3, prior: [0.5, 0.5], gamma: 2, outsideNeighbourhood: 'projection' });
   const gdp = gaussian.guarantee;
   const mu: number = gdp.notion === 'gaussian-ldp' ? gdp.mu : 0;
-  void [r, reused, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, mu];
+  void [r, reused, many, secure, notion, risk, own, linear.mechanism, approx, roo, local, paperLocal, mu];
   const disposed: boolean = linear.disposed;
   linear.dispose();
   {
@@ -98,6 +99,10 @@ async function misuse(): Promise<void> {
   ps.sampler('linear', { epsilon: 1, mu: 1 });
   // @ts-expect-error the local samplers need a prior
   ps.sampler('local', { epsilon: 1, gamma: 2 });
+  // @ts-expect-error outsideNeighbourhood is 'clip' or 'projection'
+  ps.sampler('local', { epsilon: 1, prior: [0.5, 0.5], gamma: 2, outsideNeighbourhood: 'project' });
+  // @ts-expect-error only 'local' takes outsideNeighbourhood
+  ps.sampler('local-linear', { epsilon: 1, prior: [0.5, 0.5], gamma: 2, outsideNeighbourhood: 'clip' });
   const s = ps.sampler('minimax', { epsilon: 1 });
   // @ts-expect-error unknown divergence name
   s.worstCaseRisk('js', 3);
@@ -210,7 +215,7 @@ void analyse;
 export async function registryUsage(): Promise<void> {
   const ps: Privsample = await init();
   const finite: string[] = ps.registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name);
-  const kinds: ('number' | 'numbers')[] = ps.registry.options.map((o) => o.kind);
+  const kinds: ('number' | 'numbers' | 'text')[] = ps.registry.options.map((o) => o.kind);
   const c1: number | undefined = ps.registry.mechanisms[0].defaults.c1;
   void [finite, kinds, c1];
 }

@@ -41,25 +41,35 @@ TEST_CASE("clip samplers: invalid parameters", "[local_clip][mollifier][validati
   CHECK_THROWS_AS(MollifierSampler(1.0, std::vector<double>{0.5, -0.5, 1.0}), std::invalid_argument);
 }
 
+namespace {
+
+// q of (1, 5e-324, 5e-324) puts `top` on atom 0 and splits the rest equally between the two tiny atoms; and sample()
+// releases atom 0 no more often than `top` allows, up to 5 standard deviations over 10^5 draws: the privacy guarantee
+// is about the sampled law, whose ceiling must hold too.
+template <class Sampler>
+void check_top_then_split(const Sampler& sampler, const std::vector<double>& hist, double top, std::uint64_t seed) {
+  const std::vector<double> q = sampler.distribution(hist);
+  CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
+  CHECK(q[0] == Approx(top).epsilon(1e-14));
+  CHECK(q[1] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
+  CHECK(q[2] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
+  SeededRandom bits(seed);
+  constexpr int n = 100000;
+  int zeros = 0;
+  for (int i = 0; i < n; ++i) zeros += sampler.sample(hist, bits) == 0;
+  CHECK(static_cast<double>(zeros) / n <= top + 5.0 * std::sqrt(top * (1.0 - top) / n));
+}
+
+}  // namespace
+
 TEST_CASE("clip samplers: one large count next to subnormal counts", "[mollifier][local_clip][edge]") {
   // hist = (1, 5e-324, 5e-324) is a valid histogram. Its f-projection onto the mollifier box puts atom 0 at
   // its ceiling and splits the rest equally between the two tiny (equal) atoms: the exact clip-normalise root
   // is s = (1 − hi)/2 / 5e-324, beyond the double range, but q itself is ordinary.
   const std::vector<double> hist{1.0, 5e-324, 5e-324};
   SECTION("mollifier, uniform reference, eps = 1") {
-    const double hi = std::exp(0.5) / 3.0;
-    const std::vector<double> q = MollifierSampler(1.0).distribution(hist);
-    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
-    CHECK(q[0] == Approx(hi).epsilon(1e-14));
-    CHECK(q[1] == Approx((1.0 - hi) / 2.0).epsilon(1e-14));
-    CHECK(q[2] == Approx((1.0 - hi) / 2.0).epsilon(1e-14));
-    // what sample() releases must respect the ceiling e^{ε/2}/k too (the privacy guarantee is about the
-    // sampled distribution): the frequency of category 0 stays below hi up to 5 standard deviations
-    SeededRandom bits(31337);
-    constexpr int n = 100000;
-    int zeros = 0;
-    for (int i = 0; i < n; ++i) zeros += MollifierSampler(1.0).sample(hist, bits) == 0;
-    CHECK(static_cast<double>(zeros) / n <= hi + 5.0 * std::sqrt(hi * (1.0 - hi) / n));
+    // the ceiling e^{ε/2}/k
+    check_top_then_split(MollifierSampler(1.0), hist, std::exp(0.5) / 3.0, 31337);
   }
   SECTION("local clip, P0 = (.1,.45,.45), gamma = 3, eps = 1") {
     const std::vector<double> p0{0.1, 0.45, 0.45};
@@ -67,18 +77,7 @@ TEST_CASE("clip samplers: one large count next to subnormal counts", "[mollifier
     const double b = 4.0 / (3.0 + e);
     // supp P = everything, so a root exists; but atom 0 at its ceiling b·e·0.1 plus the floors of the rest is
     // below 1, so the tiny atoms must rise above their floors: they share the rest equally (equal p, equal p0)
-    const double top = b * e * 0.1;
-    const std::vector<double> q = LocalClipSampler(1.0, p0, 3.0).distribution(hist);
-    CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
-    CHECK(q[0] == Approx(top).epsilon(1e-14));
-    CHECK(q[1] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
-    CHECK(q[2] == Approx((1.0 - top) / 2.0).epsilon(1e-14));
-    SeededRandom bits(4242);
-    constexpr int n = 100000;
-    int zeros = 0;
-    const LocalClipSampler sampler(1.0, p0, 3.0);
-    for (int i = 0; i < n; ++i) zeros += sampler.sample(hist, bits) == 0;
-    CHECK(static_cast<double>(zeros) / n <= top + 5.0 * std::sqrt(top * (1.0 - top) / n));
+    check_top_then_split(LocalClipSampler(1.0, p0, 3.0), hist, b * e * 0.1, 4242);
   }
 }
 

@@ -1,4 +1,4 @@
-// Continuous data on grids (issue 4): cell-mass densities and the continuous-space samplers solved exactly on
+// Continuous data on grids: cell-mass densities and the continuous-space samplers solved exactly on
 // cells. Docs: core/mechanisms/cells.md (constants, samplers, reference values), docs/experiments.md#park-et-al.
 #include "privsample.hpp"
 

@@ -126,6 +126,11 @@ std::vector<Variant> variants_of(const MechanismSpec& spec, double epsilon, std:
     o.gamma = 1e4;
     out.push_back({o, "pure, gamma 1e4"});
   }
+  if (std::find(spec.optional.begin(), spec.optional.end(), "outsideNeighbourhood") != spec.optional.end()) {
+    MechanismOptions o = base;  // γ = 3: the trivial regime from ε = 2 ln 3 on, where the projection's box is used
+    o.outside_neighbourhood = "projection";
+    out.push_back({o, "pure, outside the neighbourhood: projection"});
+  }
   if (spec.notion == NotionRule::ldp_from_options) {
     for (const double delta : {1e-16, 1e-9, 1e-3, 0.3}) {
       MechanismOptions o = base;
@@ -150,6 +155,31 @@ struct Coverage {
   std::size_t plan_atoms = 0;
   std::size_t pairs = 0;
 };
+
+// The audits of one configuration's releases, counted in `coverage`; returns the plan's finding.
+// 1. the plan: every input; 2. the searched pairs of released laws: no worse than the plan allows;
+// 3. distribution()'s doubles, taken as exact numbers: within their rounding (a few ulps of each value) of the
+//    guarantee; the released law is what carries it exactly. An output box built at the wrong ε (local-linear's
+//    weight once gave ε + 1.4e-12) shows there.
+AuditFinding audit_configuration(const std::vector<Release>& releases,
+                                 const std::vector<std::vector<double>>& distributions,
+                                 const std::vector<std::string>& labels, const Guarantee& g, Coverage& coverage) {
+  ++coverage.configurations;
+  const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
+  INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
+  CHECK(plan.holds());
+  coverage.plan_atoms += plan.pairs;
+  const AuditFinding pairs = audit_released_pairs(releases, g, labels);
+  INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
+  CHECK(pairs.holds());
+  CHECK(pairs.excess <= plan.excess + 1e-18 * std::max(1.0, std::fabs(plan.worst)));
+  coverage.pairs += pairs.pairs;
+  const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
+  INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
+  if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
+  if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
+  return plan;
+}
 
 }  // namespace
 
@@ -190,29 +220,11 @@ TEST_CASE("privacy audit: every plan-released mechanism of the registry holds it
             labels.push_back(c.label);
             distributions.push_back(distribution(mechanism, c.hist));
           }
-          ++coverage.configurations;
-          // 1. the plan: every input
-          const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
-          INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
-          CHECK(plan.holds());
-          coverage.plan_atoms += plan.pairs;
-          // 2. the searched pairs: no worse than the plan allows
-          const AuditFinding pairs = audit_released_pairs(releases, g, labels);
-          INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
-          CHECK(pairs.holds());
-          CHECK(pairs.excess <= plan.excess + 1e-18 * std::max(1.0, std::fabs(plan.worst)));
-          coverage.pairs += pairs.pairs;
+          const AuditFinding plan = audit_configuration(releases, distributions, labels, g, coverage);
           if (g.notion == PrivacyNotion::pure_ldp && plan.bound > 0.0 && -plan.excess / plan.bound < worst_margin) {
             worst_margin = -plan.excess / plan.bound;
             worst_where = where;
           }
-          // 3. distribution()'s doubles, taken as exact numbers: within their rounding (a few ulps of each value) of
-          //    the guarantee; the released law above is what carries it exactly. An output box built at the wrong ε
-          //    (local-linear's weight once gave ε + 1.4e-12) shows here.
-          const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
-          INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
-          if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
-          if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
         }
       }
     }
@@ -298,6 +310,11 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
           base.gamma = 3.0;
         }
         variants.push_back({base, "pure"});
+        if (std::find(spec.optional.begin(), spec.optional.end(), "outsideNeighbourhood") != spec.optional.end()) {
+          MechanismOptions o = base;
+          o.outside_neighbourhood = "projection";
+          variants.push_back({o, "outside the neighbourhood: projection"});
+        }
         if (spec.notion == NotionRule::ldp_from_options) {
           for (const double delta : {1e-12, 1e-3}) {
             MechanismOptions o = base;
@@ -339,19 +356,7 @@ TEST_CASE("privacy audit: every continuous mechanism of the registry holds its g
             }
           }
           if (releases.empty()) continue;
-          ++coverage.configurations;
-          const AuditFinding plan = audit_release_plan(releases.front().plan(), g);
-          INFO("plan: " << plan.witness << ": worst " << plan.worst << " against " << plan.bound);
-          CHECK(plan.holds());
-          coverage.plan_atoms += plan.pairs;
-          const AuditFinding pairs = audit_released_pairs(releases, g, labels);
-          INFO("pairs: " << pairs.witness << ": worst " << pairs.worst << " against " << pairs.bound);
-          CHECK(pairs.holds());
-          coverage.pairs += pairs.pairs;
-          const AuditFinding shown = audit_distribution_pairs(distributions, g, labels);
-          INFO("distribution(): " << shown.witness << ": worst " << shown.worst);
-          if (g.notion == PrivacyNotion::pure_ldp) CHECK(shown.worst <= shown.bound + 1e-14);
-          if (g.notion == PrivacyNotion::approximate_ldp) CHECK(shown.worst <= shown.bound + 1e-15);
+          (void)audit_configuration(releases, distributions, labels, g, coverage);
         }
       }
     }

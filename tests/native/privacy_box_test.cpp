@@ -1,4 +1,4 @@
-// Floors that would underflow (issue 12, item 2): tiny prior/reference entries at large ε are refused with a message
+// Floors that would underflow: tiny prior/reference entries at large ε are refused with a message
 // saying what works; grid cells far in a reference's tails are never output. Over >= 10^6 released distributions
 // of the audit's families, no output probability exceeds e^ε times another input's (and none is 0 where another
 // input's is positive).

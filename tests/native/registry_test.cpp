@@ -41,6 +41,7 @@ MechanismOptions all_options_of(const MechanismSpec& spec, bool gaussian = false
   if (wants("c2")) o.c2 = 3.0;
   if (wants("prior")) o.prior = masses;
   if (wants("reference")) o.reference = masses;
+  if (wants("outsideNeighbourhood")) o.outside_neighbourhood = "projection";
   return o;
 }
 
@@ -73,6 +74,7 @@ void set(MechanismOptions& o, std::string_view key) {
   if (key == "categories") o.categories = 5.0;
   if (key == "prior") o.prior = std::vector<double>{0.2, 0.2, 0.2, 0.2, 0.2};
   if (key == "reference") o.reference = std::vector<double>{0.2, 0.2, 0.2, 0.2, 0.2};
+  if (key == "outsideNeighbourhood") o.outside_neighbourhood = "clip";
 }
 
 }  // namespace
@@ -155,7 +157,8 @@ TEST_CASE("registry: ldp_notion_of states a notion from epsilon, delta or mu alo
 TEST_CASE("registry: the JSON export lists every option and mechanism with its rules", "[registry]") {
   const std::string json = registry_json();
   for (const auto& option : option_specs()) CHECK_THAT(json, Catch::Contains("{\"name\":\"" + std::string(option.name) + "\""));
-  CHECK_THAT(json, Catch::Contains("{\"name\":\"local\",\"space\":\"finite\",\"notion\":\"pure-ldp\",\"required\":[\"epsilon\",\"prior\",\"gamma\"],\"optional\":[]"));
+  CHECK_THAT(json, Catch::Contains("{\"name\":\"local\",\"space\":\"finite\",\"notion\":\"pure-ldp\",\"required\":[\"epsilon\",\"prior\",\"gamma\"],\"optional\":[\"outsideNeighbourhood\"]"));
+  CHECK_THAT(json, Catch::Contains("{\"name\":\"outsideNeighbourhood\",\"kind\":\"text\""));
   CHECK_THAT(json, Catch::Contains("{\"name\":\"linear\",\"space\":\"continuous\",\"notion\":\"ldp-from-options\",\"required\":[\"notion\",\"reference\",\"c2\"],\"optional\":[\"c1\"],\"defaults\":{\"c1\":0}"));
   CHECK(option_default(mechanism_spec("minimax", MechanismSpace::continuous), "c1") == 0.0);
   CHECK_THROWS_AS(option_default(mechanism_spec("minimax", MechanismSpace::finite), "c1"), std::logic_error);
@@ -270,7 +273,10 @@ TEST_CASE("registry: every option name maps to the MechanismOptions field of its
     INFO(option.name);
     CHECK((number_field(option.name) != nullptr) == (option.kind == OptionKind::number));
     CHECK((array_field(option.name) != nullptr) == (option.kind == OptionKind::numbers));
+    CHECK((text_field(option.name) != nullptr) == (option.kind == OptionKind::text));
   }
+  CHECK(text_field("outsideNeighbourhood") == &MechanismOptions::outside_neighbourhood);
+  CHECK(text_field("epsilon") == nullptr);
   CHECK(number_field("epsilon") == &MechanismOptions::epsilon);
   CHECK(array_field("prior") == &MechanismOptions::prior);
   CHECK(number_field("seed") == nullptr);

@@ -376,6 +376,11 @@ TEST_CASE("simulate: every mechanism's point-mass law is its distribution() at e
           d.delta = 1e-3;
           all.emplace_back(name + " (delta)", d);
         }
+        if (name == "local") {  // ε = 5 >= 2 ln 3: the trivial regime, where 'projection' has its own box
+          MechanismOptions projection = o;
+          projection.outside_neighbourhood = "projection";
+          all.emplace_back("local (outside the neighbourhood: projection)", projection);
+        }
       }
       for (const auto& [label, o] : all) {
         const Mechanism m = make_finite_mechanism(label.substr(0, label.find(' ')), o);

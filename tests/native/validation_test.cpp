@@ -1,4 +1,4 @@
-// Validated input and clear errors (DESIGN.md "Errors"): every message names the parameter, the index and
+// Validated input and clear errors (docs/design.md#errors): every message names the parameter, the index and
 // the value, e.g. "hist[3] = -2: counts must be finite and >= 0".
 #include <algorithm>
 #include <bit>

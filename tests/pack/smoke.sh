@@ -29,6 +29,7 @@ const required = [
   'bindings/js/privsample.mjs', 'bindings/js/privsample.d.ts', 'bindings/js/research.mjs', 'bindings/js/research.d.ts',
   'bindings/js/abi.mjs', 'bindings/js/common.mjs', 'bindings/js/ledger.mjs', 'bindings/js/ledger-storage.mjs', 'bindings/js/load-wasm.mjs',
   'bindings/js/privsample.d.cts', 'bindings/js/research.d.cts', 'bindings/js/require.cjs', 'bindings/js/research-require.cjs',
+  'bindings/js/require-esm.cjs',
   'build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/bundle/ledger.mjs',
   'build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm',
   'build/wasm/privsample-research.mjs',

@@ -4,7 +4,7 @@
 import { createAccountantChart, updateAccountantChart } from '../charts.js';
 import { $, elements, showError, sup } from '../dom.js';
 import { formatEpsilon, formatNumber, formatProbability } from '../format.js';
-import { shortName } from '../labels.js';
+import { shortName } from '../mechanisms.js';
 
 /** A number of bits for the accountant panel. */
 const bits = (value) => `${formatNumber(value)} bit${value === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@
 import { $, elements } from '../dom.js';
 import { formatEpsilon } from '../format.js';
 import { csvLine, downloadCanvas, downloadText, fragmentOf } from '../keep.js';
-import { shortName } from '../labels.js';
+import { shortName } from '../mechanisms.js';
 import { cssColor } from '../theme.js';
 
 export function mountDownloads(store, { snapshot }) {

@@ -1,11 +1,11 @@
 // The mechanism and privacy-budget panel: the mechanism picker with its plain-language line, its options (notion
 // and δ; public prior and γ) and the log-scale ε slider (epsilon.js), plus the divergence picker. The page only
 // checks that the fields hold numbers; the library checks their values (δ in [0,1), γ > 1, prior length and zeros).
-// Which rows a mechanism shows comes from the registry's kinds (store.is).
+// The picker's entries and which rows a mechanism shows come from the registry (mechanisms.js, store.is).
 import { $, elements, showError } from '../dom.js';
 import { SLIDER_RANGE, epsilonFromSlider } from '../epsilon.js';
 import { formatEpsilon } from '../format.js';
-import { MECHANISMS } from '../labels.js';
+import { explainMechanism, fillPicker } from '../mechanisms.js';
 import { parseCount } from '../validate.js';
 
 export function mountOptions(store) {
@@ -30,7 +30,7 @@ export function mountOptions(store) {
 
   function onMechanismChange() {
     state.mechanism = el.mechanism.value;
-    el.explain.textContent = MECHANISMS[state.mechanism]?.explain ?? '';
+    el.explain.textContent = explainMechanism(state.mechanism);
     el.notionRow.hidden = !store.is('notionBased');
     el.priorRow.hidden = !store.is('priorBased');
     store.emit('mechanism');
@@ -111,7 +111,11 @@ export function mountOptions(store) {
   });
   el.priorMode.addEventListener('change', settingsChanged);
   for (const input of [el.delta, el.gamma, el.prior]) input.addEventListener('input', scheduleSettingsChange);
-  store.on('kinds', onMechanismChange);
+  // The registry has arrived: the picker's entries, keeping the mechanism a permalink or the saved settings chose.
+  store.on('kinds', () => {
+    fillPicker(el.mechanism, el.mechanism.dataset.wanted ?? state.mechanism);
+    onMechanismChange();
+  });
 
   /** Checks the options as they are (at start-up, before the first update). */
   const start = () => {

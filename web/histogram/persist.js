@@ -20,7 +20,9 @@ export function mountPersistence(store) {
 
   /** The page's settings as plain JSON (the rows as [name, count] pairs, the controls as they read). */
   function snapshot() {
-    const out = { rows: state.rows.map((r) => [r.name, r.count]), mechanism: $('mechanism').value, slider: Number($('epsilon').value) };
+    // Before the registry has filled the picker, the mechanism is the one restored (or the default).
+    const mechanism = $('mechanism').value || ($('mechanism').dataset.wanted ?? $('mechanism').dataset.default);
+    const out = { rows: state.rows.map((r) => [r.name, r.count]), mechanism, slider: Number($('epsilon').value) };
     for (const [id, key] of FIELDS) out[key] = $(id).value;
     return out;
   }
@@ -36,7 +38,8 @@ export function mountPersistence(store) {
     if (rows.length >= 1 && rows.length <= MAX_CATEGORIES && rows.every((r) => Array.isArray(r) && r.length === 2)) {
       state.rows = rows.map(([name, count]) => ({ name: String(name), count: String(count) }));
     }
-    if (typeof saved.mechanism === 'string') setSelect($('mechanism'), saved.mechanism);
+    // The picker is filled from the registry later (options.js), which selects this one if the library has it.
+    if (typeof saved.mechanism === 'string') $('mechanism').dataset.wanted = saved.mechanism;
     if (Number.isFinite(saved.slider)) $('epsilon').value = String(saved.slider);
     for (const [id, key, select] of FIELDS) {
       if (typeof saved[key] !== 'string') continue;

@@ -3,7 +3,8 @@
 import { createBarChart, createDivergenceChart, updateBarChart, updateDivergenceChart } from '../charts.js';
 import { $, elements, strong, sup } from '../dom.js';
 import { formatEpsilon, formatNumber } from '../format.js';
-import { DIVERGENCE_LABELS, MECHANISMS, shortName } from '../labels.js';
+import { DIVERGENCE_LABELS } from '../labels.js';
+import { legendName, shortName } from '../mechanisms.js';
 
 export function mountResults(store) {
   const { state } = store;
@@ -22,7 +23,7 @@ export function mountResults(store) {
       guarantee: result.guarantee,
       label: shortName(result.mechanism),
     });
-    updateDivergenceChart(divergenceChart, result, (m) => MECHANISMS[m]?.name ?? m);
+    updateDivergenceChart(divergenceChart, result, legendName);
     showGuarantee(result.guarantee);
     el.guarantee.dataset.notion = result.guarantee.notion;
     el.guarantee.dataset.mechanism = result.mechanism;
@@ -54,7 +55,8 @@ export function mountResults(store) {
     if (result.guarantee.notion === 'gaussian-ldp')
       notes.push('The chart uses ε: the Gaussian (μ) variant is drawn in its pure-ε form, without a current-value marker.');
     else if (result.guarantee.notion === 'approx-ldp') notes.push('The chart draws the linear samplers in their pure-ε form (δ = 0).');
-    if (store.is('recordLevel', result.mechanism) || result.curve.series.some((s) => s.mechanism === 'roo' && !s.skipped))
+    const recordLevelShown = result.curve.series.some((s) => store.is('recordLevel', s.mechanism) && !s.skipped);
+    if (store.is('recordLevel', result.mechanism) || recordLevelShown)
       notes.push('ROO curves are record-level ε-DP (n = sum of your counts), a weaker promise than LDP.');
     el.compareNote.textContent = notes.map((n) => n.charAt(0).toUpperCase() + n.slice(1)).join(' ');
     el.compareNote.hidden = notes.length === 0;

@@ -3,7 +3,7 @@
 // released, and counts the budgets spent in this page (they add up).
 import { elements } from '../dom.js';
 import { formatEpsilon } from '../format.js';
-import { shortName } from '../labels.js';
+import { shortName } from '../mechanisms.js';
 
 export function mountSamplePanel(store, { ledger, budgetSymbol }) {
   const { state } = store;

@@ -156,7 +156,11 @@ template <class Step>
 class DsRooSampler : public RecordDpSampler<DsRooSampler> {
  public:
   static constexpr MechanismSpec spec{"ds-roo", MechanismSpace::finite, NotionRule::record_level, kRecordsOption, {},
-                                      {}, "data-specific Reveal-or-Obscure (the paper's Algorithm 2, corrected)"};
+                                      {}, "data-specific Reveal-or-Obscure (the paper's Algorithm 2, corrected)",
+                                      "data-specific Reveal-or-Obscure",
+                                      "Data-specific Reveal-or-Obscure (Tasnim et al., corrected): like ROO, "
+                                      "but the obscuring step depends on your smallest count. Counts must be "
+                                      "whole numbers."};
   [[nodiscard]] static DsRooSampler make(const MechanismOptions& options);
 
   using RecordDpSampler::RecordDpSampler;
@@ -184,7 +188,7 @@ class DsRooSampler : public RecordDpSampler<DsRooSampler> {
   [[nodiscard]] std::shared_ptr<const detail::DsRooPlan> plan(std::size_t k) const;
   // Filled on first use for a k (an immutable plan; copies share it). Not guarded: like a standard container,
   // one object must not be used from two threads at once — give each thread its own copy after warming it up,
-  // or its own sampler. (A std::mutex would pull std::system_error into the client's WebAssembly, ~10 KB.)
+  // or its own sampler. (A std::mutex would pull std::system_error and its messages into the client's WebAssembly.)
   mutable std::shared_ptr<const detail::DsRooPlan> cache_;
 };
 

@@ -34,6 +34,36 @@ std::uint64_t dsroo_run(Decay d, std::uint64_t n, std::uint64_t k, Step&& step, 
   return M;
 }
 
+// What every table function checks first, in this order (ε, the records, k), and the table's top M = ⌊n/k⌋.
+struct TableSetup {
+  double epsilon;  // effective (validated, capped)
+  std::uint64_t records;
+  std::uint64_t top;
+};
+TableSetup table_setup(double epsilon, std::size_t records, std::size_t k) {
+  const double eps = effective_epsilon(validated_epsilon(epsilon));
+  const std::uint64_t n = checked_records(records);
+  check_category_count(k, "k");
+  return {eps, n, checked_table_top(n, k)};
+}
+
+// The table q_0 … q_M by `step` (the corrected or the top-fix recurrence), zeros after the run stops; with
+// one_letter_rule, k = 1 gives q_0 alone.
+template <class Step>
+std::vector<double> table_by(const TableSetup& t, std::uint64_t k, Step&& step, bool one_letter_rule) {
+  std::vector<double> table(t.top + 1, 0.0);
+  const Decay d = decay(t.epsilon);
+  if (one_letter_rule && k == 1) {  // no neighbours change the output; the only dataset has m = n, q_n := 0
+    table[0] = roo_q(d, t.records, k);
+    return table;
+  }
+  dsroo_run(d, t.records, k, step, [&](std::uint64_t j, double q) {
+    table[j] = q;
+    return true;
+  });
+  return table;
+}
+
 // One entry of the corrected table with a data-independent loop length (the whole public run, a select per step).
 double corrected_entry(Decay d, std::uint64_t n, std::uint64_t k, std::uint64_t m) {
   const std::uint64_t M = n / k;
@@ -138,21 +168,7 @@ DoubleDouble dd_scaled_probability(double q, std::uint64_t kc, double nd) {
 
 
 std::vector<double> dsroo_obscure_table(double epsilon, std::size_t records, std::size_t k) {
-  const double eps = effective_epsilon(validated_epsilon(epsilon));
-  const std::uint64_t n = checked_records(records);
-  check_category_count(k, "k");
-  const std::uint64_t M = checked_table_top(n, k);
-  std::vector<double> table(M + 1, 0.0);
-  const Decay d = decay(eps);
-  if (k == 1) {  // no neighbours change the output; the only dataset has m = n, q_n := 0
-    table[0] = roo_q(d, n, k);
-    return table;
-  }
-  dsroo_run(d, n, k, corrected_step, [&](std::uint64_t j, double q) {
-    table[j] = q;
-    return true;
-  });
-  return table;
+  return table_by(table_setup(epsilon, records, k), k, corrected_step, true);
 }
 
 double dsroo_obscure_probability(double epsilon, std::size_t records, std::size_t k, std::size_t m) {
@@ -166,23 +182,14 @@ double dsroo_obscure_probability(double epsilon, std::size_t records, std::size_
 }
 
 std::vector<double> dsroo_obscure_table_top_fix_only(double epsilon, std::size_t records, std::size_t k) {
-  const double eps = effective_epsilon(validated_epsilon(epsilon));
-  const std::uint64_t n = checked_records(records);
-  check_category_count(k, "k");
-  const std::uint64_t M = checked_table_top(n, k);
-  std::vector<double> table(M + 1, 0.0);
-  dsroo_run(decay(eps), n, k, top_fix_step, [&](std::uint64_t j, double q) {
-    table[j] = q;
-    return true;
-  });
-  return table;
+  return table_by(table_setup(epsilon, records, k), k, top_fix_step, false);
 }
 
 std::vector<double> dsroo_obscure_table_as_printed(double epsilon, std::size_t records, std::size_t k) {
-  const double eps = effective_epsilon(validated_epsilon(epsilon));
-  const std::uint64_t n = checked_records(records);
-  check_category_count(k, "k");
-  const std::uint64_t M = checked_table_top(n, k);
+  const TableSetup t = table_setup(epsilon, records, k);
+  const double eps = t.epsilon;
+  const std::uint64_t n = t.records;
+  const std::uint64_t M = t.top;
   const double nd = static_cast<double>(n);
   const double kd = static_cast<double>(k);
   const double s = std::exp(eps);

@@ -63,6 +63,23 @@ TEST_CASE("roo: DS-ROO q_m table for k = 9, n = 1000 matches core/mechanisms/ds-
   for (std::size_t m = row01.size(); m < table.size(); ++m) CHECK(table[m] == 0.0);
 }
 
+namespace {
+
+// table holds exactly these fractions, entry by entry ({0, 1}: exactly 0).
+void check_fractions(const std::vector<double>& table, const std::vector<std::pair<double, double>>& fractions) {
+  REQUIRE(table.size() == fractions.size());
+  for (std::size_t m = 0; m < table.size(); ++m) {
+    INFO("m = " << m);
+    if (fractions[m].first == 0.0) {
+      CHECK(table[m] == 0.0);
+    } else {
+      check_rational(table[m], fractions[m].first, fractions[m].second);
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of core/mechanisms/ds-roo/README.md", "[roo][dsroo]") {
   // The corrected, top-fix and printed tables; the first four examples are the same for the corrected table and the
   // top-fix one (the second defect needs more letters).
@@ -71,45 +88,20 @@ TEST_CASE("roo: DS-ROO tables equal the exact rational vectors of core/mechanism
 
   // k=3, n=10, e^ε = 3/2 → (3/8, 2/7, 1/21, 0); the printed table agrees (M·e1 = 1.5 >= 1).
   for (const auto& table : {dsroo_obscure_table(log_3_2, 10, 3), dsroo_obscure_table_as_printed(log_3_2, 10, 3)}) {
-    REQUIRE(table.size() == 4);
-    check_rational(table[0], 3, 8);
-    check_rational(table[1], 2, 7);
-    check_rational(table[2], 1, 21);
-    CHECK(table[3] == 0.0);
+    check_fractions(table, {{3, 8}, {2, 7}, {1, 21}, {0, 1}});
   }
 
   // k=3, n=5, e^ε = 3/2 → printed (6/11, 7/22), fixed (6/11, 3/8).
-  {
-    const auto printed = dsroo_obscure_table_as_printed(log_3_2, 5, 3);
-    const auto fixed = dsroo_obscure_table(log_3_2, 5, 3);
-    REQUIRE(printed.size() == 2);
-    REQUIRE(fixed.size() == 2);
-    check_rational(printed[0], 6, 11);
-    check_rational(printed[1], 7, 22);
-    check_rational(fixed[0], 6, 11);
-    check_rational(fixed[1], 3, 8);
-  }
+  check_fractions(dsroo_obscure_table_as_printed(log_3_2, 5, 3), {{6, 11}, {7, 22}});
+  check_fractions(dsroo_obscure_table(log_3_2, 5, 3), {{6, 11}, {3, 8}});
 
   // k=2, n=5, e^ε = 11/10 → printed (4/5, 26/33, 268/363), fixed (4/5, 26/33, 16/21).
-  {
-    const auto printed = dsroo_obscure_table_as_printed(log_11_10, 5, 2);
-    const auto fixed = dsroo_obscure_table(log_11_10, 5, 2);
-    REQUIRE(printed.size() == 3);
-    REQUIRE(fixed.size() == 3);
-    check_rational(printed[0], 4, 5);
-    check_rational(printed[1], 26, 33);
-    check_rational(printed[2], 268, 363);
-    check_rational(fixed[0], 4, 5);
-    check_rational(fixed[1], 26, 33);
-    check_rational(fixed[2], 16, 21);
-  }
+  check_fractions(dsroo_obscure_table_as_printed(log_11_10, 5, 2), {{4, 5}, {26, 33}, {268, 363}});
+  check_fractions(dsroo_obscure_table(log_11_10, 5, 2), {{4, 5}, {26, 33}, {16, 21}});
 
   // k=2, n=4, e^ε = 11/10 → (5/6, 9/11, 0): k | n, q_M := 0.
   for (const auto& table : {dsroo_obscure_table(log_11_10, 4, 2), dsroo_obscure_table_as_printed(log_11_10, 4, 2)}) {
-    REQUIRE(table.size() == 3);
-    check_rational(table[0], 5, 6);
-    check_rational(table[1], 9, 11);
-    CHECK(table[2] == 0.0);
+    check_fractions(table, {{5, 6}, {9, 11}, {0, 1}});
   }
 
   // The second defect (docs/errata.md#ds-roo-unchanged-letters): k = 20, n = 120, e^ε = 6/5. The top-fix table

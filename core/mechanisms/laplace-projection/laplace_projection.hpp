@@ -24,7 +24,11 @@ class LaplaceProjectionSampler : public RecordDpSampler<LaplaceProjectionSampler
  public:
   static constexpr MechanismSpec spec{"laplace-projection", MechanismSpace::finite, NotionRule::record_level,
                                       kRecordsOption, {}, {},
-                                      "baseline: Laplace noise on the counts, projected to the simplex, then one draw"};
+                                      "baseline: Laplace noise on the counts, projected to the simplex, then one draw",
+                                      "Laplace + projection",
+                                      "Laplace baseline: adds Laplace(2/ε) noise to your counts, clips and "
+                                      "renormalises them, then draws one category. No closed-form worst case. "
+                                      "Counts must be whole numbers."};
   [[nodiscard]] static LaplaceProjectionSampler make(const MechanismOptions& options);
   // distribution() is a Monte-Carlo estimate, not the exact law (an accountant or an audit must not take it as one).
   static constexpr bool exact_distribution = false;

@@ -47,10 +47,14 @@ class LinearSampler : public SamplerBase<LinearSampler> {
  public:
   static constexpr MechanismSpec spec{
       "linear", MechanismSpace::finite, NotionRule::ldp_from_options, {}, {}, {},
-      "linear sampler: k-RR on one draw (pure), or the optimal functional-LDP mixture ((ε,δ) or μ-GDP)"};
+      "linear sampler: k-RR on one draw (pure), or the optimal functional-LDP mixture ((ε,δ) or μ-GDP)",
+      "the linear sampler",
+      "Linear sampler: draws one category from P, then keeps it or replaces it by a uniformly random category "
+      "(randomized response). Can also give (ε, δ)- or Gaussian LDP."};
   static constexpr MechanismSpec cells_spec{"linear", MechanismSpace::continuous, NotionRule::ldp_from_options,
                                             kDensityClassOptions, kC1Option, kC1Zero,
-                                            "optimal linear sampler on a grid (Ghoukasian et al. Thms 3.4–3.6)"};
+                                            "optimal linear sampler on a grid, private on its class "
+                                            "c1·h <= p <= c2·h only (Ghoukasian et al. Thms 3.4–3.6)"};
   [[nodiscard]] static LinearSampler make(const MechanismOptions& options);
   [[nodiscard]] static LinearSampler make_on_cells(const MechanismOptions& options);
 

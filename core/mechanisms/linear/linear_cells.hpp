@@ -64,15 +64,10 @@ class LinearOnCells final : public OnCells {
     }
     return q;
   }
-  [[nodiscard]] std::optional<double> normaliser(std::span<const double> density) const override {
-    (void)distribution(density);  // no normaliser; the density is checked all the same
-    return std::nullopt;
-  }
   [[nodiscard]] Release release(std::span<const double> density) const override {
     if (guarantee_.notion == PrivacyNotion::pure_ldp) {
       const std::vector<double> q = distribution(density);
-      auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(out_lo_, guarantee_.epsilon));
-      return Release(plan, clip_data_target(*plan, q));
+      return clip_release(clip_release_plan(out_lo_, guarantee_.epsilon), q);
     }
     const std::vector<double> p = density_pmf(density, class_.h.size());
     require_in_class(class_, p);

@@ -11,17 +11,6 @@
 #include "model/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-void check_prior_size(std::size_t k, std::size_t prior_size) {
-  if (k != prior_size) {
-    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
-  }
-}
-
-
-}  // namespace
-
 LocalLinearSampler LocalLinearSampler::make(const MechanismOptions& o) {
   const Guarantee g = checked_options(spec, o);
   return LocalLinearSampler(g, *o.prior, *o.gamma);
@@ -66,8 +55,7 @@ Release LocalLinearSampler::release(std::span<const double> input) const {
     for (std::size_t x = 0; x < q.size(); ++x) {
       q[x] = std::clamp(lambda_ * projected[x] + complement_ * prior_[x], out_lo_[x], out_hi_[x]);
     }
-    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(out_lo_, guarantee_.epsilon));
-    return Release(plan, clip_data_target(*plan, q));
+    return clip_release(clip_release_plan(out_lo_, guarantee_.epsilon), q);
   }
   auto plan = std::make_shared<const ReleasePlan>(class_release_plan(mixture_release_plan(lambda_, quantized_base(prior_)), 1.0 / gamma_, gamma_));
   return Release(plan, projected);

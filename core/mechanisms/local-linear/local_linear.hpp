@@ -60,7 +60,10 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
  public:
   static constexpr MechanismSpec spec{"local-linear", MechanismSpace::finite, NotionRule::ldp_from_options,
                                       kPriorGammaOptions, {}, {},
-                                      "locally minimax linear sampler around a prior (Ghoukasian et al. Thm 4.1)"};
+                                      "locally minimax linear sampler around a prior (Ghoukasian et al. Thm 4.1)",
+                                      "the local linear sampler",
+                                      "Local linear sampler (Ghoukasian, Lee, Asoodeh): mixes P with the public"
+                                      " prior P0 just enough for privacy; pure, (ε, δ)- or Gaussian LDP."};
   static constexpr MechanismSpec cells_spec{"local-linear", MechanismSpace::continuous, NotionRule::ldp_from_options,
                                             kPriorGammaOptions, {}, {},
                                             "locally minimax linear sampler on a grid (Ghoukasian et al. Thm 4.1)"};

@@ -8,17 +8,20 @@
 #include "model/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-void check_prior_size(std::size_t k, std::size_t prior_size) {
-  if (k != prior_size) {
-    throw_shape({"k = ", k, " but the prior has ", prior_size, " categories"});
-  }
+LocalOutside local_outside_of(const MechanismOptions& o) {
+  if (!o.outside_neighbourhood || *o.outside_neighbourhood == "clip") return LocalOutside::clip;
+  if (*o.outside_neighbourhood == "projection") return LocalOutside::projection;
+  throw_invalid({"options.outsideNeighbourhood = '", *o.outside_neighbourhood,
+                 "': use 'clip' (clip into the box, the default) or 'projection' (the projection onto N_gamma(P0), "
+                 "the paper's sampler)"});
 }
 
-}  // namespace
-
-PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma, UnderflowRule rule) {
+PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double gamma, UnderflowRule rule,
+                          LocalOutside outside) {
+  // The same test as local_clip_risk's trivial regime (γ <= 10^12, so 2 ln γ < 56 is far below effective ε's cap).
+  if (outside == LocalOutside::projection && epsilon >= 2.0 * std::log(gamma)) {
+    return privacy_box(prior, 1.0 / gamma, gamma, epsilon, "prior", rule);
+  }
   // b = (γ+1)/(γ+e^ε) and b·e^ε = (γ+1)/(γ·e^{−ε}+1), through e^{−ε} so ε up to 700 never overflows.
   const double shrink = std::exp(-effective_epsilon(epsilon));
   const double ceiling = (gamma + 1.0) / (gamma * shrink + 1.0);
@@ -26,16 +29,16 @@ PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double 
   return privacy_box(prior, floor, ceiling, epsilon, "prior", rule);
 }
 
-LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma)
+LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma, LocalOutside outside)
     : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {
   check_category_count(prior.size(), "prior");
   prior_ = validated_prior(prior, prior.size());
-  box_ = local_clip_box(prior_, epsilon_, gamma_);
+  box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::refuse, outside);
 }
 
 LocalClipSampler LocalClipSampler::make(const MechanismOptions& o) {
   (void)checked_options(spec, o);
-  return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma);
+  return LocalClipSampler(*o.epsilon, *o.prior, *o.gamma, local_outside_of(o));
 }
 
 LocalClipSampler::LocalClipSampler(double epsilon, double gamma) : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {}
@@ -60,8 +63,7 @@ ClipNormalised LocalClipSampler::solve(std::span<const double> hist, RootSchedul
 Release LocalClipSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
   const std::vector<double> q = solve(input, RootSchedule::fixed).q;
-  auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
-  return Release(plan, clip_data_target(*plan, q));
+  return clip_release(clip_release_plan(box_.lo, epsilon_), q);
 }
 
 double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {

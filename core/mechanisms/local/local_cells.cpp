@@ -9,7 +9,7 @@ namespace privsample {
 LocalClipSampler LocalClipSampler::make_on_cells(const MechanismOptions& o) {
   (void)checked_options(cells_spec, o);
   LocalClipSampler sampler(*o.epsilon, *o.gamma);
-  auto cells = std::make_shared<const LocalOnCells>(sampler.epsilon_, *o.prior, sampler.gamma_);
+  auto cells = std::make_shared<const LocalOnCells>(sampler.epsilon_, *o.prior, sampler.gamma_, local_outside_of(o));
   sampler.prior_ = cells->prior();
   sampler.box_ = cells->box();
   sampler.cells_ = std::move(cells);

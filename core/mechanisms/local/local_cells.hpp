@@ -12,11 +12,11 @@ namespace privsample {
 class LocalOnCells final : public OnCells {
  public:
   // prior: a density's cell masses (any scale, zeros allowed); ε and γ validated here.
-  LocalOnCells(double epsilon, std::span<const double> prior, double gamma)
+  LocalOnCells(double epsilon, std::span<const double> prior, double gamma, LocalOutside outside = LocalOutside::clip)
       : epsilon_(validated_epsilon(epsilon)), gamma_(validated_gamma(gamma)) {
     double total = 0.0;
     prior_ = normalised_reference(prior, "prior", total);
-    box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output);
+    box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::never_output, outside);
   }
 
   [[nodiscard]] std::size_t cells() const noexcept override { return prior_.size(); }
@@ -28,8 +28,7 @@ class LocalOnCells final : public OnCells {
   }
   [[nodiscard]] Release release(std::span<const double> density) const override {
     const std::vector<double> q = solve(density).q;
-    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(box_.lo, epsilon_));
-    return Release(plan, clip_data_target(*plan, q));
+    return clip_release(clip_release_plan(box_.lo, epsilon_), q);
   }
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const override {
     return local_clip_risk(f, effective_epsilon(epsilon_), gamma_);

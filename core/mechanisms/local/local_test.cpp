@@ -164,3 +164,98 @@ TEST_CASE("local clip: inputs whose breakpoints leave the double range (subnorma
   CHECK(local_clip_sweep(false) >= 50);
 }
 
+
+TEST_CASE("local clip: outsideNeighbourhood 'projection' releases the paper's P̂ in the trivial regime "
+          "(README.md#trivial-regime: k = 4, uniform P0, gamma = 2, eps = 2)",
+          "[local_clip][trivial]") {
+  MechanismOptions o;
+  o.epsilon = 2.0;
+  o.prior = uniform(4);
+  o.gamma = 2.0;
+  const std::vector<double> point = point_mass(4, 0);
+  const Mechanism clip = make_finite_mechanism("local", o);
+  o.outside_neighbourhood = "clip";
+  const Mechanism clip_named = make_finite_mechanism("local", o);
+  o.outside_neighbourhood = "projection";
+  const Mechanism projection = make_finite_mechanism("local", o);
+  // The library's: the point mass clipped into [b·p0, b·e^ε·p0], b = 3/(2 + e^2); Case B puts the top on the point.
+  const double b = 3.0 / (2.0 + std::exp(2.0));
+  const std::vector<double> clipped = distribution(clip, point);
+  CHECK(clipped[0] == Approx(b * std::exp(2.0) / 4.0).epsilon(1e-14));
+  CHECK(clipped[1] == Approx((1.0 - b * std::exp(2.0) / 4.0) / 3.0).epsilon(1e-14));
+  CHECK(distribution(clip_named, point) == clipped);
+  // The paper's: P̂, the projection onto N_γ(P0) = {p0/γ <= P <= γ·p0}: γ·p0 = 1/2 on the point, 1/6 elsewhere.
+  const std::vector<double> projected = distribution(projection, point);
+  CHECK(projected[0] == Approx(0.5).epsilon(1e-15));
+  for (std::size_t x = 1; x < 4; ++x) CHECK(projected[x] == Approx(1.0 / 6.0).epsilon(1e-15));
+  // Inside N_γ(P0) both release P; the risk is 0 for both.
+  const std::vector<double> inside{0.4, 0.2, 0.2, 0.2};
+  const std::vector<double> a = distribution(clip, inside);
+  const std::vector<double> c = distribution(projection, inside);
+  for (std::size_t x = 0; x < 4; ++x) {
+    CHECK(a[x] == Approx(inside[x]).epsilon(1e-14));
+    CHECK(c[x] == Approx(inside[x]).epsilon(1e-14));
+  }
+  CHECK(worst_case_risk(projection, NamedDivergence::tv, 4) == 0.0);
+  // ε-LDP on the law sample() draws from: every output of the projection over point masses and the inside input
+  // lies in [p0/γ, γ·p0], a ratio γ² = 4 <= e^2, checked on the released probabilities without slack.
+  std::vector<double> largest(4, 0.0);
+  std::vector<double> smallest(4, kInf);
+  for (std::size_t y = 0; y <= 4; ++y) {
+    const std::vector<double> input = y < 4 ? point_mass(4, y) : inside;
+    const std::vector<double> released = *released_probabilities(projection, input);
+    for (std::size_t x = 0; x < 4; ++x) {
+      largest[x] = std::max(largest[x], released[x]);
+      smallest[x] = std::min(smallest[x], released[x]);
+    }
+  }
+  for (std::size_t x = 0; x < 4; ++x) CHECK(largest[x] <= exp_toward_zero(2.0) * smallest[x]);
+}
+
+TEST_CASE("local clip: outsideNeighbourhood changes nothing outside the trivial regime, and on cells",
+          "[local_clip][trivial]") {
+  std::mt19937_64 rng(77);
+  const std::vector<double> p0{0.4, 0.3, 0.2, 0.1};
+  for (const double eps : {0.1, 1.0, 2.0 * std::log(3.0) - 1e-9}) {
+    MechanismOptions o;
+    o.epsilon = eps;
+    o.prior = p0;
+    o.gamma = 3.0;
+    const Mechanism clip = make_finite_mechanism("local", o);
+    o.outside_neighbourhood = "projection";
+    const Mechanism projection = make_finite_mechanism("local", o);
+    for (int i = 0; i < 10; ++i) {
+      const std::vector<double> p = i < 4 ? point_mass(4, static_cast<std::size_t>(i)) : random_pmf(4, rng, 0.0);
+      CHECK(distribution(clip, p) == distribution(projection, p));
+    }
+  }
+  // On cells the same option draws N_γ(P0)'s box in the trivial regime: a point mass goes to γ·p0 at its cell.
+  MechanismOptions o;
+  o.epsilon = 3.0;
+  o.prior = std::vector<double>{1.0, 1.0, 1.0, 1.0};
+  o.gamma = 2.0;
+  o.outside_neighbourhood = "projection";
+  const std::vector<double> q = distribution(make_continuous_mechanism("local", o), point_mass(4, 2));
+  CHECK(q[2] == Approx(0.5).epsilon(1e-15));
+  CHECK(q[0] == Approx(1.0 / 6.0).epsilon(1e-15));
+}
+
+TEST_CASE("local clip: options.outsideNeighbourhood is validated by the factory", "[local_clip][validation]") {
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  o.prior = uniform(3);
+  o.gamma = 2.0;
+  o.outside_neighbourhood = "project";
+  CHECK_THROWS_AS(make_finite_mechanism("local", o), std::invalid_argument);
+  CHECK_THROWS_WITH(make_finite_mechanism("local", o),
+                    Catch::Contains("options.outsideNeighbourhood = 'project'") && Catch::Contains("'projection'"));
+  CHECK_THROWS_WITH(make_continuous_mechanism("local", o), Catch::Contains("options.outsideNeighbourhood = 'project'"));
+  o.outside_neighbourhood = "projection";
+  CHECK_THROWS_WITH(make_finite_mechanism("local-linear", o),
+                    Catch::Contains("option 'outsideNeighbourhood' is not supported by 'local-linear'"));
+  MechanismOptions m;
+  m.epsilon = 1.0;
+  m.outside_neighbourhood = "clip";
+  CHECK_THROWS_WITH(make_finite_mechanism("minimax", m),
+                    Catch::Contains("option 'outsideNeighbourhood' is not supported"));
+}

@@ -53,8 +53,7 @@ Release MinimaxSampler::release(std::span<const double> input) const {
   normalized_pmf_into(input, q);
   const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
   (void)clip_normalise_into(q, UniformBox{q.size(), box.floor, box.ceiling}, q, RootSchedule::fixed);
-  auto plan = std::make_shared<const ReleasePlan>(uniform_clip_release_plan(q.size(), box.floor, epsilon_));
-  return Release(plan, clip_data_target(*plan, q));
+  return clip_release(uniform_clip_release_plan(q.size(), box.floor, epsilon_), q);
 }
 
 double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

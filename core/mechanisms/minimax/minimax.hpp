@@ -31,7 +31,11 @@ namespace privsample {
 class MinimaxSampler : public ClipSampler<MinimaxSampler> {
  public:
   static constexpr MechanismSpec spec{"minimax", MechanismSpace::finite, NotionRule::pure_epsilon, {}, {}, {},
-                                      "minimax-optimal clip sampler Q*_{k,ε} (Park et al. Thm 3.1)"};
+                                      "minimax-optimal clip sampler Q*_{k,ε} (Park et al. Thm 3.1)",
+                                      "the minimax sampler",
+                                      "Minimax-optimal clip sampler (Park, Asoodeh, Lee): scales P and clips it"
+                                      " into the privacy box, so no category falls below 1/(e^ε+k−1). The "
+                                      "smallest worst-case loss of any ε-LDP sampler."};
   static constexpr MechanismSpec cells_spec{"minimax", MechanismSpace::continuous, NotionRule::pure_epsilon,
                                             kDensityClassOptions, kC1Option, kC1Zero,
                                             "minimax clip sampler Q*_{c1,c2,h,ε} on a grid (Park et al. Thm 3.3)"};

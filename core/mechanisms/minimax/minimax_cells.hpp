@@ -36,8 +36,7 @@ class MinimaxOnCells final : public OnCells {
   }
   [[nodiscard]] Release release(std::span<const double> density) const override {
     const std::vector<double> q = solve(density).q;
-    auto plan = std::make_shared<const ReleasePlan>(clip_release_plan(lo_, epsilon_));
-    return Release(plan, clip_data_target(*plan, q));
+    return clip_release(clip_release_plan(lo_, epsilon_), q);
   }
   [[nodiscard]] double worst_case_risk(const FDivergence& f) const override {
     if (constants_.trivial) return 0.0;

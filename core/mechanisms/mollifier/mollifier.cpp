@@ -4,20 +4,11 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "mechanisms/neighbourhood.hpp"
 #include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
 namespace privsample {
-namespace {
-
-void check_prior_size(std::size_t k, std::size_t prior_size, const char* name) {
-  if (k != prior_size) {
-    throw_shape({"k = ", k, " but the ", name, " has ", prior_size, " categories"});
-  }
-}
-
-}  // namespace
-
 MollifierSampler MollifierSampler::make(const MechanismOptions& o) {
   (void)checked_options(spec, o);
   return MollifierSampler(*o.epsilon, o.reference);
@@ -56,10 +47,9 @@ ClipNormalised MollifierSampler::solve(std::span<const double> hist, RootSchedul
 Release MollifierSampler::release(std::span<const double> hist) const {
   const std::vector<double> q = solve(hist, RootSchedule::fixed).q;
   const std::size_t k = q.size();
-  auto plan = std::make_shared<const ReleasePlan>(
-      reference_ ? clip_release_plan(box_.lo, epsilon_)
-                 : uniform_clip_release_plan(k, uniform_box(k).lo, epsilon_));
-  return Release(plan, clip_data_target(*plan, q));
+  return clip_release(reference_ ? clip_release_plan(box_.lo, epsilon_)
+                                 : uniform_clip_release_plan(k, uniform_box(k).lo, epsilon_),
+                      q);
 }
 
 double MollifierSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

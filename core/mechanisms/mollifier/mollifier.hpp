@@ -26,7 +26,11 @@ class MollifierSampler : public ClipSampler<MollifierSampler> {
  public:
   static constexpr MechanismSpec spec{"mollifier", MechanismSpace::finite, NotionRule::pure_epsilon, {},
                                       kReferenceOption, {},
-                                      "Husain et al.'s relative-mollifier baseline around a reference (uniform by default)"};
+                                      "Husain et al.'s relative-mollifier baseline around a reference "
+                                      "(uniform by default)",
+                                      "the relative mollifier",
+                                      "Relative mollifier (Husain et al.): the distribution closest to P among "
+                                      "those within a factor e^ε of a reference (uniform unless one is given)."};
   [[nodiscard]] static MollifierSampler make(const MechanismOptions& options);
 
   // reference: a pmf over the k categories (zeros allowed: those categories are never output), or

@@ -57,7 +57,11 @@ struct RooSampleComplexity {
 class RooSampler : public RecordDpSampler<RooSampler> {
  public:
   static constexpr MechanismSpec spec{"roo", MechanismSpace::finite, NotionRule::record_level, kRecordsOption, {}, {},
-                                      "Reveal-or-Obscure on a user's n records"};
+                                      "Reveal-or-Obscure on a user's n records",
+                                      "Reveal-or-Obscure",
+                                      "Reveal-or-Obscure (Tasnim et al.): treats your counts as n records; with"
+                                      " some probability reveals one of them at random, otherwise releases a "
+                                      "random category. Counts must be whole numbers."};
   [[nodiscard]] static RooSampler make(const MechanismOptions& options);
 
   // epsilon validated in [0, 1000] (ε > 700 runs at 700); records an integer in [1, kMaxRecords].

@@ -7,54 +7,10 @@
 //   window.raw(name)    localStorage's text under `name`.
 // A test deletes Navigator.prototype.locks before loading the page to run without Web Locks.
 import { init } from '/pkg/build/bundle/privsample.mjs';
+import { jitter, jittery, xorshift } from '/pkg/tests/js/ledger-doubles.mjs';
 
 const ps = await init();
 const HIST = [5, 3, 1, 1];
-
-function xorshift(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
-
-// A macrotask without setTimeout's clamping.
-const channel = new MessageChannel();
-const waiting = [];
-channel.port1.onmessage = () => waiting.shift()();
-const macrotask = () => new Promise((resolve) => {
-  waiting.push(resolve);
-  channel.port2.postMessage(0);
-});
-
-async function jitter(random) {
-  for (let n = Math.floor(random() * 4); n > 0; n -= 1) {
-    if (random() < 0.5) await null;
-    else await macrotask();
-  }
-}
-
-// The storage with random yields before and after each call; update() forwarded when it has one.
-function jittery(inner, random) {
-  const around = async (call) => {
-    await jitter(random);
-    const result = await call();
-    await jitter(random);
-    return result;
-  };
-  const out = {
-    lockName: inner.lockName,
-    get: () => around(() => inner.get()),
-    set: (text) => around(() => inner.set(text)),
-  };
-  if (typeof inner.update === 'function') out.update = (fn) => around(() => inner.update(fn));
-  return out;
-}
 
 const storageOf = (kind, name) =>
   kind === 'indexedDB' ? ps.ledgerStorage.indexedDB({ database: name }) : ps.ledgerStorage.localStorage({ key: name });
