@@ -1,6 +1,7 @@
 #pragma once
 // privsample's public C++ API in one include: every layer's public headers (docs/design.md). The per-topic headers
 // move when the core's folders do; this one stays.
+#include "base/binomial.hpp"
 #include "base/draw.hpp"
 #include "base/errors.hpp"
 #include "base/numeric.hpp"

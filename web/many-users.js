@@ -18,7 +18,8 @@ const PRESETS = {
 // The x values of the curves (not mechanism maths): ε from 0.1 to 10 (epsilon.js), N from 10^2 to 10^6.
 const CURVE_EPSILONS = SIMULATION_EPSILONS;
 const CURVE_USERS = [1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
-const REPEATS = 3;
+// Populations per point of the curves (their uncertainty is drawn; the verdict repeats until resolved, in the worker).
+const REPEATS = 8;
 const MECHANISM_STYLE = {
   linear: { label: 'linear', color: '#2274a5', dash: [] },
   minimax: { label: 'minimax', color: '#e07a1f', dash: [6, 4] },
@@ -41,6 +42,7 @@ const el = {
   runStatus: document.getElementById('run-status'),
   inputError: document.getElementById('input-error'),
   summary: document.getElementById('estimate-summary'),
+  verdict: document.getElementById('verdict'),
   estimateCanvas: document.getElementById('estimate-chart'),
   epsilonCanvas: document.getElementById('epsilon-chart'),
   usersCanvas: document.getElementById('users-chart'),
@@ -90,23 +92,53 @@ function curveChart(canvas, xTitle, ticks, format) {
 const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N; dashed line: the chosen ε)', new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String);
 const usersChart = curveChart(el.usersCanvas, 'number of users N (at the chosen ε; dashed line: the chosen N)', new Set([1e2, 1e3, 1e4, 1e5, 1e6]), formatUsers);
 
+// Per mechanism: its mean error and a band of ±2 standard errors over the simulated populations (cut above 0 for the
+// logarithmic axis).
 function curveDatasets(result, key, xs, marker) {
-  return result.mechanisms.map((m) => ({
-    label: MECHANISM_STYLE[m].label,
-    data: result[key][m].map((y, i) => ({ x: xs[i], y })),
-    borderColor: MECHANISM_STYLE[m].color,
-    backgroundColor: MECHANISM_STYLE[m].color,
-    borderDash: MECHANISM_STYLE[m].dash,
-    pointRadius: 3,
-    tension: 0,
-  })).concat([markerLine(result, key, marker)]);
+  return result.mechanisms.flatMap((m) => {
+    const { mean, se } = result[key][m];
+    const style = MECHANISM_STYLE[m];
+    const band = style.color + '26'; // the colour at 15% opacity
+    return [
+      { label: '', data: mean.map((y, i) => ({ x: xs[i], y: Math.max(y - 2 * se[i], y / 20) })), borderColor: 'transparent', pointRadius: 0, fill: false },
+      { label: '', data: mean.map((y, i) => ({ x: xs[i], y: y + 2 * se[i] })), borderColor: 'transparent', backgroundColor: band, pointRadius: 0, fill: '-1' },
+      {
+        label: style.label,
+        data: mean.map((y, i) => ({ x: xs[i], y })),
+        borderColor: style.color,
+        backgroundColor: style.color,
+        borderDash: style.dash,
+        pointRadius: 3,
+        tension: 0,
+      },
+    ];
+  }).concat([markerLine(result, key, marker)]);
 }
 // A vertical dashed line at the chosen ε or N.
 function markerLine(result, key, x) {
-  const values = result.mechanisms.flatMap((m) => result[key][m]);
+  const values = result.mechanisms.flatMap((m) => result[key][m].mean);
   return { label: '', data: [{ x, y: Math.min(...values) }, { x, y: Math.max(...values) }], borderColor: '#444', borderDash: [3, 3], pointRadius: 0, borderWidth: 1 };
 }
 
+const percent = (v) => `${(100 * v).toFixed(v !== 0 && Math.abs(v) < 0.1 ? 1 : 0)}%`;
+
+// The verdict in words: the mechanisms from the smallest mean error up, "≈" between tied ones, and how far apart the
+// others are, each with its uncertainty (± the worker's z standard errors).
+function verdictText(v) {
+  const name = (m) => MECHANISM_STYLE[m].label;
+  const mean = (m) => `${name(m)} ${v.means[m].mean.toFixed(4)} ± ${v.means[m].halfWidth.toFixed(4)}`;
+  let text = mean(v.order[0]);
+  for (const p of v.pairs) {
+    // the difference relative to the smaller mean error (the worker's scale)
+    const apart = `${percent(Math.abs(p.difference) / p.scale)} ± ${percent(p.halfWidth / p.scale)}`;
+    if (p.status === 'tied') text += ` ≈ ${mean(p.b)} (equal within ${percent(v.tied)})`;
+    else if (p.status === 'better') text += `, ahead of ${mean(p.b)} (${apart} less error)`;
+    else text += `; not separated from ${mean(p.b)} after ${v.repeats} populations (difference ${apart})`;
+  }
+  const single = v.order.length === 1 ? ' (one mechanism checked)' : '';
+  return `Verdict at ε = ${v.epsilon} and N = ${formatUsers(v.users)}${single}: ${text}. Mean TV error over ${v.repeats} ` +
+    `simulated populations, the same ones for every mechanism, ± ${v.z} standard errors; the same settings give the same verdict.`;
+}
 function draw(result, spec) {
   const { main } = result;
   const labels = main.truth.map((_, i) => String(i));
@@ -122,14 +154,22 @@ function draw(result, spec) {
   estimateChart.update();
   el.estimateCanvas.dataset.chart = JSON.stringify({ truth: main.truth, estimate: e.value, lower: e.lower, upper: e.upper, released: main.released });
   el.summary.textContent = `${formatUsers(spec.users)} users, ${main.mechanism} at ε = ${spec.epsilon}: estimate by ${e.method}, projected onto the simplex; ` +
-    `TV to the truth ${main.errors.tv.toFixed(4)} (reading the released samples as the population: ${main.releasedErrors.tv.toFixed(4)}). Assumes: ${e.assumption}.`;
+    `TV to the truth ${main.errors.tv.toFixed(4)} (reading the released samples as the population: ${main.releasedErrors.tv.toFixed(4)}). Assumes: ${e.assumption}. Band: ${e.intervalMethod}.`;
 
+  el.verdict.textContent = verdictText(result.verdict);
+  el.verdict.dataset.verdict = JSON.stringify({
+    order: result.verdict.order,
+    statuses: result.verdict.pairs.map((p) => p.status),
+    repeats: result.verdict.repeats,
+  });
   epsilonChart.data.datasets = curveDatasets(result, 'byEpsilon', CURVE_EPSILONS, spec.epsilon);
   epsilonChart.update();
   usersChart.data.datasets = curveDatasets(result, 'byUsers', CURVE_USERS, spec.users);
   usersChart.update();
-  el.epsilonCanvas.dataset.chart = JSON.stringify({ epsilons: CURVE_EPSILONS, tv: result.byEpsilon });
-  el.usersCanvas.dataset.chart = JSON.stringify({ users: CURVE_USERS, tv: result.byUsers });
+  const means = (curves) => Object.fromEntries(Object.entries(curves).map(([m, c]) => [m, c.mean]));
+  const errors = (curves) => Object.fromEntries(Object.entries(curves).map(([m, c]) => [m, c.se]));
+  el.epsilonCanvas.dataset.chart = JSON.stringify({ epsilons: CURVE_EPSILONS, tv: means(result.byEpsilon), se: errors(result.byEpsilon) });
+  el.usersCanvas.dataset.chart = JSON.stringify({ users: CURVE_USERS, tv: means(result.byUsers), se: errors(result.byUsers) });
 }
 
 function showStatus(state, text) {

@@ -65,9 +65,10 @@ const CONSTRUCTORS = { RangeError, TypeError, Error };
 const NUMBER_TOKEN = /\x1b([0-9a-f]{16})/g;
 const bitsView = new DataView(new ArrayBuffer(8));
 
-// The module writes numbers in messages as ESC + 16 hex digits of their bits; JS's own Number → String is the
-// shortest round-trip form the native core writes (core/base/numeric.cpp).
-function formatNumbers(message) {
+// The module writes numbers in messages (and in the words of its results: an estimate's assumption, caveat and
+// warnings) as ESC + 16 hex digits of their bits; JS's own Number → String is the shortest round-trip form the native
+// core writes (core/base/numeric.cpp).
+export function formatNumbers(message) {
   return message.replace(NUMBER_TOKEN, (_, hex) => {
     bitsView.setBigUint64(0, BigInt(`0x${hex}`));
     return String(bitsView.getFloat64(0));

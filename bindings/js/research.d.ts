@@ -320,8 +320,12 @@ export interface EstimateOptions {
 
 /**
  * Q̄, the mean over users of Q(·|P_i), estimated by Q̂ = counts / N (unbiased). Assumes only that each user released
- * one independent sample. Intervals: Wilson score intervals, pointwise at level α and simultaneous for all k
- * categories at once by Bonferroni (each at α/k).
+ * one independent sample. Intervals: exact binomial (Clopper–Pearson) intervals, pointwise at level 1 − α and
+ * simultaneous for all k categories at once by Bonferroni (each at α/k). Every interval covers both targets: Q̄ of the
+ * realised users (whose counts are sums of Bernoullis with different means: the binomial intervals are then
+ * conservative, but for a count of 1 at an expected count below α, where the miss rate is at most α(1 + α)) and, for
+ * users drawn from a population, that population's mean release law (counts exactly multinomial: the intervals are
+ * exact there).
  */
 export interface ReleasedEstimate {
   /** N = Σ counts. */
@@ -330,12 +334,16 @@ export interface ReleasedEstimate {
   readonly confidence: number;
   /** Q̂ = counts / N. */
   readonly q: Float64Array;
-  /** Simultaneous (Bonferroni–Wilson) interval: all k categories covered together with probability >= 1 − α. */
+  /** Simultaneous (Bonferroni–Clopper–Pearson): all k categories covered together with probability >= 1 − α. */
   readonly lower: Float64Array;
   readonly upper: Float64Array;
-  /** Pointwise Wilson intervals at level α. */
+  /** Pointwise Clopper–Pearson intervals: each category on its own with probability >= 1 − α. */
   readonly pointwiseLower: Float64Array;
   readonly pointwiseUpper: Float64Array;
+  /** What the intervals cover, in words (both targets). */
+  readonly target: string;
+  /** How the intervals are built, in words. */
+  readonly intervalMethod: string;
   /**
    * Joint-convexity radius: D_f(P̄ ‖ Q̄) <= mean D_f(P_i ‖ Q(P_i)) <= R, the mechanism's worst-case risk for `divergence`
    * (R around Q̄, the mechanism's own output mix, not around Q̂). null when the mechanism has no closed-form risk.
@@ -345,33 +353,45 @@ export interface ReleasedEstimate {
 }
 
 /**
- * An estimate of the population P̄ = mean of the users' P_i.
- * - method 'affine inversion' (k-RR / linear samplers in every notion, local-linear for inputs inside N_γ(P0), ROO
- *   with fixed q0): Q = λP + b, so p̂ = (Q̂ − b)/λ is unbiased; variance Q̂(1 − Q̂)/(N λ²) (exact for identical
- *   users, conservative for heterogeneous ones); intervals p̂ ± z·se.
- * - method 'point-mass channel inversion' (every finite mechanism, the clip samplers included, where they are
- *   k-RR-like channels): assumes every user holds ONE item; inverts the k×k channel of point masses.
- * `assumption` says in words what the estimate assumes; `projected` is the Euclidean projection of `estimate` onto
- * the probability simplex (a pmf; consistent, slightly biased).
+ * An estimate of the population P̄ = mean of the users' P_i (or of the item frequencies π for point-mass users).
+ * - method 'affine inversion' (k-RR / linear samplers in every notion, local-linear for users inside N_γ(P0), ROO,
+ *   local for users inside its identity box b·P0 <= P <= b·e^ε·P0): Q = λP + b, so p̂ = (Q̂ − b)/λ is unbiased; the
+ *   intervals are the released ones mapped through p = (q − b)/λ (an increasing map: the same coverage, exactly).
+ * - method 'point-mass channel inversion' (every finite mechanism with an exact channel): assumes every user holds ONE
+ *   item; inverts the k×k channel of point masses. A randomized-response channel (minimax, linear, roo, ds-roo;
+ *   local and mollifier with a uniform prior or reference) is affine per category: exact intervals as above. Any other
+ *   channel: Chernoff–Hoeffding intervals of the linear inversion, valid and about twice as wide.
+ * Intervals cover P̄ of the realised users and the population model's mean alike (see ReleasedEstimate), pointwise and
+ * simultaneously; they are cut to [0, 1] and never of zero width. `assumption` says what the estimate assumes;
+ * `caveat` where users the mechanism is meant for break it without the counts showing it; `warnings` where the counts
+ * themselves are implausible under the assumption (each has probability <= α when the assumption holds).
  */
 export interface PopulationEstimate {
   readonly users: number;
   readonly confidence: number;
   /** Unbiased p̂ (sums to 1; entries may lie outside [0, 1]). */
   readonly estimate: Float64Array;
-  /** Estimated Var(p̂_x) (plug-in of Q̂ into the closed form). */
+  /** Estimated Var(p̂_x) (plug-in of Q̂ into the multinomial closed form; the intervals are not built from it). */
   readonly variance: Float64Array;
   readonly standardError: Float64Array;
-  /** Pointwise p̂ ± z_{α/2}·se, clipped to [0, 1]. */
+  /** Pointwise intervals: each category on its own with probability >= 1 − α. */
   readonly lower: Float64Array;
   readonly upper: Float64Array;
-  /** Bonferroni: p̂ ± z_{α/(2k)}·se, clipped to [0, 1]; all k categories together. */
+  /** Simultaneous intervals: all k categories together with probability >= 1 − α. */
   readonly simultaneousLower: Float64Array;
   readonly simultaneousUpper: Float64Array;
   /** Euclidean projection of `estimate` onto the simplex. */
   readonly projected: Float64Array;
   readonly method: string;
   readonly assumption: string;
+  /** What is estimated and covered, in words (the realised users' and the population model's). */
+  readonly target: string;
+  /** How the intervals are built, in words. */
+  readonly intervalMethod: string;
+  /** Where users the mechanism is meant for fall outside `assumption` unseen by the counts; null otherwise. */
+  readonly caveat: string | null;
+  /** Run-time evidence against `assumption`: counts no target of the assumed kind gives but with probability <= α. */
+  readonly warnings: readonly string[];
 }
 
 /** What ps.estimate() returns. */
@@ -411,6 +431,8 @@ export type SimulateOptions =
 export interface SimulationResult {
   /** P̄: the mean of the realised users' normalised histograms (not the model). */
   readonly truth: Float64Array;
+  /** The population model's mean E[P] (the normalised population), the intervals' other target; null for 'given'. */
+  readonly model: Float64Array | null;
   /** 'point-masses': how many users hold each item; otherwise null. */
   readonly items: Float64Array | null;
   /** Released counts per category (what a server holds). */
@@ -424,31 +446,41 @@ export interface SimulationResult {
   };
 }
 
-/** A privacy loss (ε, δ). */
+/** A privacy loss (ε, δ), and the bound that gave it. */
 export interface PrivacyLoss {
   readonly epsilon: number;
   readonly delta: number;
+  readonly method: 'basic' | 'advanced' | 'optimal';
 }
 
-export interface ShuffleBound extends PrivacyLoss {
-  /** false when the closed form's condition (ε0 <= ln(n / (16 ln(2/δ)))) fails: then ε = ε0 (no amplification). */
+export interface ShuffleBound {
+  readonly epsilon: number;
+  readonly delta: number;
+  /** false where the bound claims nothing (a closed form outside its regime): then ε = ε0. */
   readonly applies: boolean;
-  readonly method: 'numerical' | 'closed-form';
+  /** 'numerical': the evaluated bound's exact value is >= this (its precision); a closed form: its epsilon. */
+  readonly epsilonLower: number;
+  readonly method: 'numerical' | 'closed-form' | 'closed-form-printed';
 }
 
 /** Accounting for a collection of reports. */
 export interface Collection {
   /**
-   * A user who reports `reports` times, each (ε, δ)-LDP. 'basic': (mε, mδ). 'advanced' (Dwork–Rothblum–Vadhan):
-   * ε' = ε·sqrt(2m ln(1/δ')) + mε(e^ε − 1), δ' + mδ. 'best' (default): the smaller ε of the two.
+   * A user who reports `reports` (m) times, each (ε, δ)-LDP. 'basic': (mε, mδ). 'advanced' (Dwork–Rothblum–Vadhan,
+   * needs deltaPrime > 0): ε' = ε·sqrt(2m ln(1/δ')) + mε(e^ε − 1), mδ + δ'. 'optimal' (Kairouz–Oh–Viswanath, exact):
+   * the smallest ε_g whose m-fold randomized-response δ is <= δ', with δ = 1 − (1 − δ)^m (1 − δ'). 'best' (default):
+   * the smallest ε of them. deltaPrime defaults to 0 (no extra δ): then every method but 'advanced' gives mε, which is
+   * exact for pure ε.
    */
-  compose(options: { epsilon: number; delta?: number; reports: number; deltaPrime?: number; method?: 'basic' | 'advanced' | 'best' }): PrivacyLoss;
+  compose(options: { epsilon: number; delta?: number; reports: number; deltaPrime?: number; method?: 'basic' | 'advanced' | 'optimal' | 'best' }): PrivacyLoss;
   /**
-   * Amplification by shuffling n users' ε0-LDP reports (Feldman, McMillan, Talwar 2021): 'closed-form' is their
-   * Theorem 3.1, ε = ln(1 + (e^ε0 − 1)/(e^ε0 + 1)·(8 sqrt(e^ε0 ln(4/δ))/sqrt(n) + 8e^ε0/n)); 'numerical' (default) is
-   * their Section 4 bound by bisection, tighter.
+   * Amplification by shuffling n users' ε0-LDP reports (Feldman, McMillan, Talwar 2021). 'numerical' (default): their
+   * Section 4 reduction evaluated exactly up to `precision` (relative width of [epsilonLower, epsilon], default 1e-3),
+   * a proven upper bound. 'closed-form': Theorem 3.1 as the authors' reference code computes it (the larger factor,
+   * regime ε0 <= ln(n / (16 ln(4/δ)))); 'closed-form-printed': Theorem 3.1 as printed,
+   * ε = ln(1 + (e^ε0 − 1)/(e^ε0 + 1)·(8 sqrt(e^ε0 ln(4/δ)/n) + 8e^ε0/n)), regime ε0 <= ln(n / (16 ln(2/δ))).
    */
-  shuffle(options: { epsilon0: number; users: number; delta: number; method?: 'numerical' | 'closed-form' }): ShuffleBound;
+  shuffle(options: { epsilon0: number; users: number; delta: number; method?: 'numerical' | 'closed-form' | 'closed-form-printed'; precision?: number }): ShuffleBound;
 }
 
 /**

@@ -4,7 +4,7 @@
 import createPrivsampleResearch from '../../build/wasm/privsample-research.mjs';
 import { glueAbi } from './abi.mjs';
 import { makeLedgerApi } from './ledger-storage.mjs';
-import { captureCsprng, checked, describe, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
+import { captureCsprng, checked, describe, formatNumbers, histogram, makeFiniteApi, mechanismOptions, number, plainObject, publicOptions, text } from './common.mjs';
 
 let loading = null;
 
@@ -329,10 +329,17 @@ function makeApi(wasm) {
     if (unknown.length) throw new RangeError(`option '${unknown[0]}' is not supported by ${what} (supported: ${allowed.join(', ')})`);
   }
 
+  // Numbers in the core's words travel as tokens (common.mjs formatNumbers).
+  const freezePopulation = (p) => p && Object.freeze({
+    ...p,
+    assumption: formatNumbers(p.assumption),
+    caveat: p.caveat && formatNumbers(p.caveat),
+    warnings: Object.freeze(p.warnings.map(formatNumbers)),
+  });
   const freezeReport = (r) => Object.freeze({
     released: Object.freeze(r.released),
-    population: r.population && Object.freeze(r.population),
-    pointMasses: r.pointMasses && Object.freeze(r.pointMasses),
+    population: freezePopulation(r.population),
+    pointMasses: freezePopulation(r.pointMasses),
   });
 
   /** Population estimates from the counts of released categories (research.d.ts states each method). */
@@ -388,6 +395,7 @@ function makeApi(wasm) {
       const r = checked(abi, wasm.simulate(handle, values, k, wasmOptions));
       return Object.freeze({
         truth: r.truth,
+        model: r.model,
         items: r.items,
         counts: r.counts,
         estimate: freezeReport(r.estimate),
@@ -478,10 +486,11 @@ function makeApi(wasm) {
     /** The central (ε, δ) of n users' ε0-LDP reports after a uniform shuffle (Feldman, McMillan, Talwar 2021). */
     shuffle(options) {
       const o = plainObject(options, 'options');
-      onlyKeys(o, ['epsilon0', 'users', 'delta', 'method'], 'collection.shuffle');
-      const { epsilon0, users, delta, method = 'numerical' } = o;
+      onlyKeys(o, ['epsilon0', 'users', 'delta', 'method', 'precision'], 'collection.shuffle');
+      const { epsilon0, users, delta, method = 'numerical', precision } = o;
       return Object.freeze(checked(abi, wasm.shuffle(number(epsilon0, 'options.epsilon0'), number(users, 'options.users'),
-        number(delta, 'options.delta'), text(method, 'options.method'))));
+        number(delta, 'options.delta'), text(method, 'options.method'), precision !== undefined,
+        precision === undefined ? 0 : number(precision, 'options.precision'))));
     },
   });
 

@@ -490,8 +490,16 @@ val released_to_val(const ReleasedEstimate& r) {
   out.set("upper", copy_out(r.upper));
   out.set("pointwiseLower", copy_out(r.pointwise_lower));
   out.set("pointwiseUpper", copy_out(r.pointwise_upper));
+  out.set("target", r.target);
+  out.set("intervalMethod", r.interval_method);
   out.set("radius", number_or_null(r.radius));
   out.set("divergence", r.divergence);
+  return out;
+}
+
+val strings_out(const std::vector<std::string>& values) {
+  val out = val::array();
+  for (const std::string& v : values) out.call<void>("push", v);
   return out;
 }
 
@@ -510,6 +518,10 @@ val population_to_val(const std::optional<PopulationEstimate>& p) {
   out.set("projected", copy_out(p->projected));
   out.set("method", p->method);
   out.set("assumption", p->assumption);
+  out.set("target", p->target);
+  out.set("intervalMethod", p->interval_method);
+  out.set("caveat", p->caveat.empty() ? val::null() : val(p->caveat));
+  out.set("warnings", strings_out(p->warnings));
   return out;
 }
 
@@ -572,6 +584,7 @@ val simulate_of(double sampler_address, val population, double k, val options) {
     const SimulationResult r = with_bits(seed_of(options["seed"]), run);
     val out = val::object();
     out.set("truth", copy_out(r.truth));
+    out.set("model", r.model.empty() ? val::null() : copy_out(r.model));
     out.set("items", r.items.empty() ? val::null() : copy_out(r.items));
     out.set("counts", copy_out(r.counts));
     out.set("estimate", report_to_val(r.estimate));
@@ -588,29 +601,45 @@ val privacy_loss_to_val(const PrivacyLoss& loss) {
   val out = val::object();
   out.set("epsilon", loss.epsilon);
   out.set("delta", loss.delta);
+  out.set("method", loss.method);
   return out;
 }
 
-// method: 'basic' | 'advanced' | 'best' (the smaller ε of the two, as the core decides).
+// method: 'basic' | 'advanced' | 'optimal' | 'best' (the smallest ε of them, as the core decides).
 val compose_of(double epsilon, double delta, double reports, double delta_prime, std::string method) {
   return guarded([&] {
     if (method == "basic") return privacy_loss_to_val(basic_composition(epsilon, delta, reports));
     if (method == "advanced") return privacy_loss_to_val(advanced_composition(epsilon, delta, reports, delta_prime));
+    if (method == "optimal") return privacy_loss_to_val(optimal_composition(epsilon, delta, reports, delta_prime));
     if (method == "best") return privacy_loss_to_val(best_composition(epsilon, delta, reports, delta_prime));
-    throw std::invalid_argument("options.method = '" + method + "': use 'basic', 'advanced' or 'best'");
+    throw std::invalid_argument("options.method = '" + method + "': use 'basic', 'advanced', 'optimal' or 'best'");
   });
 }
 
-val shuffle_of(double epsilon0, double users, double delta, std::string method) {
+// has_precision: whether options.precision was given (else the core's default).
+val shuffle_of(double epsilon0, double users, double delta, std::string method, bool has_precision, double precision) {
   return guarded([&] {
     ShuffleBound b;
-    if (method == "closed-form") b = shuffle_closed_form(epsilon0, users, delta);
-    else if (method == "numerical") b = shuffle_numerical(epsilon0, users, delta);
-    else throw std::invalid_argument("options.method = '" + method + "': use 'numerical' or 'closed-form'");
+    if (method == "numerical") {
+      ShuffleNumericalOptions o;
+      if (has_precision) o.precision = precision;
+      b = shuffle_numerical(epsilon0, users, delta, o);
+    } else if (has_precision) {
+      throw std::invalid_argument("options.precision: only method 'numerical' takes a precision ('" + method +
+                                  "' is a closed form)");
+    } else if (method == "closed-form") {
+      b = shuffle_closed_form(epsilon0, users, delta);
+    } else if (method == "closed-form-printed") {
+      b = shuffle_closed_form_printed(epsilon0, users, delta);
+    } else {
+      throw std::invalid_argument("options.method = '" + method +
+                                  "': use 'numerical', 'closed-form' or 'closed-form-printed'");
+    }
     val out = val::object();
     out.set("epsilon", b.epsilon);
     out.set("delta", b.delta);
     out.set("applies", b.applies);
+    out.set("epsilonLower", b.epsilon_lower);
     out.set("method", method);
     return out;
   });

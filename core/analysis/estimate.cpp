@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "model/histogram.hpp"
 #include "mechanisms/finite_space.hpp"
+#include "base/binomial.hpp"
 #include "base/numeric.hpp"
 
 namespace privsample {
@@ -32,29 +34,6 @@ void check_mechanism_k(const Mechanism& mechanism, std::size_t k, std::string_vi
   }
 }
 
-// The intervals, standard errors and projection of a PopulationEstimate from its estimate and variance.
-void finish(PopulationEstimate& out, double alpha) {
-  const std::size_t k = out.estimate.size();
-  const double z = normal_upper_quantile(alpha / 2.0);
-  const double z_all = normal_upper_quantile(alpha / (2.0 * static_cast<double>(k)));
-  out.standard_error.resize(k);
-  out.lower.resize(k);
-  out.upper.resize(k);
-  out.simultaneous_lower.resize(k);
-  out.simultaneous_upper.resize(k);
-  for (std::size_t x = 0; x < k; ++x) {
-    out.variance[x] = std::max(out.variance[x], 0.0);  // rounding in the plug-in can give −1e-20
-    const double se = std::sqrt(out.variance[x]);
-    out.standard_error[x] = se;
-    out.lower[x] = std::clamp(out.estimate[x] - z * se, 0.0, 1.0);
-    out.upper[x] = std::clamp(out.estimate[x] + z * se, 0.0, 1.0);
-    out.simultaneous_lower[x] = std::clamp(out.estimate[x] - z_all * se, 0.0, 1.0);
-    out.simultaneous_upper[x] = std::clamp(out.estimate[x] + z_all * se, 0.0, 1.0);
-  }
-  out.projected = project_to_simplex(out.estimate);
-  out.confidence = 1.0 - alpha;
-}
-
 // o when W is a randomized-response channel — one value on the diagonal, one value o elsewhere (to 1e-13
 // relative) — and nothing otherwise.
 std::optional<double> randomized_response_floor(const ChannelMatrix& w) {
@@ -69,6 +48,28 @@ std::optional<double> randomized_response_floor(const ChannelMatrix& w) {
     }
   }
   return o;
+}
+
+// A randomized-response channel on point masses: d on the diagonal, o elsewhere.
+struct RandomizedResponse {
+  double diagonal;
+  double off;
+};
+
+// A mechanism that fixes no k (no prior, reference or grid) treats every category alike: on point masses its row x is
+// row 0 with categories 0 and x swapped, and the entries of row 0 off its diagonal are equal (the permutations of the
+// other categories fix e_0). When row 0 shows that (to 1e-13 relative) the channel is that randomized response, read
+// from one row: O(k) mechanism work and memory instead of k rows.
+std::optional<RandomizedResponse> symmetric_channel(const Mechanism& mechanism, std::size_t k) {
+  if (k < 2 || fixed_categories(mechanism) || !has_exact_distribution(mechanism)) return std::nullopt;
+  const Guarantee g = guarantee(mechanism);
+  std::vector<double> e0(k, 0.0);
+  e0[0] = g.notion == PrivacyNotion::record_dp ? g.records : 1.0;
+  const std::vector<double> row = distribution(mechanism, e0);
+  for (std::size_t y = 2; y < k; ++y) {
+    if (std::fabs(row[y] - row[1]) > 1e-13 * std::max(row[1], row[0])) return std::nullopt;
+  }
+  return RandomizedResponse{row[0], row[1]};
 }
 
 // The share count/n of a validated count (>= 0), +0 for a count of -0: -0 is a valid zero (JS's Math.round(-0.2)
@@ -129,18 +130,6 @@ double normal_upper_quantile(double tail) {
   return 0.5 * (lo + hi);
 }
 
-// Wilson (1927): solve (p̂ − p)² = z² p(1 − p)/n for p.
-Interval wilson_interval(double successes, double trials, double z) {
-  if (!(trials > 0.0)) throw std::invalid_argument("trials = " + format_value(trials) + ": must be > 0");
-  const double p = successes / trials;
-  const double z2n = z * z / trials;
-  const double centre = (p + 0.5 * z2n) / (1.0 + z2n);
-  const double half = z * std::sqrt(p * (1.0 - p) / trials + 0.25 * z2n / trials) / (1.0 + z2n);
-  // At p̂ = 0 (1) the exact lower (upper) end is 0 (1); the formula gives it up to rounding.
-  return {successes <= 0.0 ? 0.0 : std::clamp(centre - half, 0.0, 1.0),
-          successes >= trials ? 1.0 : std::clamp(centre + half, 0.0, 1.0)};
-}
-
 // Duchi et al. (2008), Fig. 1: sort descending, ρ = max{j : u_j − (Σ_{i<=j} u_i − 1)/j > 0}, θ = (Σ_{i<=ρ} u_i − 1)/ρ.
 std::vector<double> project_to_simplex(std::span<const double> v) {
   if (v.empty()) throw std::invalid_argument("v is empty");
@@ -163,32 +152,272 @@ std::vector<double> project_to_simplex(std::span<const double> v) {
   return p;
 }
 
+namespace {
+
+std::string category_text(std::size_t x) { return "category " + std::to_string(x); }
+
+// The ends of one interval for a pmf entry, cut to [0, 1]. An interval entirely outside [0, 1] has missed the target
+// (which is in [0, 1]); it is reported as the feasible interval of the same width at the nearer end, never as a
+// point, so that no interval has zero width unless the target is certain.
+Interval cut_to_unit(double lower, double upper) {
+  const double width = std::max(upper - lower, 0.0);
+  if (upper < 0.0) return {0.0, std::min(1.0, width)};
+  if (lower > 1.0) return {std::max(0.0, 1.0 - width), 1.0};
+  return {std::clamp(lower, 0.0, 1.0), std::clamp(upper, 0.0, 1.0)};
+}
+
+// Cuts the raw (uncut) intervals of a pmf target to [0, 1] and records, from the simultaneous box, the evidence
+// that the target is not what the caller assumed: a simultaneous interval outside [0, 1], or a box that holds no
+// pmf (its lower ends sum above 1 or its upper ends below 1). Under the assumption the box holds the target, a pmf,
+// with probability >= 1 − α, so each warning has probability <= α when the assumption holds.
+void cut_to_pmf(TargetIntervals& out, double alpha) {
+  const std::size_t k = out.estimate.size();
+  CompensatedSum lower_sum;
+  CompensatedSum upper_sum;
+  std::vector<std::size_t> below;
+  std::vector<std::size_t> above;
+  for (std::size_t x = 0; x < k; ++x) {
+    const Interval one = cut_to_unit(out.lower[x], out.upper[x]);
+    out.lower[x] = one.lower;
+    out.upper[x] = one.upper;
+    if (out.simultaneous_upper[x] < 0.0) below.push_back(x);
+    if (out.simultaneous_lower[x] > 1.0) above.push_back(x);
+    lower_sum.add(std::max(out.simultaneous_lower[x], 0.0));
+    upper_sum.add(std::min(out.simultaneous_upper[x], 1.0));
+    const Interval all = cut_to_unit(out.simultaneous_lower[x], out.simultaneous_upper[x]);
+    out.simultaneous_lower[x] = all.lower;
+    out.simultaneous_upper[x] = all.upper;
+  }
+  const std::string level = format_value(100.0 * (1.0 - alpha)) + "%";
+  const std::string odds = "; when the assumption holds this happens with probability <= " +
+                           format_value(100.0 * alpha) + "%";
+  const auto listed = [](const std::vector<std::size_t>& xs) {
+    std::string s;
+    for (std::size_t i = 0; i < xs.size() && i < 5; ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
+    if (xs.size() > 5) s += ", … (" + std::to_string(xs.size()) + " in all)";
+    return s;
+  };
+  if (!below.empty()) {
+    out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
+                           " interval of " + (below.size() == 1 ? category_text(below[0])
+                                                                 : "categories " + listed(below)) +
+                           " lies entirely below 0" + odds);
+  }
+  if (!above.empty()) {
+    out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
+                           " interval of " + (above.size() == 1 ? category_text(above[0])
+                                                                 : "categories " + listed(above)) +
+                           " lies entirely above 1" + odds);
+  }
+  if (below.empty() && above.empty()) {
+    if (lower_sum.value() > 1.0 + 1e-12) {
+      out.warnings.push_back("the counts are implausible under the assumption: no pmf lies in the simultaneous " +
+                             level + " box (its lower ends sum to " + format_value(lower_sum.value()) + " > 1)" + odds);
+    } else if (upper_sum.value() < 1.0 - 1e-12) {
+      out.warnings.push_back("the counts are implausible under the assumption: no pmf lies in the simultaneous " +
+                             level + " box (its upper ends sum to " + format_value(upper_sum.value()) + " < 1)" + odds);
+    }
+  }
+}
+
+double validated_reports(double reports) {
+  if (!(reports >= 1.0 && std::isfinite(reports) && reports == std::floor(reports) && reports <= kMaxExactCount)) {
+    throw std::invalid_argument("reports = " + format_value(reports) + ": must be an integer in [1, 2^53]");
+  }
+  return reports;
+}
+
+}  // namespace
+
+Interval clopper_pearson_interval(double successes, double trials, double alpha) {
+  validated_alpha(alpha);
+  return {binomial_lower_bound(successes, trials, 0.5 * alpha), binomial_upper_bound(successes, trials, 0.5 * alpha)};
+}
+
+TargetIntervals proportion_intervals(std::span<const double> counts, double reports, double alpha) {
+  validated_alpha(alpha);
+  validated_reports(reports);
+  if (counts.empty()) throw std::invalid_argument("counts is empty: give one count per category");
+  const std::size_t k = counts.size();
+  for (std::size_t y = 0; y < k; ++y) {
+    const double c = counts[y];
+    if (!(c >= 0.0 && c <= reports && c == std::floor(c))) {
+      throw std::invalid_argument("counts[" + std::to_string(y) + "] = " + format_value(c) +
+                                  ": must be an integer in [0, reports = " + format_value(reports) + "]");
+    }
+  }
+  TargetIntervals out;
+  out.target = "the mean law of the reports";
+  out.method = "exact binomial (Clopper-Pearson) intervals; simultaneous: Bonferroni over the " + std::to_string(k) +
+               " categories (each at alpha/" + std::to_string(k) + ")";
+  out.confidence = 1.0 - alpha;
+  out.estimate.resize(k);
+  out.lower.resize(k);
+  out.upper.resize(k);
+  out.simultaneous_lower.resize(k);
+  out.simultaneous_upper.resize(k);
+  const double pointwise_tail = 0.5 * alpha;
+  const double simultaneous_tail = 0.5 * alpha / static_cast<double>(k);
+  // Many categories share a count (most are 0, 1, 2 … when k is large and N small): each count is solved once.
+  struct Bounds {
+    Interval pointwise;
+    Interval simultaneous;
+  };
+  std::map<double, Bounds> solved;
+  for (std::size_t y = 0; y < k; ++y) {
+    const double c = counts[y] + 0.0;  // +0 for -0
+    out.estimate[y] = c / reports;
+    auto it = solved.find(c);
+    if (it == solved.end()) {
+      const Bounds b{
+          {binomial_lower_bound(c, reports, pointwise_tail), binomial_upper_bound(c, reports, pointwise_tail)},
+          {binomial_lower_bound(c, reports, simultaneous_tail), binomial_upper_bound(c, reports, simultaneous_tail)}};
+      it = solved.emplace(c, b).first;
+    }
+    out.lower[y] = it->second.pointwise.lower;
+    out.upper[y] = it->second.pointwise.upper;
+    out.simultaneous_lower[y] = it->second.simultaneous.lower;
+    out.simultaneous_upper[y] = it->second.simultaneous.upper;
+  }
+  return out;
+}
+
+TargetIntervals affine_inversion_intervals(const TargetIntervals& released, double scale,
+                                           std::span<const double> offset, std::string target) {
+  const std::size_t k = released.estimate.size();
+  if (!(scale > 0.0) || !std::isfinite(scale)) {
+    throw std::invalid_argument("scale = " + format_value(scale) + ": must be finite and > 0");
+  }
+  if (offset.size() != k) {
+    throw ShapeError("offset has " + std::to_string(offset.size()) + " entries but the intervals have " +
+                     std::to_string(k));
+  }
+  const double alpha = 1.0 - released.confidence;
+  TargetIntervals out;
+  out.target = std::move(target);
+  out.method = released.method + ", mapped through p = (q - offset)/scale (increasing: the same coverage)";
+  out.confidence = released.confidence;
+  out.estimate.resize(k);
+  out.lower.resize(k);
+  out.upper.resize(k);
+  out.simultaneous_lower.resize(k);
+  out.simultaneous_upper.resize(k);
+  for (std::size_t x = 0; x < k; ++x) {
+    const auto map = [&](double q) { return (q - offset[x]) / scale; };
+    out.estimate[x] = map(released.estimate[x]);
+    out.lower[x] = map(released.lower[x]);
+    out.upper[x] = map(released.upper[x]);
+    out.simultaneous_lower[x] = map(released.simultaneous_lower[x]);
+    out.simultaneous_upper[x] = map(released.simultaneous_upper[x]);
+  }
+  cut_to_pmf(out, alpha);
+  return out;
+}
+
+TargetIntervals linear_inversion_intervals(std::span<const double> counts, const Eigen::MatrixXd& m,
+                                           std::span<const double> shift, double alpha, std::string target) {
+  validated_alpha(alpha);
+  const double n = validated_sample_counts(counts);
+  const std::size_t k = counts.size();
+  if (static_cast<std::size_t>(m.rows()) != k || static_cast<std::size_t>(m.cols()) != k) {
+    throw ShapeError("the matrix is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                     " but counts has " + std::to_string(k) + " entries");
+  }
+  if (shift.size() != k) {
+    throw ShapeError("shift has " + std::to_string(shift.size()) + " entries but counts has " + std::to_string(k));
+  }
+  if (!m.allFinite()) throw std::invalid_argument("the matrix has an entry that is not finite");
+  TargetIntervals out;
+  out.target = std::move(target);
+  out.method = "Chernoff-Hoeffding bounds of a mean of bounded independent variables (p_x = mean over reports of "
+               "M(x, report)); simultaneous: Bonferroni over the " + std::to_string(k) + " categories";
+  out.confidence = 1.0 - alpha;
+  out.estimate.resize(k);
+  out.lower.resize(k);
+  out.upper.resize(k);
+  out.simultaneous_lower.resize(k);
+  out.simultaneous_upper.resize(k);
+  const double pointwise_tail = 0.5 * alpha;
+  const double simultaneous_tail = 0.5 * alpha / static_cast<double>(k);
+  for (std::size_t x = 0; x < k; ++x) {
+    const auto row = static_cast<Eigen::Index>(x);
+    CompensatedSum mean;
+    for (std::size_t y = 0; y < k; ++y) mean.add(m(row, static_cast<Eigen::Index>(y)) * ((counts[y] + 0.0) / n));
+    const double low = m.row(row).minCoeff();
+    const double high = m.row(row).maxCoeff();
+    const double range = high - low;
+    out.estimate[x] = mean.value() + shift[x];
+    if (!(range > 0.0)) {  // every report gives the same value: the target is known exactly
+      out.lower[x] = out.upper[x] = out.simultaneous_lower[x] = out.simultaneous_upper[x] = out.estimate[x];
+      continue;
+    }
+    const double unit = std::clamp((mean.value() - low) / range, 0.0, 1.0);
+    const auto back = [&](double u) { return low + range * u + shift[x]; };
+    out.lower[x] = back(bounded_mean_lower_bound(unit, n, pointwise_tail));
+    out.upper[x] = back(bounded_mean_upper_bound(unit, n, pointwise_tail));
+    out.simultaneous_lower[x] = back(bounded_mean_lower_bound(unit, n, simultaneous_tail));
+    out.simultaneous_upper[x] = back(bounded_mean_upper_bound(unit, n, simultaneous_tail));
+  }
+  cut_to_pmf(out, alpha);
+  return out;
+}
+
+namespace {
+
+constexpr std::string_view kReleasedTarget =
+    "Q-bar, the mean over the users of their release law Q(.|P_i) (for users drawn from a population: its mean "
+    "release law)";
+constexpr std::string_view kPopulationTarget =
+    "P-bar, the mean of the users' normalised histograms (for users drawn from a population: its mean histogram)";
+constexpr std::string_view kItemTarget =
+    "pi, the users' item frequencies (for users drawn from a population: its item frequencies)";
+
+// The plug-in variance, the projection and the words of a PopulationEstimate from its intervals.
+PopulationEstimate population_from(TargetIntervals&& t, double n, std::string method, std::string assumption) {
+  PopulationEstimate out;
+  out.users = n;
+  out.confidence = t.confidence;
+  out.estimate = std::move(t.estimate);
+  out.lower = std::move(t.lower);
+  out.upper = std::move(t.upper);
+  out.simultaneous_lower = std::move(t.simultaneous_lower);
+  out.simultaneous_upper = std::move(t.simultaneous_upper);
+  out.projected = project_to_simplex(out.estimate);
+  out.method = std::move(method);
+  out.assumption = std::move(assumption);
+  out.target = std::move(t.target);
+  out.interval_method = std::move(t.method);
+  for (std::string& w : t.warnings) out.warnings.push_back(w + " (assumed: " + out.assumption + ")");
+  return out;
+}
+
+void set_standard_errors(PopulationEstimate& out) {
+  out.standard_error.resize(out.variance.size());
+  for (std::size_t x = 0; x < out.variance.size(); ++x) {
+    out.variance[x] = std::max(out.variance[x], 0.0);  // rounding in the plug-in can give −1e-20
+    out.standard_error[x] = std::sqrt(out.variance[x]);
+  }
+}
+
+}  // namespace
+
 ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                                    NamedDivergence f) {
   validated_alpha(alpha);
   const double n = validated_sample_counts(counts, &mechanism);
   const std::size_t k = counts.size();
+  TargetIntervals t = proportion_intervals(counts, n, alpha);
   ReleasedEstimate out;
   out.users = n;
   out.confidence = 1.0 - alpha;
   out.divergence = divergence_name(f);
-  const double z = normal_upper_quantile(alpha / 2.0);
-  const double z_all = normal_upper_quantile(alpha / (2.0 * static_cast<double>(k)));  // Bonferroni over k
-  out.q.resize(k);
-  out.lower.resize(k);
-  out.upper.resize(k);
-  out.pointwise_lower.resize(k);
-  out.pointwise_upper.resize(k);
-  for (std::size_t x = 0; x < k; ++x) {
-    const double count = counts[x] + 0.0;  // +0 for -0, for the intervals too (share_of)
-    out.q[x] = count / n;
-    const Interval all = wilson_interval(count, n, z_all);
-    const Interval one = wilson_interval(count, n, z);
-    out.lower[x] = all.lower;
-    out.upper[x] = all.upper;
-    out.pointwise_lower[x] = one.lower;
-    out.pointwise_upper[x] = one.upper;
-  }
+  out.q = std::move(t.estimate);
+  out.lower = std::move(t.simultaneous_lower);
+  out.upper = std::move(t.simultaneous_upper);
+  out.pointwise_lower = std::move(t.lower);
+  out.pointwise_upper = std::move(t.upper);
+  out.target = kReleasedTarget;
+  out.interval_method = std::move(t.method);
   try {
     out.radius = worst_case_risk(mechanism, f, k);
   } catch (const std::domain_error&) {
@@ -212,19 +441,18 @@ PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<con
     throw std::domain_error("the '" + mechanism_label(mechanism) +
                             "' mechanism has lambda = 0 here (epsilon = 0): its output does not depend on P");
   }
-  PopulationEstimate out;
-  out.users = n;
-  out.method = "affine inversion";
-  out.assumption = "N independent users, one sample each; affine on " + map->assumption;
-  out.estimate.resize(k);
+  const TargetIntervals released = proportion_intervals(counts, n, alpha);
+  PopulationEstimate out =
+      population_from(affine_inversion_intervals(released, map->lambda, map->offset, std::string(kPopulationTarget)), n,
+                      "affine inversion", "N independent users, one sample each; affine on " + map->assumption);
+  out.caveat = map->caveat;
   out.variance.resize(k);
   const double lambda2 = map->lambda * map->lambda;
   for (std::size_t x = 0; x < k; ++x) {
-    const double q = share_of(counts[x], n);
-    out.estimate[x] = (q - map->offset[x]) / map->lambda;
+    const double q = released.estimate[x];
     out.variance[x] = q * (1.0 - q) / (n * lambda2);
   }
-  finish(out, alpha);
+  set_standard_errors(out);
   return out;
 }
 
@@ -234,38 +462,45 @@ PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<c
   const double n = validated_sample_counts(counts, &mechanism);
   const std::size_t k = counts.size();
   if (k > kMaxPointMassCategories) {
-    throw std::invalid_argument("counts has " + std::to_string(k) + " entries: the point-mass inversion supports at most " +
+    throw std::invalid_argument("counts has " + std::to_string(k) +
+                                " entries: the point-mass inversion supports at most " +
                                 std::to_string(kMaxPointMassCategories) + " categories");
   }
-  const std::vector<std::vector<double>> inputs = point_mass_inputs(mechanism, k);
-  const ChannelMatrix w = channel_matrix(mechanism, inputs);
-  PopulationEstimate out;
-  out.users = n;
-  out.method = "point-mass channel inversion";
-  out.assumption = "N independent users, one sample each, every user holding one item (a point mass" +
-                   std::string(guarantee(mechanism).notion == PrivacyNotion::record_dp ? ": all n records on one letter"
-                                                                                          : "") +
-                   "); estimates the item frequencies";
-  out.estimate.resize(k);
-  out.variance.resize(k);
-  if (const std::optional<double> off = randomized_response_floor(w)) {
+  const std::string assumption =
+      "N independent users, one sample each, every user holding one item (a point mass" +
+      std::string(guarantee(mechanism).notion == PrivacyNotion::record_dp ? ": all n records on one letter" : "") +
+      "); estimates the item frequencies";
+  const std::string caveat = point_mass_caveat(mechanism).value_or("");
+  std::optional<ChannelMatrix> w;
+  std::optional<RandomizedResponse> rr = symmetric_channel(mechanism, k);
+  if (!rr) {
+    w = channel_matrix(mechanism, point_mass_inputs(mechanism, k));
+    if (const std::optional<double> off = randomized_response_floor(*w)) rr = RandomizedResponse{(*w)(0, 0), *off};
+  }
+  if (rr) {
     // W = λI + oJ with λ + k·o = 1 (k-RR: minimax, linear, roo, ds-roo on point masses): W^{−1} = (I − oJ)/λ, so
-    // π̂ = (Q̂ − o)/λ and Var(π̂_x) = Q̂_x(1 − Q̂_x)/(Nλ²) — the general formulas below, in O(k) instead of O(k³).
-    const double lambda = w(0, 0) - *off;
+    // π = (Q̄ − o)/λ per category — an affine map, with the exact intervals — and Var(π̂_x) = Q̂_x(1 − Q̂_x)/(Nλ²).
+    const double lambda = rr->diagonal - rr->off;
     if (!(lambda > 1e-13)) {
       throw std::domain_error("the '" + mechanism_label(mechanism) +
                               "' mechanism's channel on point masses is singular (lambda = " + format_value(lambda) +
                               "; epsilon = 0?)");
     }
+    const TargetIntervals released = proportion_intervals(counts, n, alpha);
+    const std::vector<double> floor(k, rr->off);
+    PopulationEstimate out =
+        population_from(affine_inversion_intervals(released, lambda, floor, std::string(kItemTarget)), n,
+                        "point-mass channel inversion", assumption);
+    out.caveat = caveat;
+    out.variance.resize(k);
     for (std::size_t x = 0; x < k; ++x) {
-      const double q = share_of(counts[x], n);
-      out.estimate[x] = (q - *off) / lambda;
+      const double q = released.estimate[x];
       out.variance[x] = q * (1.0 - q) / (n * lambda * lambda);
     }
-    finish(out, alpha);
+    set_standard_errors(out);
     return out;
   }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(w.transpose());
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(w->transpose());
   const double rcond = lu.rcond();
   if (!(rcond > 1e-13)) {
     throw std::domain_error("the '" + mechanism_label(mechanism) +
@@ -273,16 +508,20 @@ PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<c
                             "(reciprocal condition " + format_value(rcond) + "; epsilon = 0?)");
   }
   const Eigen::MatrixXd m = lu.inverse();  // M = W^{−T}
+  const std::vector<double> zero(k, 0.0);
+  PopulationEstimate out =
+      population_from(linear_inversion_intervals(counts, m, zero, alpha, std::string(kItemTarget)), n,
+                      "point-mass channel inversion", assumption);
+  out.caveat = caveat;
   Eigen::VectorXd q(static_cast<Eigen::Index>(k));
   for (std::size_t x = 0; x < k; ++x) q(static_cast<Eigen::Index>(x)) = share_of(counts[x], n);
-  const Eigen::VectorXd pi = m * q;
   const Eigen::VectorXd second = m.array().square().matrix() * q;  // Σ_y M_xy² Q̂_y
+  out.variance.resize(k);
   for (std::size_t x = 0; x < k; ++x) {
-    const auto i = static_cast<Eigen::Index>(x);
-    out.estimate[x] = pi(i);
-    out.variance[x] = (second(i) - pi(i) * pi(i)) / n;
+    const double pi = out.estimate[x];
+    out.variance[x] = (second(static_cast<Eigen::Index>(x)) - pi * pi) / n;
   }
-  finish(out, alpha);
+  set_standard_errors(out);
   return out;
 }
 

@@ -23,65 +23,21 @@ double validated_users(double users) {
   return users;
 }
 
-// Counts up to this far from 0 and from N get exact binomial bounds; beyond it the skew is small and Wilson's are used.
-constexpr double kExactCounts = 100.0;
-
-// log Pr(X = j) for X ~ Binomial(n, m), 0 < m < 1.
-double log_pmf(double n, double j, double m) {
-  return std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) + j * std::log(m) +
-         (n - j) * std::log1p(-m);
-}
-
-// log Pr(X >= c) (upward) or log Pr(X <= c) (downward) for X ~ Binomial(n, m), on the side of c away from the mean
-// (c >= n·m upward, c <= n·m downward), where the terms fall from c on: summed from c until they stop counting.
-double log_tail(double n, double c, double m, bool upward) {
-  const double odds = m / (1.0 - m);
-  double term = 1.0;
-  double sum = 1.0;
-  for (double j = c; upward ? j < n : j > 0.0;) {
-    term *= upward ? (n - j) / (j + 1.0) * odds : j / ((n - j + 1.0) * odds);
-    j += upward ? 1.0 : -1.0;
-    sum += term;
-    if (term < 1e-17 * sum) break;
-  }
-  return log_pmf(n, c, m) + std::log(sum);
-}
-
-// The Clopper–Pearson bounds of a binomial proportion from c of n at `tail` on each side: the m with
-// Pr(X >= c) = tail below c/n, and with Pr(X <= c) = tail above it (bisection). A Poisson binomial of the same mean
-// has lighter tails beyond one unit from its mean (Hoeffding 1956, Thm 4), so these cover the support share too.
-Interval exact_interval(double c, double n, double tail) {
-  const double log_tail_level = std::log(tail);
-  const auto solve = [&](double lo, double hi, bool upward) {
-    // upward: Pr(X >= c) rises with m, the bound is where it reaches `tail`; downward: Pr(X <= c) falls with m.
-    for (int i = 0; i < 48 && lo < hi; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      if (mid == lo || mid == hi) break;
-      const bool below = log_tail(n, c, mid, upward) < log_tail_level;
-      (below == upward ? lo : hi) = mid;
-    }
-    return upward ? lo : hi;
-  };
-  const double share = c / n;
-  return {c <= 0.0 ? 0.0 : solve(0.0, share, true), c >= n ? 1.0 : solve(share, 1.0, false)};
-}
-
-// The interval of a support share from c of n at `tail` on each side: exact near 0 and n, Wilson's elsewhere; kept per
-// count, since many items share one.
+// The exact (Clopper–Pearson) interval of a support share from c of N at level 1 − alpha (estimate.hpp), kept per
+// count, since many items share one (most are near N·q* when k is large). A Poisson binomial of the same mean has
+// lighter tails beyond one unit from its mean (Hoeffding 1956, Thm 4), so it covers the support share too.
 class ShareIntervals {
  public:
-  ShareIntervals(double n, double tail) : n_(n), tail_(tail), z_(normal_upper_quantile(tail)) {}
+  ShareIntervals(double n, double alpha) : n_(n), alpha_(alpha) {}
   Interval operator()(double c) {
-    if (std::min(c, n_ - c) > kExactCounts) return wilson_interval(c, n_, z_);
     const auto [at, fresh] = known_.try_emplace(c);
-    if (fresh) at->second = exact_interval(c, n_, tail_);
+    if (fresh) at->second = clopper_pearson_interval(c, n_, alpha_);
     return at->second;
   }
 
  private:
   double n_;
-  double tail_;
-  double z_;
+  double alpha_;
   std::unordered_map<double, Interval> known_;
 };
 
@@ -220,8 +176,8 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
                        &out.simultaneous_lower, &out.simultaneous_upper}) {
     column->resize(k);
   }
-  ShareIntervals one_at_a_time(n, alpha / 2.0);
-  ShareIntervals all_at_once(n, alpha / (2.0 * static_cast<double>(k)));  // Bonferroni over the k items
+  ShareIntervals one_at_a_time(n, alpha);
+  ShareIntervals all_at_once(n, alpha / static_cast<double>(k));  // Bonferroni over the k items
   const long double gap = law.p - law.q;
   const auto share_of = [&](double m) {
     return std::clamp(static_cast<double>((static_cast<long double>(m) - law.q) / gap), 0.0, 1.0);

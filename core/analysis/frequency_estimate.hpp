@@ -30,12 +30,12 @@ struct FrequencyCounts {
 
 // Intervals: C_v is a sum of N independent Bernoulli variables (p* for v's holders, q* for the others), with mean
 // N·m_v, m_v = q* + f_v(p* − q*), and a variance at most N·m_v(1 − m_v) (a Poisson binomial's is at most the
-// binomial's of the same mean, and its tails beyond one unit from the mean are lighter: Hoeffding 1956). So a
-// binomial interval for m_v from C_v of N, mapped to f_v by f = (m − q*)/(p* − q*) and intersected with [0, 1],
-// covers f_v at least at about 1 − α: Clopper–Pearson's (exact) where C_v or N − C_v is at most 100 — the small
-// counts of rare items when q* is small (OUE, OLH and subset selection at large ε), whose skew a normal interval
-// misses at the simultaneous level — and Wilson's elsewhere. The simultaneous intervals are the same at level 1 − α/k
-// for each item (Bonferroni), covering all k shares at once at least at about 1 − α.
+// binomial's of the same mean, and its tails beyond one unit from the mean are lighter: Hoeffding 1956). So the
+// exact (Clopper–Pearson) interval for m_v from C_v of N, mapped to f_v by f = (m − q*)/(p* − q*) and intersected
+// with [0, 1], covers f_v at least at about 1 − α — also for the small counts of rare items when q* is small (OUE,
+// OLH and subset selection at large ε), whose skew a normal interval misses at the simultaneous level. The
+// simultaneous intervals are the same at level 1 − α/k for each item (Bonferroni), covering all k shares at once at
+// least at about 1 − α.
 struct FrequencyEstimate {
   double users = 0.0;
   double alpha = 0.05;

@@ -202,6 +202,7 @@ SimulationResult simulate(const Mechanism& mechanism, std::span<const double> po
   const Guarantee g = guarantee(mechanism);
   const bool records = g.notion == PrivacyNotion::record_dp;
   SimulationResult result;
+  result.model = pop;  // E[P] for both models: each item's share, and the Dirichlet(c·pop) mean
   if (options.model == PopulationModel::point_masses) {
     if (options.concentration) {
       throw_invalid({"options.concentration = ", *options.concentration,

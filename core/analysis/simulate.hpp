@@ -75,6 +75,8 @@ inline constexpr std::size_t kMaxSimulatedUsers = 1'000'000'000;
 
 struct SimulationResult {
   std::vector<double> truth;    // P̄ = mean of the users' normalised histograms (the realised users, not the model)
+  std::vector<double> model;    // the population model's mean E[P] = the normalised population, the other target
+                                //   the intervals cover (analysis/estimate.hpp); empty for 'given'
   std::vector<double> items;    // point_masses: how many users hold each item; otherwise empty
   std::vector<double> counts;   // released counts per category (what a server holds)
   EstimateReport estimate;      // estimate(mechanism, counts, ...)

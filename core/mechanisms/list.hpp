@@ -35,8 +35,8 @@ struct MechanismList {};
 // What every mechanism in the list provides (docs/adding-a-mechanism.md): its spec and a validating factory, its
 // guarantee, its output pmf for an input, releases under the draw policy, and its worst case for k categories (which may
 // throw std::domain_error where there is no closed form). A mechanism that also runs on grid cells adds a cells_spec and
-// make_on_cells; the optional capabilities (release, affine_map, categories, keep_weight_for, mixture_weight,
-// on_cells, exact_distribution) are found by the dispatch in mechanism.cpp when present.
+// make_on_cells; the optional capabilities (release, affine_map, point_mass_caveat, categories, keep_weight_for,
+// mixture_weight, on_cells, exact_distribution) are found by the dispatch in mechanism.cpp when present.
 template <class T>
 concept DescribedMechanism = requires(const T& m, const MechanismOptions& o, std::span<const double> input,
                                       std::size_t k, NamedDivergence f) {

@@ -126,6 +126,18 @@ std::optional<AffineMap> affine_map(const Mechanism& mechanism, std::size_t k) {
   return if_capable<AffineMap>(mechanism, [&](const auto& m) -> decltype(m.affine_map(k)) { return m.affine_map(k); });
 }
 
+std::optional<std::string> point_mass_caveat(const Mechanism& mechanism) {
+  return std::visit(
+      [&](const auto& m) -> std::optional<std::string> {
+        if constexpr (requires { m.point_mass_caveat(); }) {
+          return m.point_mass_caveat();
+        } else {
+          return std::nullopt;
+        }
+      },
+      mechanism);
+}
+
 bool has_exact_distribution(const Mechanism& mechanism) {
   return std::visit(
       [](const auto& m) {

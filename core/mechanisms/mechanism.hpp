@@ -62,6 +62,9 @@ void distribution_into(const Mechanism& mechanism, std::span<const double> input
 // q = λ·P + offset for k categories where the mechanism is affine in P, with its assumption (for the analyst's
 // inversion, analysis/estimate.hpp); nothing where it is not.
 [[nodiscard]] std::optional<AffineMap> affine_map(const Mechanism& mechanism, std::size_t k);
+// Where the mechanism is meant for users who never hold a single item (a class that holds no point mass, e.g.
+// N_γ(P0)), the words an analyst's point-mass inversion must carry; nothing otherwise (analysis/estimate.hpp).
+[[nodiscard]] std::optional<std::string> point_mass_caveat(const Mechanism& mechanism);
 // False where distribution() is only an estimate (laplace-projection: a Monte-Carlo average).
 [[nodiscard]] bool has_exact_distribution(const Mechanism& mechanism);
 

@@ -110,11 +110,13 @@ struct PointMassLaw {
 };
 
 // A linear mechanism's map from the user's distribution to its output: q = λ·P + offset, with the assumption under
-// which it holds (an analyst inverts it: analysis/estimate.hpp).
+// which it holds (an analyst inverts it: analysis/estimate.hpp), and a caveat where users the mechanism is meant for
+// fall outside that assumption without their counts being able to show it (empty otherwise).
 struct AffineMap {
   double lambda = 0.0;
   std::vector<double> offset;
   std::string assumption;
+  std::string caveat;
 };
 
 }  // namespace privsample

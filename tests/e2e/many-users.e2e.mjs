@@ -3,7 +3,9 @@
 // Serves dist/ under a sub-path, opens the histogram page and follows its header link to the page, then: the first
 // simulation draws all three charts (non-blank canvases); the estimate's confidence band contains the true
 // population for most categories; the error-versus-ε and -versus-N curves hold one line per mechanism; a custom
-// histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message.
+// histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message; the
+// verdict ranks the mechanisms with its uncertainty and is the same on every run of the same settings (at ε = 0.1,
+// where 3 averaged repeats used to flip the ranking in one load out of five).
 // No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -74,6 +76,36 @@ describe('many-users page', () => {
     }
     const users = await chartData('users-chart');
     for (const tv of Object.values(users.tv)) assert.ok(tv.at(-1) < tv[0] / 10, 'more users, less error');
+  });
+
+  test('the verdict ranks the mechanisms with its uncertainty, and the same settings give the same verdict', async () => {
+    const verdictOf = async () => ({
+      text: await page.getByTestId('verdict').textContent(),
+      data: JSON.parse(await page.getByTestId('verdict').getAttribute('data-verdict')),
+    });
+    const first = await verdictOf();
+    assert.match(first.text, /^Verdict at ε = 1 and N = 10\u202f000: /);
+    assert.match(first.text, /± \d/);
+    assert.deepEqual([...first.data.order].sort(), ['linear', 'minimax', 'mollifier']);
+    assert.equal(first.data.statuses.length, 2);
+    // On users holding one item linear and minimax are the same channel: never ranked apart.
+    const apart = first.data.order.indexOf('linear') + first.data.order.indexOf('minimax');
+    assert.ok(!(apart === 1 && first.data.statuses[0] === 'better') && !(apart === 3 && first.data.statuses[1] === 'better'),
+      `linear and minimax ranked apart: ${first.text}`);
+    const curves = await chartData('epsilon-chart');
+    for (const se of Object.values(curves.se)) assert.ok(se.every((v) => v > 0), 'each point carries its uncertainty');
+    // ε = 0.1: run twice, the same verdict (text and ranking) both times.
+    await page.getByTestId('epsilon-slider').fill('-100');
+    await page.getByTestId('epsilon-slider').dispatchEvent('change');
+    result = await waitForResult(result);
+    const once = await verdictOf();
+    assert.match(once.text, /^Verdict at ε = 0\.1 /);
+    await page.getByTestId('run').click();
+    result = await waitForResult(result);
+    assert.deepEqual(await verdictOf(), once);
+    await page.getByTestId('epsilon-slider').fill('0');
+    await page.getByTestId('epsilon-slider').dispatchEvent('change');
+    result = await waitForResult(result);
   });
 
   test('a custom histogram, a larger N and a bad histogram', async () => {

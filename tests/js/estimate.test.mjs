@@ -9,17 +9,24 @@ import { init } from '../../bindings/js/research.mjs';
 const ps = await init();
 const POPULATION = [0.35, 0.25, 0.2, 0.12, 0.08];
 
-// Q̄ = mean of Q(·|P_i) over point-mass users with item counts `items`: the truth of the released intervals.
+// Q̄ = Σ_x share_x · Q(·|e_x) for point-mass users with item counts (or shares) `items`: the truth of the released
+// intervals. The rows are kept per sampler (k distribution() calls once).
+const rowsOf = new Map();
 function releasedTruth(sampler, items) {
   const k = items.length;
   const users = items.reduce((a, b) => a + b, 0);
+  if (!rowsOf.has(sampler)) {
+    rowsOf.set(sampler, Array.from({ length: k }, (_, x) => {
+      const pointMass = new Float64Array(k);
+      pointMass[x] = 1;
+      return sampler.distribution(pointMass);
+    }));
+  }
+  const rows = rowsOf.get(sampler);
   const out = new Float64Array(k);
   for (let x = 0; x < k; x += 1) {
     if (items[x] === 0) continue;
-    const pointMass = new Float64Array(k);
-    pointMass[x] = 1;
-    const q = sampler.distribution(pointMass);
-    for (let y = 0; y < k; y += 1) out[y] += (items[x] / users) * q[y];
+    for (let y = 0; y < k; y += 1) out[y] += (items[x] / users) * rows[x][y];
   }
   return out;
 }
@@ -35,9 +42,16 @@ test('estimate: report shape, Float64Arrays, method and assumption stated', () =
   }
   assert.equal(typeof r.released.radius, 'number');
   assert.equal(r.released.divergence, 'kl');
+  assert.match(r.released.target, /^Q-bar/);
+  assert.match(r.released.intervalMethod, /Clopper-Pearson/);
   assert.ok(r.population, 'linear is affine in P');
   assert.match(r.population.method, /affine/);
   assert.ok(r.population.assumption.length > 10);
+  assert.match(r.population.target, /^P-bar/);
+  assert.match(r.population.intervalMethod, /Clopper-Pearson.*mapped/);
+  assert.equal(r.population.caveat, null);
+  assert.deepEqual(r.population.warnings, []);
+  assert.ok(Object.isFrozen(r.population.warnings));
   assert.ok(Math.abs(r.population.estimate.reduce((a, b) => a + b, 0) - 1) < 1e-12, 'the unbiased estimate sums to 1');
   assert.ok(Math.abs(r.population.projected.reduce((a, b) => a + b, 0) - 1) < 1e-12);
   assert.ok(r.population.projected.every((v) => v >= 0));
@@ -82,57 +96,95 @@ test('estimate: a sampler from another module instance (rebuilt from its public 
   assert.deepEqual(ps.estimate(foreign, [5, 6, 7]), ps.estimate(own, [5, 6, 7]));
 });
 
-test('estimate (linear): 95% intervals cover ≥ 94% of 500 seeded simulated populations; the estimate is unbiased', () => {
-  const s = ps.sampler('linear', { epsilon: 1 });
-  const k = POPULATION.length;
-  const populations = 500;
-  const users = 3000;
-  let pointwise = 0;
-  let simultaneous = 0;
-  let released = 0;
-  let releasedSimultaneous = 0;
-  const zSum = new Float64Array(k);
-  for (let seed = 1; seed <= populations; seed += 1) {
-    const r = ps.simulate(s, { population: POPULATION, model: 'point-masses', users, seed, pointMasses: false });
-    const p = r.estimate.population;
-    const qTruth = releasedTruth(s, r.items);
-    let every = true;
-    let everyReleased = true;
-    for (let x = 0; x < k; x += 1) {
-      const truth = r.truth[x];
-      pointwise += p.lower[x] <= truth && truth <= p.upper[x] ? 1 : 0;
-      every &&= p.simultaneousLower[x] <= truth && truth <= p.simultaneousUpper[x];
-      zSum[x] += (p.estimate[x] - truth) / p.standardError[x];
-      const q = r.estimate.released;
-      released += q.pointwiseLower[x] <= qTruth[x] && qTruth[x] <= q.pointwiseUpper[x] ? 1 : 0;
-      everyReleased &&= q.lower[x] <= qTruth[x] && qTruth[x] <= q.upper[x];
-    }
-    simultaneous += every ? 1 : 0;
-    releasedSimultaneous += everyReleased ? 1 : 0;
+// The module-level check of the coverage grid (tests/native/estimate_coverage_test.cpp runs every estimator at every
+// corner): pointwise and simultaneous coverage of both targets — the realised users (r.truth) and the population model
+// (r.model) — at a moderate corner and at the corner where the old intervals failed (k = 100, N = 100: 0%).
+// The acceptance rule is the grid's: fail only when a coverage of 94% would give so few covered with probability below
+// 0.1% (exact binomial tail), so a failure is real.
+function refutes94(covered, trials) {
+  let p = 0;  // P(Bin(trials, 0.94) <= covered), its terms in log space (C(trials, j) built up as j grows)
+  let logC = 0;
+  for (let j = 0; j <= covered; j += 1) {
+    if (j > 0) logC += Math.log((trials - j + 1) / j);
+    p += Math.exp(logC + j * Math.log(0.94) + (trials - j) * Math.log(0.06));
   }
-  const coverage = {
-    populationPointwise: pointwise / (populations * k),
-    populationSimultaneous: simultaneous / populations,
-    releasedPointwise: released / (populations * k),
-    releasedSimultaneous: releasedSimultaneous / populations,
-  };
-  console.log('linear, ε = 1, N = 3000, 500 populations: coverage', coverage);
-  for (const [name, value] of Object.entries(coverage)) assert.ok(value >= 0.94, `${name} coverage ${value}`);
-  // Unbiased: the mean standardised error over 500 populations is within 4/sqrt(500) of 0.
-  for (let x = 0; x < k; x += 1) assert.ok(Math.abs(zSum[x] / populations) < 4 / Math.sqrt(populations), `bias z[${x}] = ${zSum[x] / populations}`);
+  return p < 1e-3;
+}
+
+// estimator 'population' | 'pointMasses': targets P̄ (r.truth) and the model's mean (r.model); 'released': Q̄ of the
+// realised users and of the model, through the sampler's own laws.
+function coverageOf(sampler, { population, users, populations, estimator }) {
+  const k = population.length;
+  const total = population.reduce((a, b) => a + b, 0);
+  const modelQ = estimator === 'released' ? releasedTruth(sampler, population.map((v) => v / total)) : null;
+  const tally = { realisedPointwise: 0, realisedSimultaneous: 0, modelPointwise: 0, modelSimultaneous: 0 };
+  for (let seed = 1; seed <= populations; seed += 1) {
+    const r = ps.simulate(sampler, { population, users, seed, pointMasses: estimator === 'pointMasses' });
+    const e = r.estimate[estimator];
+    const p = estimator === 'released'
+      ? { lower: e.pointwiseLower, upper: e.pointwiseUpper, simultaneousLower: e.lower, simultaneousUpper: e.upper }
+      : e;
+    const truths = estimator === 'released' ? [['realised', releasedTruth(sampler, r.items)], ['model', modelQ]]
+      : [['realised', r.truth], ['model', r.model]];
+    for (const [name, truth] of truths) {
+      let every = true;
+      for (let x = 0; x < k; x += 1) {
+        // the truth is recomputed here in another order of operations: a relative 1e-12 absorbs that rounding
+        const slack = 1e-12 * Math.max(1, Math.abs(truth[x]));
+        tally[`${name}Pointwise`] += p.lower[x] - slack <= truth[x] && truth[x] <= p.upper[x] + slack ? 1 : 0;
+        every &&= p.simultaneousLower[x] - slack <= truth[x] && truth[x] <= p.simultaneousUpper[x] + slack;
+      }
+      tally[`${name}Simultaneous`] += every ? 1 : 0;
+    }
+  }
+  return tally;
+}
+
+function assertCovers(label, tally, populations, k) {
+  const shares = Object.fromEntries(Object.entries(tally).map(([key, n]) => [key, n / (key.endsWith('Pointwise') ? populations * k : populations)]));
+  console.log(`${label}: coverage`, shares);
+  for (const [key, n] of Object.entries(tally)) {
+    const trials = key.endsWith('Pointwise') ? populations * k : populations;
+    assert.ok(!refutes94(n, trials), `${label}: ${key} coverage ${n / trials}`);
+  }
+}
+
+test('estimate (linear): pointwise and simultaneous intervals cover both targets; the estimate is unbiased', () => {
+  const s = ps.sampler('linear', { epsilon: 1 });
+  assertCovers('linear, ε = 1, k = 5, N = 3000', coverageOf(s, { population: POPULATION, users: 3000, populations: 400, estimator: 'population' }), 400, 5);
+  const zipf = Array.from({ length: 100 }, (_, i) => 1 / (i + 1));
+  assertCovers('linear, ε = 1, k = 100, N = 100', coverageOf(s, { population: zipf, users: 100, populations: 300, estimator: 'population' }), 300, 100);
+  assertCovers('released Q-bar (linear), ε = 1, k = 100, N = 100', coverageOf(s, { population: zipf, users: 100, populations: 300, estimator: 'released' }), 300, 100);
+  // Unbiased: the mean standardised error over 300 populations is within 4/sqrt(300) of 0.
+  const zSum = new Float64Array(POPULATION.length);
+  for (let seed = 1; seed <= 300; seed += 1) {
+    const r = ps.simulate(s, { population: POPULATION, users: 3000, seed, pointMasses: false });
+    const p = r.estimate.population;
+    for (let x = 0; x < POPULATION.length; x += 1) zSum[x] += (p.estimate[x] - r.truth[x]) / p.standardError[x];
+  }
+  for (let x = 0; x < POPULATION.length; x += 1) assert.ok(Math.abs(zSum[x] / 300) < 4 / Math.sqrt(300), `bias z[${x}] = ${zSum[x] / 300}`);
 });
 
-test('estimate (minimax, point-mass inversion): intervals cover ≥ 94% of 500 seeded populations', () => {
-  const s = ps.sampler('minimax', { epsilon: 2 });
-  const k = POPULATION.length;
-  let covered = 0;
-  for (let seed = 1; seed <= 500; seed += 1) {
-    const r = ps.simulate(s, { population: POPULATION, users: 3000, seed });
-    const p = r.estimate.pointMasses;
-    for (let x = 0; x < k; x += 1) covered += p.lower[x] <= r.truth[x] && r.truth[x] <= p.upper[x] ? 1 : 0;
-  }
-  console.log('minimax, ε = 2, point-mass inversion: pointwise coverage', covered / (500 * k));
-  assert.ok(covered / (500 * k) >= 0.94);
+test('estimate (minimax, point-mass inversion): intervals cover both targets at k = 100, N = 1000', () => {
+  const s = ps.sampler('minimax', { epsilon: 1 });
+  const zipf = Array.from({ length: 100 }, (_, i) => 1 / (i + 1));
+  assertCovers('minimax, ε = 1, k = 100, N = 1000', coverageOf(s, { population: zipf, users: 1000, populations: 300, estimator: 'pointMasses' }), 300, 100);
+});
+
+test('estimate: warnings for counts implausible under the assumption; caveats where the users meant cannot be seen', () => {
+  // k-RR at ε = 4 on 3 categories: every category is released at least 1.8% of the time, whoever the users are
+  const rr = ps.estimate(ps.sampler('minimax', { epsilon: 4 }), [0, 500, 500]);
+  assert.equal(rr.pointMasses.warnings.length, 1);
+  assert.match(rr.pointMasses.warnings[0], /^the counts are implausible under the assumption: the simultaneous 95% interval of category 0 lies entirely below 0/);
+  assert.ok(rr.pointMasses.simultaneousUpper[0] > 0, 'never an interval of zero width');
+  // local: an unbiased population estimate on its identity box, with the caveat for the rest of N_γ(P0); its
+  // point-mass inversion says the users it is meant for are never point masses
+  const local = ps.estimate(ps.sampler('local', { epsilon: 1, prior: [0.4, 0.3, 0.2, 0.1], gamma: 2 }), [40, 30, 20, 10]);
+  assert.match(local.population.assumption, /identity box/);
+  assert.match(local.population.caveat, /no unbiased estimator of P-bar exists/);
+  assert.match(local.pointMasses.caveat, /holds no point mass/);
+  const localLinear = ps.estimate(ps.sampler('local-linear', { epsilon: 1, prior: [0.4, 0.3, 0.2, 0.1], gamma: 2 }), [40, 30, 20, 10]);
+  assert.match(localLinear.population.caveat, /projection/);
 });
 
 test('estimate (linear): the empirical variance equals the closed form q(1 − q)/(N λ²) for identical users', () => {
@@ -224,6 +276,22 @@ test('messages name the options: compose\'s reports and deltaPrime, shuffle\'s u
   assert.equal(ps.estimate(s, [2 ** 53, 1]).released.q.length, 2);
 });
 
+test('collection.compose: the defaults work; the optimal (Kairouz–Oh–Viswanath) composition, chosen by best', () => {
+  // deltaPrime is optional: without it no extra δ is allowed and the answer is mε (exact for pure ε)
+  const plain = ps.collection.compose({ epsilon: 1, reports: 10 });
+  assert.deepEqual({ ...plain }, { epsilon: 10, delta: 0, method: 'basic' });
+  // m = 2, ε = 1: δ(0) = (e − 1)/(e + 1) = 0.462; with δ' = 0.5 the optimal ε is 0
+  assert.equal(ps.collection.compose({ epsilon: 1, reports: 2, deltaPrime: 0.5, method: 'optimal' }).epsilon, 0);
+  // m = 1000, ε = 0.5, δ' = 1e-6: optimal 193.50, advanced 407.47 (2.1 times), basic 500
+  const optimal = ps.collection.compose({ epsilon: 0.5, reports: 1000, deltaPrime: 1e-6, method: 'optimal' });
+  const advanced = ps.collection.compose({ epsilon: 0.5, reports: 1000, deltaPrime: 1e-6, method: 'advanced' });
+  assert.ok(Math.abs(optimal.epsilon - 193.50) < 0.01, `${optimal.epsilon}`);
+  assert.ok(Math.abs(advanced.epsilon / optimal.epsilon - 2.1058) < 0.001);
+  const best = ps.collection.compose({ epsilon: 0.5, reports: 1000, deltaPrime: 1e-6 });
+  assert.equal(best.method, 'optimal');
+  assert.equal(best.epsilon, optimal.epsilon);
+});
+
 test('collection.compose: basic and advanced composition (hand-checked values)', () => {
   const basic = ps.collection.compose({ epsilon: 0.1, delta: 1e-7, reports: 100, method: 'basic' });
   assert.ok(Math.abs(basic.epsilon - 10) < 1e-12);
@@ -236,13 +304,27 @@ test('collection.compose: basic and advanced composition (hand-checked values)',
   assert.ok(best.epsilon <= Math.min(basic.epsilon, advanced.epsilon) + 1e-12);
 });
 
-test('collection.shuffle: FMT21 closed form and numerical bound against the published values', () => {
-  const closed = ps.collection.shuffle({ epsilon0: 1, users: 1e6, delta: 1e-6, method: 'closed-form' });
-  assert.ok(closed.applies);
-  assert.ok(Math.abs(closed.epsilon - 0.02352) < 0.02352 * 1e-3, `${closed.epsilon}`);
+test('collection.shuffle: FMT21 closed forms and the numerical bound against the published values', () => {
+  const printed = ps.collection.shuffle({ epsilon0: 1, users: 1e6, delta: 1e-6, method: 'closed-form-printed' });
+  assert.ok(printed.applies);
+  assert.ok(Math.abs(printed.epsilon - 0.0234968) < 1e-7, `${printed.epsilon}`);
+  // the authors' code's closed form, the default closed form: never below the printed one (0.537804 vs 0.534634 here)
+  const code = ps.collection.shuffle({ epsilon0: 4, users: 1e5, delta: 1e-6, method: 'closed-form' });
+  assert.ok(Math.abs(code.epsilon - 0.537804) < 1e-6, `${code.epsilon}`);
+  assert.ok(Math.abs(ps.collection.shuffle({ epsilon0: 4, users: 1e5, delta: 1e-6, method: 'closed-form-printed' }).epsilon - 0.534634) < 1e-6);
+  // the numerical bound inside the reference implementation's [lower, upper] bounds
   const numerical = ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'numerical' });
   assert.ok(numerical.epsilon >= 0.015271 && numerical.epsilon <= 0.015451, `${numerical.epsilon}`);
-  assert.ok(numerical.epsilon <= ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form' }).epsilon);
+  assert.ok(numerical.epsilonLower <= numerical.epsilon && numerical.epsilon - numerical.epsilonLower <= 1e-3 * numerical.epsilon);
+  // tight at small n, where a fixed block of 100 clones gave 1.996: the exact reduction gives 0.545
+  const small = ps.collection.shuffle({ epsilon0: 2, users: 1000, delta: 1e-6 });
+  assert.ok(Math.abs(small.epsilon - 0.545) < 0.005 && small.applies, `${small.epsilon}`);
+  const precise = ps.collection.shuffle({ epsilon0: 2, users: 1000, delta: 1e-6, precision: 1e-6 });
+  assert.ok(precise.epsilon - precise.epsilonLower <= 1e-6 * precise.epsilon && precise.epsilon <= small.epsilon);
+  assert.throws(() => ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form', precision: 1e-3 }),
+    (e) => e instanceof RangeError && /^options\.precision: only method 'numerical'/.test(e.message));
+  assert.throws(() => ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, precision: NaN }),
+    (e) => e instanceof RangeError && /^precision = NaN: must be in \(0, 0\.5\]/.test(e.message));
 });
 
 test('bad counts and options are rejected with clear errors; the module stays usable', () => {

@@ -203,11 +203,23 @@ async function analyse(counts: number[]): Promise<number> {
   ps.simulate(s, { model: 'given', users: [[1, 0], [0.5, 0.5]] });
   // @ts-expect-error 'given' takes the users' histograms, not a count
   ps.simulate(s, { model: 'given', users: 10 });
+  const model: Float64Array | null = sim.model;
+  const warnings: readonly string[] = report.pointMasses?.warnings ?? [];
+  const caveat: string | null | undefined = report.population?.caveat;
+  const covered: string = report.released.target + report.released.intervalMethod + (report.population?.target ?? '');
   const loss: PrivacyLoss = ps.collection.compose({ epsilon: 0.1, reports: 100, deltaPrime: 1e-6, method: 'advanced' });
+  const optimal: PrivacyLoss =
+    ps.collection.compose({ epsilon: 0.1, reports: 100, deltaPrime: 1e-6, method: 'optimal' });
+  const chosen: 'basic' | 'advanced' | 'optimal' = ps.collection.compose({ epsilon: 1, reports: 10 }).method;
   const shuffled: ShuffleBound = ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form' });
+  const printed: ShuffleBound =
+    ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'closed-form-printed' });
+  const precise: number = ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, precision: 1e-6 }).epsilonLower;
   // @ts-expect-error unknown shuffle method
   ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'magic' });
-  return q[0] + (radius ?? 0) + (p?.[0] ?? 0) + (tv ?? 0) + loss.epsilon + shuffled.epsilon;
+  void [model, warnings, caveat, covered, chosen];
+  return q[0] + (radius ?? 0) + (p?.[0] ?? 0) + (tv ?? 0) + loss.epsilon + optimal.epsilon + shuffled.epsilon +
+    printed.epsilon + precise;
 }
 void analyse;
 

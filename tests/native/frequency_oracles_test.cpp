@@ -322,7 +322,7 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
   }
 }
 
-TEST_CASE("frequency oracles: the intervals are exact binomial ones on the support share near 0 and N, Wilson's between",
+TEST_CASE("frequency oracles: the intervals are exact binomial ones on the support share, mapped to the item's share",
           "[oracle]") {
   const Oracle o = oracle_of("oue", 1.0, 4);
   const SupportLaw law = support_law(o);
@@ -368,12 +368,12 @@ TEST_CASE("frequency oracles: the intervals are exact binomial ones on the suppo
   CHECK(inside >= 4);
   CHECK(e.lower[1] == 0.0);  // no support: the interval reaches 0
   CHECK(e.upper[3] == 1.0);  // every report supports item 3
-  // far from 0 and N: Wilson's interval
+  // at large counts too: Clopper–Pearson's interval of the support share at each level
   const std::vector<double> many{50000.0, 20000.0, 40000.0, 30000.0};
   const FrequencyEstimate w = estimate_frequencies(o, many, 100000.0, 0.05);
   for (std::size_t v = 0; v < 4; ++v) {
-    const Interval one = wilson_interval(many[v], 100000.0, normal_upper_quantile(0.025));
-    const Interval all = wilson_interval(many[v], 100000.0, normal_upper_quantile(0.05 / 8.0));
+    const Interval one = clopper_pearson_interval(many[v], 100000.0, 0.05);
+    const Interval all = clopper_pearson_interval(many[v], 100000.0, 0.05 / 4.0);
     CHECK(w.lower[v] == Approx(share(one.lower)).margin(1e-15));
     CHECK(w.upper[v] == Approx(share(one.upper)).margin(1e-15));
     CHECK(w.simultaneous_lower[v] == Approx(share(all.lower)).margin(1e-15));

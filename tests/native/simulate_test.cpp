@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/collection_accounting.hpp"
+#include "base/binomial.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "base/randomness.hpp"
 #include "test_support.hpp"

@@ -170,7 +170,8 @@ std::optional<AffineMap> LinearSampler::affine_map(std::size_t k) const {
     const double shrink = std::exp(-effective_epsilon(guarantee_.epsilon));  // e^{−ε}
     const double lambda = -std::expm1(-effective_epsilon(guarantee_.epsilon)) / (1.0 + (kd - 1.0) * shrink);
     const double floor = finite_minimax_box(k, guarantee_.epsilon).floor;
-    return AffineMap{lambda, std::vector<double>(k, floor), "every input (k-ary randomized response on one draw of P)"};
+    return AffineMap{lambda, std::vector<double>(k, floor),
+                     "every input (k-ary randomized response on one draw of P)", ""};
   }
   // Ghoukasian et al. Thm 3.5: q = λP + (1−λ)/k; the floor is read from a point mass's output (computed directly,
   // without the 1 − λ cancellation).
@@ -178,7 +179,8 @@ std::optional<AffineMap> LinearSampler::affine_map(std::size_t k) const {
   std::vector<double> e0(k, 0.0);
   e0[0] = 1.0;
   const double floor = k == 1 ? 1.0 - lambda : distribution(e0)[k - 1];
-  return AffineMap{lambda, std::vector<double>(k, floor), "every input (linear sampler: lambda P + (1 - lambda)/k)"};
+  return AffineMap{lambda, std::vector<double>(k, floor),
+                   "every input (linear sampler: lambda P + (1 - lambda)/k)", ""};
 }
 
 std::optional<PointMassLaw> LinearSampler::point_mass_law(std::size_t k) const {

@@ -80,7 +80,15 @@ std::optional<AffineMap> LocalLinearSampler::affine_map(std::size_t k) const {
   for (double& v : offset) v *= 1.0 - lambda;
   return AffineMap{lambda, offset,
                    "users' P inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}; otherwise it estimates the mean of their "
-                   "projections onto N_gamma(P0)"};
+                   "projections onto N_gamma(P0)",
+                   "users outside N_gamma(P0) (a user holding one item always is) are released, and so estimated, "
+                   "through their projection onto N_gamma(P0): for them the target is the mean projection, not P-bar, "
+                   "and the counts cannot show it"};
+}
+
+std::string LocalLinearSampler::point_mass_caveat() const {
+  return "'local-linear' is meant for users inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}, which holds no point "
+         "mass: for such users this estimate is biased (the population estimate is unbiased for them)";
 }
 
 // λ·P̂(e_x) + (1 − λ)·P0, with P̂(e_x) the projection's point mass (clip_normalise into N_γ(P0)).

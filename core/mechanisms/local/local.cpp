@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "base/numeric.hpp"
 #include "mechanisms/point_masses.hpp"
 #include "model/histogram.hpp"
 
@@ -74,6 +75,33 @@ double local_clip_risk(const FDivergence& f, double epsilon, double gamma) {
   const double r1 = (growth + gamma) / (gamma * (gamma + 1.0));
   const double r2 = gamma * (growth + gamma) / (growth * (gamma + 1.0));
   return chord_risk(f, std::min(r1, 1.0), std::max(r2, 1.0));
+}
+
+std::optional<AffineMap> LocalClipSampler::affine_map(std::size_t k) const {
+  if (cells_) return std::nullopt;
+  check_prior_size(k, prior_.size());
+  const double shrink = std::exp(-effective_epsilon(epsilon_));
+  const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);  // b·e^ε
+  const double floor = ceiling * shrink;                              // b
+  const bool trivial = epsilon_ >= 2.0 * std::log(gamma_);
+  AffineMap map{1.0, std::vector<double>(k, 0.0),
+                "users' P inside the identity box " + format_value(floor) + " <= P/P0 <= " + format_value(ceiling) +
+                    " (b <= P/P0 <= b e^epsilon), where 'local' releases P itself" +
+                    (trivial ? std::string(": all of N_gamma(P0), since epsilon >= 2 ln gamma") : std::string()),
+                ""};
+  if (!trivial) {
+    map.caveat = "N_gamma(P0) = {1/gamma <= P/P0 <= gamma} reaches beyond the identity box: there 'local' is not "
+                 "affine in P and no unbiased estimator of P-bar exists from its counts; for users inside N_gamma(P0) this "
+                 "estimate is off by at most the worst-case TV risk " +
+                 format_value(local_clip_risk(f_divergence(NamedDivergence::tv), epsilon_, gamma_)) +
+                 " per category, and the counts cannot show by how much";
+  }
+  return map;
+}
+
+std::string LocalClipSampler::point_mass_caveat() const {
+  return "'local' is meant for users inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}, which holds no point mass: for "
+         "such users this estimate is biased (the population estimate is unbiased on the sampler's identity box)";
 }
 
 double LocalClipSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

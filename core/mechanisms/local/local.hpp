@@ -82,6 +82,14 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
   // k must equal the prior's length (the number of cells on cells).
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
+  // For an analyst (analysis/estimate.hpp): on its identity box b·P0 <= P <= b·e^ε·P0 the sampler releases P itself
+  // (nothing is clipped, r_P = 1), so q = 1·P + 0 there; in the trivial regime (ε >= 2 ln γ) the box holds N_γ(P0).
+  // Elsewhere in N_γ(P0) it is not affine and no unbiased estimator of P̄ exists from the counts (an unbiased one would
+  // have to be affine in each user's Q): the map's caveat says so, with the bias bound R_TV per category. On
+  // categories only (nothing on cells).
+  [[nodiscard]] std::optional<AffineMap> affine_map(std::size_t k) const;
+  // N_γ(P0) holds no point mass (a point mass has P/P0 = 0 < 1/γ elsewhere).
+  [[nodiscard]] std::string point_mass_caveat() const;
   [[nodiscard]] double gamma() const noexcept { return gamma_; }
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   [[nodiscard]] std::optional<std::size_t> categories() const noexcept { return prior_.size(); }

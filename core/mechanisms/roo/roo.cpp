@@ -56,7 +56,7 @@ std::optional<AffineMap> RooSampler::affine_map(std::size_t k) const {
   // Tasnim et al. eq. 6: Pr(y) = q/k + (1 − q) c_y/n with the public q = q0(ε, n, k).
   const double q = obscure_probability(k);
   return AffineMap{1.0 - q, std::vector<double>(k, q / static_cast<double>(k)),
-                   "P = the user's record histogram divided by the public n (every user has n records)"};
+                   "P = the user's record histogram divided by the public n (every user has n records)", ""};
 }
 
 std::optional<PointMassLaw> RooSampler::point_mass_law(std::size_t k) const {
