@@ -105,8 +105,15 @@ export function readRegistry(abi) {
     Object.freeze(mechanism.defaults);
     Object.freeze(mechanism);
   }
+  for (const oracle of registry.oracles) {
+    Object.freeze(oracle.required);
+    Object.freeze(oracle.optional);
+    Object.freeze(oracle.defaults);
+    Object.freeze(oracle);
+  }
   Object.freeze(registry.options);
   Object.freeze(registry.mechanisms);
+  Object.freeze(registry.oracles);
   return Object.freeze(registry);
 }
 
@@ -162,6 +169,12 @@ export function makeFiniteApi(abi) {
   }
 
   function configure(handle, mechanism, opts) {
+    stageOptions(opts);
+    checkedNumber(abi, fn.ps_configure(handle, textOf(mechanism)));
+  }
+
+  // The options of the next ps_configure or ps_oracle_new, one by one.
+  function stageOptions(opts) {
     for (const [key, value] of Object.entries(opts)) {
       const keyLength = textOf(key);
       if (typeof value === 'number') {
@@ -174,7 +187,6 @@ export function makeFiniteApi(abi) {
         checkedNumber(abi, fn.ps_option_array(keyLength));
       }
     }
-    checkedNumber(abi, fn.ps_configure(handle, textOf(mechanism)));
   }
 
   function guaranteeOf(handle) {
@@ -270,6 +282,50 @@ export function makeFiniteApi(abi) {
     return made;
   }
 
+  const oracles = Object.freeze(registry.oracles.map((o) => o.name));
+  const releaseOracle = new FinalizationRegistry((handle) => fn.ps_oracle_delete(handle));
+
+  /** A frequency oracle (privsample.d.ts): encode(item) draws one report with the CSPRNG. */
+  function oracle(name, options) {
+    text(name, 'name');
+    const opts = mechanismOptions(options, registry);
+    stageOptions(opts);
+    const handle = checkedNumber(abi, fn.ps_oracle_new(textOf(name)));
+    const entry = registry.oracles.find((o) => o.name === name); // the core has accepted the name
+    let disposed = false;
+    const live = () => {
+      if (disposed) throw new TypeError(`this '${name}' oracle was disposed: make a new one with ps.oracle()`);
+      return handle;
+    };
+    const made = Object.freeze({
+      name,
+      options: publicOptions(opts),
+      guarantee: Object.freeze({ notion: entry.notion, epsilon: checkedNumber(abi, fn.ps_oracle_epsilon(handle)) }),
+      categories: checkedNumber(abi, fn.ps_oracle_categories(handle)),
+      report: entry.report,
+      counts: entry.counts,
+      encode(item) {
+        number(item, 'item');
+        const r = checkedNumber(abi, fn.ps_oracle_encode(live(), item));
+        return entry.report === 'hex' ? abi.readText(r) : r;
+      },
+      get disposed() {
+        return disposed;
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        releaseOracle.unregister(made);
+        fn.ps_oracle_delete(handle);
+      },
+      [Symbol.dispose]() {
+        made.dispose();
+      },
+    });
+    releaseOracle.register(made, handle, made);
+    return made;
+  }
+
   function divergence(f, p, q) {
     text(f, 'f');
     const pp = histogram(p, 'p');
@@ -290,8 +346,10 @@ export function makeFiniteApi(abi) {
       version: abi.readText(fn.ps_version()),
       maxCategories: fn.ps_max_categories(),
       mechanisms,
+      oracles,
       registry,
       sampler,
+      oracle,
       divergence,
       [Symbol.for('privsample.internals')]: internals,
     },

@@ -218,10 +218,65 @@ export interface RegistryMechanism {
   readonly plain: string;
 }
 
+/**
+ * One frequency oracle of the registry (pure ε-LDP; required options epsilon and categories). `report`: how its
+ * reports travel — 'hex' (a k-bit set as hex text) or 'integer' (a number below 2^53); `counts`: what a server
+ * counts — 'per-category' (each item's support count) or 'per-report' (how often each report value came).
+ */
+export interface RegistryOracle {
+  readonly name: OracleName;
+  readonly notion: 'pure-ldp';
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+  readonly defaults: Readonly<Record<string, number>>;
+  readonly summary: string;
+  readonly report: 'hex' | 'integer';
+  readonly counts: 'per-category' | 'per-report';
+}
+
 /** The single source of mechanism names and option rules (the core's), e.g. to build a mechanism picker. */
 export interface Registry {
   readonly options: readonly RegistryOption[];
   readonly mechanisms: readonly RegistryMechanism[];
+  readonly oracles: readonly RegistryOracle[];
+}
+
+/**
+ * Frequency oracles (docs/README.md, "Frequency oracles"): a user holds one item of k and sends one report; a server
+ * estimates every item's share from N reports (privsample/research: frequencyCounts, estimateFrequencies).
+ * - 'oue': optimised unary encoding — k bits (hex).
+ * - 'olh': optimised local hashing — a fresh CSPRNG hash seed per report; an integer.
+ * - 'hadamard': Hadamard response — an integer below 2K (K the power of two >= k).
+ * - 'subset-selection': a set of d ≈ k/(e^ε + 1) items — k bits (hex).
+ */
+export type OracleName = 'oue' | 'olh' | 'hadamard' | 'subset-selection';
+
+export interface OracleOptions {
+  /** Privacy budget ε of one report, in [0, 1000] (values above 700 run at 700). */
+  epsilon: number;
+  /** k: the number of items, an integer in [2, 10^7]. */
+  categories: number;
+}
+
+/** A frequency oracle built once from its options. */
+export interface FrequencyOracle {
+  readonly name: OracleName;
+  readonly options: Readonly<OracleOptions>;
+  readonly guarantee: { readonly notion: 'pure-ldp'; readonly epsilon: number };
+  readonly categories: number;
+  readonly report: 'hex' | 'integer';
+  readonly counts: 'per-category' | 'per-report';
+  /**
+   * One report of `item` (an integer in [0, k − 1]), drawn with the CSPRNG; the random words it reads do not depend
+   * on the item. A hex string for 'oue' and 'subset-selection', a number for 'olh' and 'hadamard'. Throws RangeError
+   * for a bad item.
+   */
+  encode(item: number): string | number;
+  /** True after dispose(): encode() then throws TypeError. */
+  readonly disposed: boolean;
+  /** Releases the oracle's WebAssembly memory now (idempotent); else the garbage collector does. */
+  dispose(): void;
+  [disposeSymbol](): void;
 }
 
 // ---- the privacy-budget ledger (docs/analysis/ledger.md) ----------------------------------------------------------
@@ -346,6 +401,13 @@ export interface Privsample {
    * value, TypeError for a wrong type.
    */
   sampler<M extends MechanismName>(mechanism: M, options: OptionsByMechanism[M]): Sampler;
+  /** Names accepted by oracle(). */
+  readonly oracles: readonly OracleName[];
+  /**
+   * Builds a frequency oracle once. Throws RangeError for an unknown oracle or a bad option value, TypeError for a
+   * wrong type.
+   */
+  oracle(name: OracleName, options: OracleOptions): FrequencyOracle;
   /** D_f(p‖q); both are normalised first. */
   divergence(f: DivergenceName, p: Histogram, q: Histogram): number;
   /**

@@ -7,7 +7,9 @@
  * analyst's side — population estimates, simulation, composition and shuffling.
  * @module privsample/research
  */
-import type { DivergenceName, Guarantee, Histogram, LinearNotionOptions, Privsample, Sampler } from './privsample.js';
+import type {
+  DivergenceName, FrequencyOracle, Guarantee, Histogram, LinearNotionOptions, MechanismName, OracleName, Privsample, Sampler,
+} from './privsample.js';
 
 export type * from './privsample.js';
 
@@ -506,7 +508,82 @@ export interface ClassMembershipApi {
   density(density: CellMasses, options: { reference: CellMasses; c1?: number; c2: number }): ClassMembership;
 }
 
+/** What a server keeps of N frequency-oracle reports: per-item support counts or per-report-value counts, and N. */
+export interface FrequencyCounts {
+  readonly counts: Float64Array;
+  readonly users: number;
+}
+
+/**
+ * Every item's share estimated from an oracle's counts. `estimate`: unbiased (may leave [0, 1]); `variance`: the
+ * closed form at the clamped estimate; intervals on each item's share at level 1 − alpha (`lower`, `upper`) and on
+ * all k at once (`simultaneousLower`, `simultaneousUpper`; Bonferroni), from binomial bounds on its support share
+ * (Clopper–Pearson near 0 and N, Wilson elsewhere), intersected with [0, 1].
+ */
+export interface FrequencyEstimate {
+  readonly users: number;
+  readonly alpha: number;
+  readonly estimate: Float64Array;
+  readonly variance: Float64Array;
+  readonly standardError: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly simultaneousLower: Float64Array;
+  readonly simultaneousUpper: Float64Array;
+}
+
+/** ps.advise() options. */
+export interface AdviseOptions {
+  /** Number of categories (items), an integer in [2, 10^7]. */
+  k: number;
+  /** ε > 0 of one report or sample. */
+  epsilon: number;
+  /** N, the number of users (goal 'frequencies'); default 1. */
+  users?: number;
+  /**
+   * 'frequencies' (default): a population's shares, by the smallest predicted total squared error Σ_v Var(f̂_v) of
+   * k-RR ('linear') and the frequency oracles; 'sample': one user's sample close to their P, by the smallest
+   * worst-case risk in `divergence` of the samplers that take ε alone.
+   */
+  goal?: 'frequencies' | 'sample';
+  /** The f of goal 'sample' (default 'kl'). */
+  divergence?: DivergenceName;
+}
+
+export interface AdviceCandidate {
+  readonly mechanism: MechanismName | OracleName;
+  /** The goal's predicted error (closed form). */
+  readonly error: number;
+  /** Size of one report in bits. */
+  readonly reportBits: number;
+  /** How a server counts N reports, in words. */
+  readonly serverCost: string;
+}
+
+export interface Advice {
+  readonly mechanism: MechanismName | OracleName;
+  readonly error: number;
+  /** Why: the errors compared, the report size and the server cost, in one sentence. */
+  readonly reason: string;
+  /** Every candidate, smallest predicted error first. */
+  readonly candidates: readonly AdviceCandidate[];
+}
+
 export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
+  /**
+   * The counts of frequency-oracle reports as they travel (hex strings for 'oue' and 'subset-selection', numbers for
+   * 'olh' and 'hadamard'), each validated (RangeError naming reports[i]). Counts of batches add up.
+   */
+  frequencyCounts(oracle: FrequencyOracle, reports: readonly string[] | Histogram): FrequencyCounts;
+  /**
+   * The estimate from counts (length k, or 2K per report value for 'hadamard') and N: `users` is required for counts
+   * per item, optional (their total) for counts per report value. RangeError / TypeError naming counts[i] or users.
+   */
+  estimateFrequencies(oracle: FrequencyOracle, counts: Histogram, options?: { users?: number; alpha?: number }): FrequencyEstimate;
+  /** Var(f̂_v) in closed form for a share `frequency` of `users` users holding the item. */
+  frequencyVariance(oracle: FrequencyOracle, frequency: number, users: number): number;
+  /** The mechanism with the smallest predicted error for a goal, the error and the reason (closed forms). */
+  advise(options: AdviseOptions): Advice;
   /**
    * The normalised pmf of a histogram (counts or probabilities), validated as every sampler validates it:
    * RangeError / TypeError naming hist[i]. What the samplers compare their output with.

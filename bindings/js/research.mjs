@@ -424,6 +424,56 @@ function makeApi(wasm) {
     return checked(abi, wasm.privacyProfile(mechanismOptions(notion, finite.api.registry), number(beta, 'beta')));
   }
 
+  // An oracle made by ps.oracle() (this entry's or the client's): its name and options.
+  function oracleOf(o) {
+    if (o === null || typeof o !== 'object' || typeof o.name !== 'string' || typeof o.options !== 'object') {
+      throw new TypeError(`oracle must be an object returned by ps.oracle(), got ${describe(o)}`);
+    }
+    return [o.name, mechanismOptions(o.options, finite.api.registry)];
+  }
+
+  /** The counts a server keeps of frequency-oracle reports (hex texts or integers), and the number of reports. */
+  function frequencyCounts(o, reports) {
+    const [name, options] = oracleOf(o);
+    let values = reports;
+    if (Array.isArray(reports) && reports.some((r) => typeof r === 'string')) {
+      reports.forEach((r, i) => text(r, `reports[${i}]`));
+    } else {
+      values = histogram(reports, 'reports');
+    }
+    const r = checked(abi, wasm.frequencyCounts(name, options, values));
+    return Object.freeze(r);
+  }
+
+  /** Every item's share from an oracle's counts: unbiased estimate, closed-form variance, intervals. */
+  function estimateFrequencies(o, counts, options) {
+    const [name, opts] = oracleOf(o);
+    const given = plainObject(options, 'options');
+    onlyKeys(given, ['users', 'alpha'], 'estimateFrequencies');
+    const { users, alpha = 0.05 } = given;
+    if (users !== undefined) number(users, 'options.users');
+    number(alpha, 'options.alpha');
+    return Object.freeze(checked(abi, wasm.estimateFrequencies(name, opts, histogram(counts, 'counts'), users, alpha)));
+  }
+
+  /** Var(f̂_v) in closed form for a share `frequency` of `users` users. */
+  function frequencyVariance(o, frequency, users) {
+    const [name, options] = oracleOf(o);
+    return checked(abi, wasm.frequencyVariance(name, options, number(frequency, 'frequency'), number(users, 'users')));
+  }
+
+  /** The mechanism with the smallest predicted error for a goal (research.d.ts). */
+  function advise(options) {
+    const o = plainObject(options, 'options');
+    onlyKeys(o, ['k', 'epsilon', 'users', 'goal', 'divergence'], 'advise');
+    const { k, epsilon, users = 1, goal = 'frequencies', divergence = 'kl' } = o;
+    const r = checked(abi, wasm.advise(number(k, 'options.k'), number(epsilon, 'options.epsilon'),
+      number(users, 'options.users'), text(goal, 'options.goal'), text(divergence, 'options.divergence')));
+    r.candidates.forEach(Object.freeze);
+    Object.freeze(r.candidates);
+    return Object.freeze(r);
+  }
+
   const collection = Object.freeze({
     /** The privacy loss of a user who reports `reports` times under (ε, δ)-LDP each time. */
     compose(options) {
@@ -475,6 +525,10 @@ function makeApi(wasm) {
     roo,
     estimate,
     simulate,
+    frequencyCounts,
+    estimateFrequencies,
+    frequencyVariance,
+    advise,
     collection,
     mixtureWeight,
     releasedLaw,

@@ -30,6 +30,7 @@
 #include "base/errors.hpp"
 #include "model/histogram.hpp"
 #include "base/numeric.hpp"
+#include "mechanisms/oracles.hpp"
 
 // Whole blocks from the CSPRNG the wrapper captured at init, so a page script that later replaces
 // crypto.getRandomValues changes nothing (Emscripten's getentropy would make one JS call per byte). The client
@@ -106,6 +107,18 @@ MechanismOptions& staged_options() {
 }
 
 Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_cast<std::uintptr_t>(address)); }
+
+// A frequency oracle built once from its options, and the buffers of its last report (JS owns it: ps_oracle_new /
+// ps_oracle_delete).
+struct OracleHandle {
+  Oracle oracle;
+  std::vector<std::uint8_t> bytes;
+  std::string hex;
+};
+
+OracleHandle& oracle_of(double address) {
+  return *reinterpret_cast<OracleHandle*>(static_cast<std::uintptr_t>(address));
+}
 
 // A buffer of n doubles for a JS array's values; n = 0 is left for the core to reject with its own message.
 double* resized(std::vector<double>& buffer, double n, const char* name) {
@@ -242,6 +255,43 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
   return guarded_number([&] {
     return worst_case_risk(sampler_of(sampler).mechanism(), parse_divergence(staged_text(f_length)),
                            validated_count(k, "k", 1, kMaxCategories));
+  });
+}
+
+// ---- frequency oracles -------------------------------------------------------------------------------------------
+// The oracle named by the staged text from the staged options (cleared either way): its heap address.
+EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
+  MechanismOptions options = std::move(staged_options());
+  staged_options() = {};
+  return guarded_number([&] {
+    auto made = std::make_unique<OracleHandle>(OracleHandle{make_oracle(staged_text(name_length), options), {}, {}});
+    return address_of(made.release());  // owned by the JS handle
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
+  std::unique_ptr<OracleHandle>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
+}
+
+// The oracle's ε (its guarantee is pure ε-LDP) and its k.
+EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) {
+  return guarded_number([&] { return guarantee(oracle_of(oracle).oracle).epsilon; });
+}
+EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) {
+  return guarded_number([&] { return static_cast<double>(categories(oracle_of(oracle).oracle)); });
+}
+
+// One report of `item`, drawn with the CSPRNG: an integer report itself, or the address of a bitset report's
+// NUL-terminated hex text (valid until the next call on this oracle).
+EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
+  return guarded_number([&] {
+    OracleHandle& h = oracle_of(oracle);
+    const std::size_t v = validated_item(item, categories(h.oracle));
+    const std::uint64_t report = encode_report(h.oracle, v, secure_bits(), h.bytes);
+    if (report_format(h.oracle) == ReportFormat::integer) return static_cast<double>(report);
+    h.hex.assign(2 * h.bytes.size(), '0');
+    write_hex(h.bytes, h.hex.data());
+    return address_of(h.hex.c_str());
   });
 }
 

@@ -58,8 +58,8 @@ struct GuaranteeFields {
 };
 [[nodiscard]] GuaranteeFields guarantee_fields(const Guarantee& g);
 
-// Sets the option named `key` (a registry option: epsilon, delta, mu, gamma, records, c1, c2, prior, reference,
-// outsideNeighbourhood);
+// Sets the option named `key` (a registry option: epsilon, delta, mu, gamma, records, c1, c2, categories, prior,
+// reference, outsideNeighbourhood);
 // throws std::invalid_argument for any other name.
 void set_option(MechanismOptions& options, std::string_view key, double value);
 void set_option(MechanismOptions& options, std::string_view key, std::vector<double> values);

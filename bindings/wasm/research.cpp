@@ -17,6 +17,9 @@
 #include "client.hpp"
 #include "guard.hpp"
 #include "analysis/accountant.hpp"
+#include "analysis/advise.hpp"
+#include "base/errors.hpp"
+#include "analysis/frequency_estimate.hpp"
 #include "analysis/channel.hpp"
 #include "privacy/privacy_box.hpp"
 #include "analysis/collection_accounting.hpp"
@@ -30,6 +33,7 @@
 #include "baselines/mbde.hpp"
 #include "mechanisms/membership.hpp"
 #include "mechanisms/mechanism.hpp"
+#include "mechanisms/oracles.hpp"
 #include "base/numeric.hpp"
 #include "mechanisms/registry.hpp"
 
@@ -641,9 +645,85 @@ val shuffle_of(double epsilon0, double users, double delta, std::string method, 
   });
 }
 
+// ---- frequency oracles: counting and estimating, the advisor ----------------------------------------------------
+
+Oracle oracle_named(const std::string& name, const val& options) { return make_oracle(name, read_options(options)); }
+
+// reports: an array of hex strings (bitset reports) or a Float64Array of integers, as the wrapper checked them.
+val frequency_counts_of(std::string name, val options, val reports) {
+  return guarded([&] {
+    const Oracle o = oracle_named(name, options);
+    FrequencyCounts c;
+    if (report_format(o) == ReportFormat::bits && reports.isArray()) {
+      const auto n = reports["length"].as<std::size_t>();
+      std::vector<std::string> texts(n);
+      for (std::size_t i = 0; i < n; ++i) texts[i] = reports[i].as<std::string>();
+      const std::vector<std::string_view> views(texts.begin(), texts.end());
+      c = frequency_counts(o, views);
+    } else if (report_format(o) == ReportFormat::integer && !reports.isArray()) {
+      c = frequency_counts(o, numbers(reports));
+    } else {
+      throw_shape({"reports: a '", name, "' report is ", report_format(o) == ReportFormat::bits ? "hex text" : "a number"});
+    }
+    val out = val::object();
+    out.set("counts", copy_out(c.counts));
+    out.set("users", c.users);
+    return out;
+  });
+}
+
+val estimate_frequencies_of(std::string name, val options, val counts, val users, double alpha) {
+  return guarded([&] {
+    const Oracle o = oracle_named(name, options);
+    const std::optional<double> n = users.isUndefined() || users.isNull() ? std::nullopt
+                                                                          : std::optional<double>(users.as<double>());
+    const FrequencyEstimate e = estimate_frequencies(o, numbers(counts), n, alpha);
+    val out = val::object();
+    out.set("users", e.users);
+    out.set("alpha", e.alpha);
+    out.set("estimate", copy_out(e.estimate));
+    out.set("variance", copy_out(e.variance));
+    out.set("standardError", copy_out(e.standard_error));
+    out.set("lower", copy_out(e.lower));
+    out.set("upper", copy_out(e.upper));
+    out.set("simultaneousLower", copy_out(e.simultaneous_lower));
+    out.set("simultaneousUpper", copy_out(e.simultaneous_upper));
+    return out;
+  });
+}
+
+val frequency_variance_of(std::string name, val options, double frequency, double users) {
+  return guarded([&] { return val(frequency_variance(oracle_named(name, options), frequency, users)); });
+}
+
+val advise_of(double k, double epsilon, double users, std::string goal, std::string divergence) {
+  return guarded([&] {
+    const Advice a = advise(k, epsilon, users, parse_advice_goal(goal), divergence);
+    val candidates = val::array();
+    for (const AdviceCandidate& c : a.candidates) {
+      val one = val::object();
+      one.set("mechanism", c.mechanism);
+      one.set("error", c.error);
+      one.set("reportBits", c.report_bits);
+      one.set("serverCost", c.server_cost);
+      candidates.call<void>("push", one);
+    }
+    val out = val::object();
+    out.set("mechanism", a.mechanism);
+    out.set("error", a.error);
+    out.set("reason", a.reason);
+    out.set("candidates", candidates);
+    return out;
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(privsample_research) {
+  emscripten::function("frequencyCounts", &frequency_counts_of);
+  emscripten::function("estimateFrequencies", &estimate_frequencies_of);
+  emscripten::function("frequencyVariance", &frequency_variance_of);
+  emscripten::function("advise", &advise_of);
   emscripten::function("accountant", &accountant_of);
   emscripten::function("mixtureWeight", &mixture_weight_of);
   emscripten::function("releasedLaw", &released_law_of);

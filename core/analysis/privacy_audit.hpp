@@ -11,13 +11,16 @@
 //  * the searched pairs: the released laws of given inputs (point masses, clip breakpoints, adversarial doubles),
 //    every ordered pair, so that the worst case is seen attained and a defect of a release (a target the quantizer
 //    had to clamp far outside its box) shows.
-// The record-level mechanisms have their own analytic search over neighbouring datasets (reveal_or_obscure.hpp).
+// The record-level mechanisms have their own analytic search over neighbouring datasets (reveal_or_obscure.hpp). The
+// frequency oracles release reports, not categories: audit_oracle checks the ratio of two items' probabilities of the
+// report where it is largest.
 // Tests and audits only: not in the client module.
 #include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "mechanisms/oracles.hpp"
 #include "privacy/privacy.hpp"
 #include "privacy/release_plan.hpp"
 
@@ -45,5 +48,15 @@ struct AuditFinding {
 // The same on plain probability vectors (e.g. distribution()'s doubles, taken as exact values).
 [[nodiscard]] AuditFinding audit_distribution_pairs(std::span<const std::vector<double>> laws, const Guarantee& guarantee,
                                                     std::span<const std::string> labels = {});
+
+// A frequency oracle's pure ε-LDP where it is weakest. Every oracle's law is two-level (mechanisms/oracle.hpp):
+// Pr(y | v) = w(y)·(y supports v ? supported : unsupported), w(y) the same for every item, so over every report and
+// pair of items the largest log-ratio is |log(supported/unsupported)|, attained at a report that supports one item
+// and not the other. Checked there from the exact coins (the levels, in extended precision), and at witnesses: for
+// pairs of items (first and second, first and last, middle and last) a report the encoder drew (a seeded generator)
+// that supports one and not the other, whose report_probability ratio is evaluated in both orders. Every value is a
+// short expression of integers below 2^64, so no slack is needed; the finding's excess is the margin. Witnesses whose
+// probabilities underflow (OUE at very large k) are skipped and counted out of `pairs`.
+[[nodiscard]] AuditFinding audit_oracle(const Oracle& oracle);
 
 }  // namespace privsample

@@ -2,21 +2,30 @@
 // The one list of mechanisms. The variant (Mechanism), both factories, the registry exported to JavaScript and every
 // dispatch by capability are derived from it: adding a mechanism is its folder and one line here
 // (docs/adding-a-mechanism.md). The mechanisms that also run on grid cells are those whose type declares a cells_spec.
+// The frequency oracles release reports, not categories, so they are a second list in this file (FrequencyOracles);
+// the registry's "oracles" section, the oracle variant (Oracle) and its dispatch (oracles.hpp) derive from it.
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <type_traits>
 #include <variant>
 #include <vector>
 
+#include "base/randomness.hpp"
 #include "mechanisms/ds-roo/ds_roo.hpp"
+#include "mechanisms/hadamard/hadamard.hpp"
 #include "mechanisms/laplace-projection/laplace_projection.hpp"
 #include "mechanisms/linear/linear.hpp"
 #include "mechanisms/local-linear/local_linear.hpp"
 #include "mechanisms/local/local.hpp"
 #include "mechanisms/minimax/minimax.hpp"
 #include "mechanisms/mollifier/mollifier.hpp"
+#include "mechanisms/olh/olh.hpp"
+#include "mechanisms/oracle.hpp"
+#include "mechanisms/oue/oue.hpp"
 #include "mechanisms/roo/roo.hpp"
+#include "mechanisms/subset-selection/subset_selection.hpp"
 
 namespace privsample {
 
@@ -86,5 +95,50 @@ using ContinuousMechanisms = detail::OnCellsOf<FiniteMechanisms>::type;
 
 // One mechanism of any kind, on categories or on cells (a mechanism's on_cells() says which).
 using Mechanism = detail::VariantOf<FiniteMechanisms>::type;
+
+// What every frequency oracle provides (docs/adding-a-mechanism.md#a-frequency-oracle): its spec (epsilon and
+// categories; pure ε-LDP), a validating factory, its guarantee and k, how its reports travel and are counted, an
+// encoder whose random words do not depend on the item (a bitset into bytes, or one integer), the support relation
+// and the exact report probability, the two levels of its law (for the privacy audit) and p*, q* of its support
+// counts (for the estimator and its closed-form variance; oracle.hpp).
+template <class T>
+concept DescribedOracle = requires(const T& o, const MechanismOptions& options, std::size_t item, RandomBits& bits) {
+  { T::spec } -> std::convertible_to<const MechanismSpec&>;
+  { T::report_format } -> std::convertible_to<ReportFormat>;
+  { T::counts_kind } -> std::convertible_to<CountsKind>;
+  { T::make(options) } -> std::same_as<T>;
+  { o.guarantee() } -> std::convertible_to<Guarantee>;
+  { o.categories() } -> std::same_as<std::size_t>;
+  { o.levels() } -> std::same_as<ReportLevels>;
+  { o.support_law() } -> std::same_as<SupportLaw>;
+} && (requires(const T& o, std::size_t item, RandomBits& bits, std::span<std::uint8_t> out,
+               std::span<const std::uint8_t> report) {
+  requires T::report_format == ReportFormat::bits;
+  { o.report_bytes() } -> std::same_as<std::size_t>;
+  o.report(item, bits, out);
+  { T::supports(report, item) } -> std::same_as<bool>;
+  { o.report_probability(report, item) } -> std::same_as<long double>;
+} || requires(const T& o, std::size_t item, RandomBits& bits, std::uint64_t report) {
+  requires T::report_format == ReportFormat::integer;
+  { o.report_values() } -> std::same_as<std::uint64_t>;
+  { o.report(item, bits) } -> std::same_as<std::uint64_t>;
+  { o.supports(report, item) } -> std::same_as<bool>;
+  { o.report_probability(report, item) } -> std::same_as<long double>;
+});
+
+// In the order the documentation lists them.
+using FrequencyOracles = MechanismList<OueOracle, OlhOracle, HadamardOracle, SubsetSelectionOracle>;
+
+namespace detail {
+template <class... Ts>
+constexpr bool all_oracles(MechanismList<Ts...>) {
+  return (DescribedOracle<Ts> && ...);
+}
+}  // namespace detail
+static_assert(detail::all_oracles(FrequencyOracles{}),
+              "a frequency oracle of the list lacks what docs/adding-a-mechanism.md asks of it");
+
+// One frequency oracle.
+using Oracle = detail::VariantOf<FrequencyOracles>::type;
 
 }  // namespace privsample

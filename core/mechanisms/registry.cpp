@@ -17,6 +17,25 @@ constexpr auto registry_of(MechanismList<Finite...>, MechanismList<Continuous...
 
 constexpr auto kRegistry = registry_of(FiniteMechanisms{}, ContinuousMechanisms{});
 
+struct OracleEntry {
+  MechanismSpec spec;
+  ReportFormat report;
+  CountsKind counts;
+};
+
+template <class... Oracles>
+constexpr auto oracles_of(MechanismList<Oracles...>) {
+  return std::array<OracleEntry, sizeof...(Oracles)>{OracleEntry{Oracles::spec, Oracles::report_format,
+                                                                 Oracles::counts_kind}...};
+}
+
+constexpr auto kOracles = oracles_of(FrequencyOracles{});
+constexpr auto kOracleSpecs = [] {
+  std::array<MechanismSpec, kOracles.size()> out{};
+  for (std::size_t i = 0; i < kOracles.size(); ++i) out[i] = kOracles[i].spec;
+  return out;
+}();
+
 std::string_view space_name(MechanismSpace space) { return space == MechanismSpace::finite ? "finite" : "continuous"; }
 
 std::string_view rule_name(NotionRule rule) {
@@ -66,6 +85,17 @@ const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space)
   for (const auto& known : mechanism_names(space)) names += (names.empty() ? "'" : ", '") + known + "'";
   throw_invalid({"mechanism = '", name, "': unknown ", space == MechanismSpace::continuous ? "continuous " : "",
                  "mechanism; use one of ", names});
+}
+
+std::span<const MechanismSpec> oracle_registry() { return kOracleSpecs; }
+
+const MechanismSpec& oracle_spec(std::string_view name) {
+  for (const auto& spec : kOracleSpecs) {
+    if (spec.name == name) return spec;
+  }
+  std::string names;
+  for (const auto& known : kOracleSpecs) names += (names.empty() ? "'" : ", '") + std::string(known.name) + "'";
+  throw_invalid({"oracle = '", name, "': unknown frequency oracle; use one of ", names});
 }
 
 std::string registry_json() {
@@ -124,6 +154,26 @@ std::string registry_json() {
     out += ",\"plain\":";
     append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
     out += '}';
+  }
+  // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).
+  out += "],\"oracles\":[";
+  for (std::size_t i = 0; i < kOracles.size(); ++i) {
+    const OracleEntry& oracle = kOracles[i];
+    if (i) out += ',';
+    out += "{\"name\":";
+    append_json_string(out, oracle.spec.name);
+    out += ",\"notion\":";
+    append_json_string(out, rule_name(oracle.spec.notion));
+    std::vector<std::string_view> required{"epsilon"};
+    required.insert(required.end(), oracle.spec.required.begin(), oracle.spec.required.end());
+    out += ",\"required\":";
+    append_json_list(out, required);
+    out += ",\"optional\":";
+    append_json_list(out, oracle.spec.optional);
+    out += ",\"defaults\":{},\"summary\":";
+    append_json_string(out, oracle.spec.summary);
+    out += oracle.report == ReportFormat::bits ? ",\"report\":\"hex\"" : ",\"report\":\"integer\"";
+    out += oracle.counts == CountsKind::per_category ? ",\"counts\":\"per-category\"}" : ",\"counts\":\"per-report\"}";
   }
   out += "]}";
   return out;

@@ -18,9 +18,17 @@ namespace privsample {
 // The spec of `name` in `space`; throws std::invalid_argument naming the unknown mechanism and the known ones.
 [[nodiscard]] const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space);
 
+// The frequency oracles' specs (list.hpp's second list), in its order, and the spec of `name` (std::invalid_argument
+// naming the unknown oracle and the known ones).
+[[nodiscard]] std::span<const MechanismSpec> oracle_registry();
+[[nodiscard]] const MechanismSpec& oracle_spec(std::string_view name);
+
 // The registry as JSON: {"options": [{"name", "kind", "meaning"}], "mechanisms": [{"name", "space", "notion",
-// "required", "optional", "defaults": {name: value}, "summary", "label", "plain"}]}; "required" lists the notion's
-// options too ("epsilon", or for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu).
+// "required", "optional", "defaults": {name: value}, "summary", "label", "plain"}], "oracles": [{"name", "notion",
+// "required", "optional", "defaults", "summary", "report", "counts"}]}; "required" lists the notion's options too
+// ("epsilon", or for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu). An oracle's "report" is
+// "hex" (a bitset as hex text) or "integer"; its "counts" are "per-category" (k support counts) or "per-report" (one
+// per report value).
 [[nodiscard]] std::string registry_json();
 
 }  // namespace privsample

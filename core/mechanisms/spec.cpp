@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view kOutsideNeighbourhoodValues[] = {"clip", "projection"};
 
-constexpr std::array<OptionSpec, 10> kOptions{{
+constexpr std::array<OptionSpec, 11> kOptions{{
     {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
     {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
     {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
@@ -21,6 +21,7 @@ constexpr std::array<OptionSpec, 10> kOptions{{
     {"records", OptionKind::number, "public number n of the user's records (record-level mechanisms)"},
     {"c1", OptionKind::number, "lower density bound c1 of the class, relative to the reference (default 0)"},
     {"c2", OptionKind::number, "upper density bound c2 of the class, relative to the reference"},
+    {"categories", OptionKind::number, "number k >= 2 of the items a frequency oracle reports on"},
     {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
     {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
     {"outsideNeighbourhood", OptionKind::text,
@@ -133,6 +134,7 @@ std::optional<double> MechanismOptions::*number_field(std::string_view key) noex
   if (key == "records") return &MechanismOptions::records;
   if (key == "c1") return &MechanismOptions::c1;
   if (key == "c2") return &MechanismOptions::c2;
+  if (key == "categories") return &MechanismOptions::categories;
   return nullptr;
 }
 

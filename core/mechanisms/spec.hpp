@@ -23,6 +23,7 @@ struct MechanismOptions {
   std::optional<double> records;
   std::optional<double> c1;
   std::optional<double> c2;
+  std::optional<double> categories;
   std::optional<std::vector<double>> prior;
   std::optional<std::vector<double>> reference;
   std::optional<std::string> outside_neighbourhood;  // 'local': "clip" (default) or "projection"
@@ -83,6 +84,7 @@ inline constexpr std::string_view kRecordsOption[] = {"records"};
 inline constexpr std::string_view kDensityClassOptions[] = {"reference", "c2"};
 inline constexpr std::string_view kC1Option[] = {"c1"};
 inline constexpr OptionDefault kC1Zero[] = {{"c1", 0.0}};
+inline constexpr std::string_view kCategoriesOption[] = {"categories"};
 
 // The default of an optional number option of spec (std::logic_error if it has none: a registry defect).
 [[nodiscard]] double option_default(const MechanismSpec& spec, std::string_view option);

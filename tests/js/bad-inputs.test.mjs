@@ -73,7 +73,7 @@ test('unknown mechanism, option or divergence name is rejected', () => {
   expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);
   expectError(() => ps.sampler('minimax', { epsilon: 1, prior: [1, 1] }), RangeError, /option 'prior' is not supported by 'minimax'/);
   expectError(() => ps.sampler('linear', { epsilon: 1, gamma: 2 }), RangeError, /option 'gamma' is not supported by 'linear'/);
-  expectError(() => ps.sampler('minimax', { epsilon: 1, epsilnn: 2 }), RangeError, /option 'epsilnn' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, prior, reference, outsideNeighbourhood\)/);
+  expectError(() => ps.sampler('minimax', { epsilon: 1, epsilnn: 2 }), RangeError, /option 'epsilnn' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference, outsideNeighbourhood\)/);
   expectError(() => ps.sampler('minimax', { epsilon: 1, reference: 'uniform' }), TypeError, /options.reference must be an array of numbers/);
   expectError(() => minimax.worstCaseRisk('kullback', 3), RangeError, /f = 'kullback': unknown divergence/);
   expectError(() => minimax.worstCaseRisk(1, 3), TypeError, /f must be a string/);

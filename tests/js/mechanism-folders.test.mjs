@@ -54,6 +54,18 @@ test('every mechanism of the list has its folder: spec, factory, source, page wi
   assert.deepEqual(mechanisms.flatMap((m) => problemsOf(m, read, list)), []);
 });
 
+test('every frequency oracle of the second list has its folder, and the registry lists them in its order', async () => {
+  const list = /using FrequencyOracles = MechanismList<([^>]*)>;/.exec(listText);
+  assert.ok(list, 'core/mechanisms/list.hpp has no FrequencyOracles list');
+  const oracles = listedMechanisms(listText.replace(/using FiniteMechanisms = MechanismList<[^>]*>;/, '')
+    .replace('using FrequencyOracles', 'using FiniteMechanisms'), (folder, file) => read(folder, `${file}.hpp`));
+  assert.equal(oracles.length, 4);
+  assert.deepEqual(oracles.flatMap((m) => problemsOf(m, read, (folder) => (existsSync(join(core, 'mechanisms', folder)) ? readdirSync(join(core, 'mechanisms', folder)) : []))), []);
+  const { init } = await import('../../bindings/js/privsample.mjs');
+  const ps = await init();
+  assert.deepEqual(ps.registry.oracles.map((o) => o.name), oracles.map((m) => m.folder));
+});
+
 test('the registry the client module exports lists the mechanisms of the list, in its order', async () => {
   const { init } = await import('../../bindings/js/privsample.mjs');
   const ps = await init();

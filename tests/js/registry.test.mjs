@@ -21,13 +21,13 @@ test('both entries export the same frozen registry, and list their mechanisms fr
   assert.deepEqual([...ps.continuousMechanisms], names('continuous'));
   assert.deepEqual(names('finite'), ['minimax', 'linear', 'mollifier', 'local', 'local-linear', 'roo', 'ds-roo', 'laplace-projection']);
   assert.deepEqual(ps.registry.options.map((o) => o.name),
-    ['epsilon', 'delta', 'mu', 'gamma', 'records', 'c1', 'c2', 'prior', 'reference', 'outsideNeighbourhood']);
-  assert.deepEqual(ps.registry.options.map((o) => o.kind), [...Array(7).fill('number'), 'numbers', 'numbers', 'text']);
+    ['epsilon', 'delta', 'mu', 'gamma', 'records', 'c1', 'c2', 'categories', 'prior', 'reference', 'outsideNeighbourhood']);
+  assert.deepEqual(ps.registry.options.map((o) => o.kind), [...Array(8).fill('number'), 'numbers', 'numbers', 'text']);
 });
 
 // A valid value of every option (probabilities for the arrays: the continuous class needs c1·Σh < 1).
 const VALUES = {
-  epsilon: 1, delta: 1e-3, mu: 1, gamma: 2, records: 4, c1: 0.25, c2: 3, prior: [0.5, 0.25, 0.25], reference: [0.5, 0.25, 0.25],
+  epsilon: 1, delta: 1e-3, mu: 1, gamma: 2, records: 4, c1: 0.25, c2: 3, categories: 5, prior: [0.5, 0.25, 0.25], reference: [0.5, 0.25, 0.25],
   outsideNeighbourhood: 'clip',
 };
 
@@ -62,7 +62,7 @@ test('every registry mechanism builds from its rules, and the core names each mi
     }
   }
   assert.throws(() => ps.sampler('minimax', { epsilon: 1, sigma: 2 }),
-    /option 'sigma' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, prior, reference, outsideNeighbourhood\)/);
+    /option 'sigma' is unknown \(known options: epsilon, delta, mu, gamma, records, c1, c2, categories, prior, reference, outsideNeighbourhood\)/);
   assert.throws(() => ps.continuousSampler('minimax', { epsilon: 1, c2: '3', reference: [1] }), (e) => e instanceof TypeError && /options.c2 must be a number/.test(e.message));
 });
 

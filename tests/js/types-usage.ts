@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit` in npm test: privsample.d.ts must describe the API a user writes against.
 // The @ts-expect-error lines fail the compile if the declarations stop rejecting misuse.
-import { init, type DivergenceName, type Guarantee, type Histogram, type InitOptions, type Ledger, type LedgerBudget, type LedgerEntry, type LedgerSpent, type LedgerStorage, type LedgerTotal, type Privsample, type Sampler } from 'privsample';
+import { init, type DivergenceName, type FrequencyOracle, type OracleName, type Guarantee, type Histogram, type InitOptions, type Ledger, type LedgerBudget, type LedgerEntry, type LedgerSpent, type LedgerStorage, type LedgerTotal, type Privsample, type Sampler } from 'privsample';
 import {
   init as initResearch,
   type ContinuousSampler,
@@ -13,6 +13,8 @@ import {
   type Grid1D,
   type Grid2D,
   type PrivsampleResearch,
+  type Advice,
+  type FrequencyEstimate,
 } from 'privsample/research';
 
 async function privatize(hist: Histogram): Promise<number> {
@@ -28,6 +30,14 @@ async function privatize(hist: Histogram): Promise<number> {
   const f: DivergenceName = 'hellinger';
   const risk: number = s.worstCaseRisk(f, q.length);
   const own: number = ps.divergence('kl', hist, q);
+  const oracle: FrequencyOracle = ps.oracle('olh', { epsilon: 1, categories: q.length });
+  const encoded: string | number = oracle.encode(0);
+  const names: readonly OracleName[] = ps.oracles;
+  oracle.dispose();
+  // @ts-expect-error an oracle needs categories
+  ps.oracle('oue', { epsilon: 1 });
+  // @ts-expect-error not an oracle
+  ps.oracle('grr', { epsilon: 1, categories: 4 });
   const linear = ps.sampler('linear', { epsilon: 0.5 });
   const approx = ps.sampler('linear', { epsilon: 0.5, delta: 1e-6 });
   const gaussian = ps.sampler('local-linear', { mu: 1, prior: [0.5, 0.5], gamma: 2 });
@@ -46,6 +56,14 @@ async function privatize(hist: Histogram): Promise<number> {
   const options: InitOptions = { wasm: ps.wasmModule, ledgerWasm: new URL('https://example.org/privsample-ledger.wasm') };
   const again: Privsample = await init(options);
   const research: PrivsampleResearch = await initResearch();
+  const hadamard = research.oracle('hadamard', { epsilon: 2, categories: 8 });
+  const counted = research.frequencyCounts(hadamard, [hadamard.encode(3) as number, 5]);
+  const shares: FrequencyEstimate = research.estimateFrequencies(hadamard, counted.counts, { alpha: 0.1 });
+  const low: Float64Array = shares.simultaneousLower;
+  const advice: Advice = research.advise({ k: 1000, epsilon: 1, users: 1e5 });
+  const cost: string = advice.candidates[0].serverCost;
+  // @ts-expect-error goal is 'frequencies' or 'sample'
+  research.advise({ k: 10, epsilon: 1, goal: 'median' });
   const report = research.accountant(local, { prior: [0.5, 0.5] });
   const bits: number = report.prior ? report.prior.mutualInformation : report.capacity.upper;
   const curve: Float64Array = report.ldp.delta;

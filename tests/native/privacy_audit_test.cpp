@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -401,4 +402,139 @@ TEST_CASE("privacy audit: the record-level mechanisms hold ε-DP of every record
   CHECK(dsroo_worst_log_ratio(old, 99999, 1000).log_ratio > 3.3 * 0.01);
   WARN("record-level privacy audit: " << configurations << " configurations, ~" << pairs
                                       << " analytic pair families; largest log-ratio / epsilon " << worst_ratio);
+}
+
+// ---- frequency oracles ----------------------------------------------------------------------------------------------
+
+TEST_CASE("privacy audit: every frequency oracle holds pure eps-LDP at its worst report, with no slack",
+          "[privacy][audit][oracle]") {
+  std::size_t configurations = 0;
+  std::size_t witnesses = 0;
+  double smallest_margin = std::numeric_limits<double>::infinity();
+  std::string smallest_where;
+  for (const MechanismSpec& spec : oracle_registry()) {
+    for (const double epsilon : {0.0, 1e-6, 0.01, 0.1, 1.0, 4.0, 10.0, 20.0, 50.0, 100.0, 700.0, 1000.0}) {
+      // k = 2, 3, and powers of two and their neighbours (Hadamard response's K)
+      for (const std::size_t k : {2, 3, 4, 5, 7, 8, 9, 10, 255, 256, 257, 1023, 1024, 1025}) {
+        MechanismOptions o;
+        o.epsilon = epsilon;
+        o.categories = static_cast<double>(k);
+        const Oracle oracle = make_oracle(spec.name, o);
+        const AuditFinding f = audit_oracle(oracle);
+        INFO(spec.name << " at epsilon = " << epsilon << ", k = " << k << ": " << f.witness << ": worst " << f.worst
+                       << " against " << f.bound);
+        CHECK(f.holds());
+        CHECK(f.pairs >= 5);  // the levels and at least four witness reports
+        ++configurations;
+        witnesses += f.pairs - 1;
+        if (epsilon > 0.0 && -f.excess / f.bound < smallest_margin) {
+          smallest_margin = -f.excess / f.bound;
+          smallest_where = std::string(spec.name) + " at epsilon = " + format_value(epsilon) + ", k = " + std::to_string(k);
+        }
+      }
+    }
+  }
+  WARN("oracle privacy audit: " << configurations << " configurations, " << witnesses
+                                << " witness reports; smallest margin (relative to epsilon) " << smallest_margin << " at "
+                                << smallest_where);
+  CHECK(configurations == 4 * 12 * 14);
+}
+
+namespace {
+
+// The largest log-ratio of report_probability over every report in `reports` and every ordered pair of items.
+template <class O, class Report>
+double exhaustive_log_ratio(const O& o, const std::vector<Report>& reports) {
+  long double worst = 0.0L;
+  for (const Report& r : reports) {
+    long double top = 0.0L;
+    long double bottom = std::numeric_limits<long double>::infinity();
+    for (std::size_t v = 0; v < o.categories(); ++v) {
+      const long double p = o.report_probability(r, v);
+      top = std::max(top, p);
+      bottom = std::min(bottom, p);
+    }
+    if (top == 0.0L) continue;
+    worst = std::max(worst, bottom == 0.0L ? std::numeric_limits<long double>::infinity()
+                                           : std::log1p((top - bottom) / bottom));
+  }
+  return static_cast<double>(worst);
+}
+
+std::vector<std::vector<std::uint8_t>> bitsets_of(std::size_t k, std::size_t weight) {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (std::uint32_t m = 0; m < (1U << k); ++m) {
+    if (weight != 0 && static_cast<std::size_t>(std::popcount(m)) != weight) continue;
+    std::vector<std::uint8_t> bytes(bitset_bytes(k), 0);
+    for (std::size_t i = 0; i < k; ++i) {
+      if ((m >> i) & 1U) bytes[i >> 3] = static_cast<std::uint8_t>(bytes[i >> 3] | (0x80U >> (i & 7)));
+    }
+    out.push_back(bytes);
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> integers_below(std::uint64_t n) {
+  std::vector<std::uint64_t> out(n);
+  for (std::uint64_t i = 0; i < n; ++i) out[i] = i;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("privacy audit: over every report of small oracles, no pair of items is further apart than the audit says",
+          "[privacy][audit][oracle]") {
+  // The audit's worst case (the levels) against the exhaustive search over every report and ordered pair of items,
+  // where the reports can be listed: they agree to extended precision, so the two-level structure is the law's.
+  std::size_t searched = 0;
+  for (const double epsilon : {1e-6, 0.5, 1.0, 3.0, 20.0}) {
+    for (const std::size_t k : {std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{6}}) {
+      INFO("epsilon = " << epsilon << ", k = " << k);
+      const OueOracle oue(epsilon, k);
+      const HadamardOracle hadamard(epsilon, k);
+      const SubsetSelectionOracle subset(epsilon, k);
+      const OlhOracle olh(epsilon, k);
+      const auto check = [&](const auto& o, const auto& reports) {
+        const double exhaustive = exhaustive_log_ratio(o, reports);
+        const AuditFinding f = audit_oracle(Oracle(o));
+        CHECK(exhaustive <= f.bound);
+        CHECK(exhaustive == Approx(f.worst).epsilon(1e-12));
+        searched += reports.size();
+      };
+      check(oue, bitsets_of(k, 0));
+      check(hadamard, integers_below(hadamard.report_values()));
+      check(subset, bitsets_of(k, subset.subset_size()));
+      if (olh.report_values() <= 200000) check(olh, integers_below(olh.report_values()));
+    }
+  }
+  WARN("oracle exhaustive search: " << searched << " reports, every ordered pair of items");
+}
+
+TEST_CASE("privacy audit: the oracle audit finds coins that break eps", "[privacy][audit][oracle]") {
+  const Guarantee g{PrivacyNotion::pure_ldp, 1.0};
+  // OUE with q one unit of 2^-32 below the rounded-up threshold: q < 1/(e + 1)
+  const OueOracle oue(1.0, 10);
+  CHECK(audit_oracle(Oracle(oue)).holds());
+  const AuditFinding broken_oue =
+      audit_oracle(Oracle(OueOracle(g, 10, {oue.coins().item_one, oue.coins().other_one - 1})));
+  CHECK_FALSE(broken_oue.holds());
+  CHECK(broken_oue.excess > 0.0);
+  // Hadamard response's flip computed at eps·(1 + 1e-12) and rounded down: 1e-12 over
+  const auto flip_at = [](double e) { return static_cast<std::uint64_t>(std::floor(std::ldexp(1.0 / (1.0 + std::exp(e)), 64))); };
+  CHECK_FALSE(audit_oracle(Oracle(HadamardOracle(g, 10, {flip_at(1.0 * (1.0 + 1e-12))}))).holds());
+  CHECK(audit_oracle(Oracle(HadamardOracle(g, 10, {flip_at(1.0 * (1.0 - 1e-12))}))).holds());
+  // OLH's keep for g − 1 other values computed with g − 2: e^eps·(g − 1)/(g − 2)
+  const OlhOracle olh(1.0, 10);
+  const std::uint64_t g_range = olh.hash_range();
+  const double wrong_share = static_cast<double>(g_range - 2) / (std::exp(1.0) + static_cast<double>(g_range - 2));
+  CHECK_FALSE(audit_oracle(Oracle(OlhOracle(g, 10, g_range, olh.prime(), {0 - scaled_up(wrong_share, 64)}))).holds());
+  CHECK(audit_oracle(Oracle(OlhOracle(g, 10, g_range, olh.prime(), olh.coins()))).holds());
+  // subset selection's p_in for d items used with d − 1 (the ratio p_in(k − d)/((1 − p_in)d) grows as d falls)
+  const SubsetSelectionOracle subset(1.0, 10);
+  REQUIRE(subset.subset_size() >= 2);
+  CHECK(audit_oracle(Oracle(SubsetSelectionOracle(g, 10, subset.subset_size(), subset.coins()))).holds());
+  const AuditFinding broken_subset =
+      audit_oracle(Oracle(SubsetSelectionOracle(g, 10, subset.subset_size() - 1, subset.coins())));
+  CHECK_FALSE(broken_subset.holds());
+  INFO(broken_subset.witness);
 }

@@ -58,6 +58,7 @@ void clear(MechanismOptions& o, std::string_view key) {
   if (key == "records") o.records.reset();
   if (key == "c1") o.c1.reset();
   if (key == "c2") o.c2.reset();
+  if (key == "categories") o.categories.reset();
   if (key == "prior") o.prior.reset();
   if (key == "reference") o.reference.reset();
 }
@@ -70,6 +71,7 @@ void set(MechanismOptions& o, std::string_view key) {
   if (key == "records") o.records = 4.0;
   if (key == "c1") o.c1 = 0.25;
   if (key == "c2") o.c2 = 3.0;
+  if (key == "categories") o.categories = 5.0;
   if (key == "prior") o.prior = std::vector<double>{0.2, 0.2, 0.2, 0.2, 0.2};
   if (key == "reference") o.reference = std::vector<double>{0.2, 0.2, 0.2, 0.2, 0.2};
   if (key == "outsideNeighbourhood") o.outside_neighbourhood = "clip";
@@ -162,7 +164,7 @@ TEST_CASE("registry: the JSON export lists every option and mechanism with its r
   CHECK_THROWS_AS(option_default(mechanism_spec("minimax", MechanismSpace::finite), "c1"), std::logic_error);
   std::size_t entries = 0;
   for (auto at = json.find("{\"name\":"); at != std::string::npos; at = json.find("{\"name\":", at + 1)) ++entries;
-  CHECK(entries == option_specs().size() + mechanism_registry().size());
+  CHECK(entries == option_specs().size() + mechanism_registry().size() + oracle_registry().size());
 }
 
 namespace {

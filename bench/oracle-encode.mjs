@@ -1,0 +1,125 @@
+// The frequency oracles' client encoders (ps.oracle(…).encode, WebAssembly, CSPRNG) against careful hand-written JS
+// encoders drawing from the same CSPRNG (crypto.getRandomValues in 4 KiB blocks, as the module's own buffer), in the
+// same run: rounds alternate which goes first; the median per report of each, and their ratio. Both produce the
+// report as it travels (hex text, or a number). Subset selection has no hand-written twin here.
+// Run: node bench/oracle-encode.mjs   (after scripts/build-wasm.sh)
+import { init } from '../bindings/js/privsample.mjs';
+
+const ps = await init();
+const EPSILON = 1;
+const ROUNDS = 15;
+
+// The CSPRNG in 4 KiB blocks.
+const block = new Uint32Array(1024);
+let at = block.length;
+const word = () => {
+  if (at === block.length) {
+    crypto.getRandomValues(block);
+    at = 0;
+  }
+  return block[at++];
+};
+// Uniform below n (n <= 2^32) by rejection on 32-bit words.
+const below = (n) => {
+  const limit = 2 ** 32 - (2 ** 32 % n);
+  for (;;) {
+    const w = word();
+    if (w < limit) return w % n;
+  }
+};
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function oueJs(k, epsilon) {
+  const q = Math.ceil(2 ** 32 / (Math.exp(epsilon) + 1));
+  const bytes = new Uint8Array(Math.ceil(k / 8));
+  return (item) => {
+    bytes.fill(0);
+    for (let i = 0; i < k; i += 1) if (word() < (i === item ? 2 ** 31 : q)) bytes[i >> 3] |= 0x80 >> (i & 7);
+    let out = '';
+    for (const b of bytes) out += HEX[b];
+    return out;
+  };
+}
+
+function hadamardJs(k, epsilon) {
+  let order = 1;
+  while (order < k) order *= 2;
+  const flip = Math.ceil(2 ** 32 / (Math.exp(epsilon) + 1));
+  const parity = (x) => {
+    let p = 0;
+    for (let y = x; y; y &= y - 1) p ^= 1;
+    return p;
+  };
+  return (item) => {
+    const j = word() & (order - 1);
+    return 2 * j + (parity(j & item) ^ (word() < flip ? 1 : 0));
+  };
+}
+
+function olhJs(k, epsilon) {
+  const isPrime = (n) => {
+    if (n % 2 === 0) return n === 2;
+    for (let d = 3; d * d <= n; d += 2) if (n % d === 0) return false;
+    return true;
+  };
+  const g = Math.max(2, Math.round(Math.exp(epsilon) + 1));
+  let p = Math.max(k, 16 * g);
+  while (!isPrime(p)) p += 1;
+  const keep = Math.exp(epsilon) / (Math.exp(epsilon) + g - 1);
+  const keepWord = Math.floor(keep * 2 ** 32);
+  return (item) => {
+    // a seed uniform below P² from 53 random bits (P² < 2^52 here), by rejection
+    const seeds = p * p;
+    const limit = Math.floor(2 ** 53 / seeds) * seeds;
+    let s;
+    do s = (word() >>> 11) * 2 ** 32 + word(); while (s >= limit);
+    s %= seeds;
+    const a = Math.floor(s / p);
+    const b = s - a * p;
+    const hashed = ((a * item + b) % p) % g;
+    const other = below(g - 1);
+    const value = word() < keepWord ? hashed : other + (other >= hashed ? 1 : 0);
+    return s * g + value;
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+function time(encode, items) {
+  const start = performance.now();
+  let sink = 0;
+  for (const item of items) {
+    const r = encode(item);
+    sink += typeof r === 'string' ? r.length : r;
+  }
+  const ns = ((performance.now() - start) * 1e6) / items.length;
+  if (sink === -1) console.log(sink);
+  return ns;
+}
+
+console.log(`encode one report, epsilon = ${EPSILON}; median of ${ROUNDS} interleaved rounds; ns per report`);
+console.log('oracle      k        wasm        JS          wasm/JS');
+for (const [name, makeJs] of [['oue', oueJs], ['olh', olhJs], ['hadamard', hadamardJs]]) {
+  for (const k of [10, 1000, 100_000]) {
+    const oracle = ps.oracle(name, { epsilon: EPSILON, categories: k });
+    const js = makeJs(k, EPSILON);
+    const reports = name === 'oue' ? Math.max(20, Math.floor(2e6 / k)) : 200_000;
+    const items = Array.from({ length: reports }, (_, i) => (i * 7919) % k);
+    const wasm = [];
+    const hand = [];
+    time((v) => oracle.encode(v), items.slice(0, 100));
+    time(js, items.slice(0, 100));
+    for (let r = 0; r < ROUNDS; r += 1) {
+      if (r % 2 === 0) {
+        wasm.push(time((v) => oracle.encode(v), items));
+        hand.push(time(js, items));
+      } else {
+        hand.push(time(js, items));
+        wasm.push(time((v) => oracle.encode(v), items));
+      }
+    }
+    const [w, h] = [median(wasm), median(hand)];
+    console.log(`${name.padEnd(12)}${String(k).padEnd(9)}${w.toFixed(0).padStart(9)}   ${h.toFixed(0).padStart(9)}   ${(w / h).toFixed(2).padStart(8)}`);
+    oracle.dispose();
+  }
+}

@@ -1,0 +1,73 @@
+#pragma once
+// Hadamard response (the ±1 form of Cormode, Kulkarni, Srivastava, "Marginal release under local differential
+// privacy", SIGMOD 2018, and of Acharya, Sun, Zhang's Hadamard response, AISTATS 2019): with K the smallest power of
+// two >= k and H(v, j) = (−1)^{popcount(v AND j)} the Sylvester–Hadamard matrix, a report is a uniform column j ∈ [K]
+// and the bit of H(item, j), flipped with probability f = 1/(e^ε + 1). Guarantee: pure ε-LDP. Proof sketch: j's law
+// does not depend on the item, and given j the bit is binary randomized response, so a report's probabilities under
+// two items are (1 − f)/K and f/K at worst; f = ceil(2^64/(e^ε′ + 1))/2^64 >= 1/(e^ε + 1) makes (1 − f)/f <= e^ε.
+// Estimation: rows of H are orthogonal, so a report supports v (its bit equals H(v, j)'s) with probability 1 − f for
+// the item's holders and exactly 1/2 for everyone else; the counts of the 2K report values give every support count
+// at once by a fast Walsh–Hadamard transform, O(K log K). Page: README.md beside this file.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/randomness.hpp"
+#include "mechanisms/oracle.hpp"
+#include "mechanisms/spec.hpp"
+#include "privacy/privacy.hpp"
+
+namespace privsample {
+
+class HadamardOracle {
+ public:
+  static constexpr MechanismSpec spec{
+      "hadamard", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
+      "Hadamard response: a uniform column j of the Hadamard matrix and the item's ±1 there, flipped with probability "
+      "1/(e^ε + 1)"};
+  static constexpr ReportFormat report_format = ReportFormat::integer;
+  static constexpr CountsKind counts_kind = CountsKind::per_report;
+
+  // The bit is flipped when a word is below `flip` (probability flip/2^64).
+  struct Coins {
+    std::uint64_t flip;
+  };
+
+  [[nodiscard]] static HadamardOracle make(const MechanismOptions& options);
+  HadamardOracle(double epsilon, std::size_t k);
+  // Tests: coins as given, claiming `claimed`.
+  HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
+  [[nodiscard]] Coins coins() const noexcept { return coins_; }
+  // K, the smallest power of two >= k.
+  [[nodiscard]] std::uint64_t order() const noexcept { return order_; }
+  // Reports are the integers 2j + bit below 2K.
+  [[nodiscard]] std::uint64_t report_values() const noexcept { return 2 * order_; }
+
+  // One report of `item` (< k, checked by the caller): 2j + bit, bit = parity(item AND j) XOR the flip. Two words
+  // (j by uniform_below(K), one for the coin) whatever the item.
+  [[nodiscard]] std::uint64_t report(std::size_t item, RandomBits& bits) const;
+
+  // Whether the report's bit equals parity(v AND j), i.e. its ±1 equals H(v, j).
+  [[nodiscard]] static bool supports(std::uint64_t report, std::size_t v) noexcept;
+  [[nodiscard]] long double report_probability(std::uint64_t report, std::size_t item) const;
+  // Pr(j, bit | v)/w with w = 1/K: 1 − f when the bit agrees with H(v, j), f when it does not.
+  [[nodiscard]] ReportLevels levels() const noexcept;
+  // p* = 1 − f, q* = 1/2.
+  [[nodiscard]] SupportLaw support_law() const noexcept;
+
+  // The support counts of the k items from the counts of the 2K report values (counts[2j + bit]), by the fast
+  // Walsh–Hadamard transform of S_j = counts[2j] − counts[2j + 1]: C_v = (N + (HS)_v)/2. Exact for integer counts.
+  [[nodiscard]] std::vector<double> support_counts(std::span<const double> counts) const;
+
+ private:
+  Guarantee guarantee_;
+  std::size_t k_;
+  std::uint64_t order_;
+  Coins coins_;
+};
+
+}  // namespace privsample

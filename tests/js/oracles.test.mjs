@@ -1,0 +1,93 @@
+// The frequency oracles through both entries: ps.oracle() encodes in the client entry (CSPRNG), the research entry
+// counts and estimates (frequencyCounts, estimateFrequencies, frequencyVariance) and advises (ps.advise). The
+// statistics are the core's (tests/native/frequency_oracles_test.cpp, advise_test.cpp); here the glue: types, shapes,
+// names in messages, and a round trip whose estimate lands near the truth.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { init as initClient } from '../../bindings/js/privsample.mjs';
+import { init } from '../../bindings/js/research.mjs';
+
+const client = await initClient();
+const ps = await init();
+
+test('the registry lists the oracles; ps.oracle builds each with its guarantee and report kind', () => {
+  assert.deepEqual([...client.oracles], ['oue', 'olh', 'hadamard', 'subset-selection']);
+  assert.deepEqual([...ps.oracles], [...client.oracles]);
+  assert.ok(Object.isFrozen(client.registry.oracles) && client.registry.oracles.every(Object.isFrozen));
+  for (const entry of client.registry.oracles) {
+    const o = client.oracle(entry.name, { epsilon: 1, categories: 12 });
+    assert.deepEqual(o.guarantee, { notion: 'pure-ldp', epsilon: 1 });
+    assert.equal(o.categories, 12);
+    assert.equal(o.report, entry.report);
+    const r = o.encode(11);
+    if (o.report === 'hex') assert.match(r, /^[0-9a-f]{4}$/);
+    else assert.ok(Number.isSafeInteger(r) && r >= 0);
+    o.dispose();
+    assert.throws(() => o.encode(0), { name: 'TypeError', message: /disposed/ });
+  }
+});
+
+test('bad names, options and items are refused with the user parameter named', () => {
+  assert.throws(() => client.oracle('grr', { epsilon: 1, categories: 4 }), { name: 'RangeError', message: /oracle = 'grr': unknown frequency oracle/ });
+  assert.throws(() => client.oracle('oue', { epsilon: 1 }), { name: 'RangeError', message: /options.categories is required for 'oue'/ });
+  assert.throws(() => client.oracle('oue', { epsilon: 1, categories: 1 }), { name: 'RangeError', message: /options.categories = 1/ });
+  assert.throws(() => client.oracle('oue', { epsilon: 1, categories: 4, gamma: 2 }), { name: 'RangeError', message: /option 'gamma' is not supported by 'oue'/ });
+  assert.throws(() => client.oracle('oue', { epsilon: '1', categories: 4 }), { name: 'TypeError' });
+  const o = client.oracle('olh', { epsilon: 1, categories: 4 });
+  assert.throws(() => o.encode(4), { name: 'RangeError', message: /^item = 4: must be an integer in \[0, 3\]/ });
+  assert.throws(() => o.encode(1.5), { name: 'RangeError', message: /^item = 1.5/ });
+  assert.throws(() => o.encode('1'), { name: 'TypeError', message: /item must be a number/ });
+  o.dispose();
+});
+
+test('reports encoded by the client entry, counted and estimated by the research entry, land near the truth', () => {
+  const shares = [0.4, 0.25, 0.15, 0.1, 0.05, 0.05, 0, 0];
+  const users = 4000;
+  for (const name of ps.oracles) {
+    const o = client.oracle(name, { epsilon: 2, categories: shares.length });
+    const reports = [];
+    shares.forEach((f, v) => {
+      for (let u = 0; u < f * users; u += 1) reports.push(o.encode(v));
+    });
+    const c = ps.frequencyCounts(o, reports);
+    assert.equal(c.users, users);
+    assert.equal(c.counts.length, name === 'hadamard' ? 16 : shares.length);
+    const e = ps.estimateFrequencies(o, c.counts, name === 'hadamard' ? {} : { users: c.users });
+    shares.forEach((f, v) => {
+      assert.ok(Math.abs(e.estimate[v] - f) < 6 * e.standardError[v], `${name} item ${v}: ${e.estimate[v]} vs ${f}`);
+      assert.ok(e.simultaneousLower[v] <= e.lower[v] && e.lower[v] <= e.upper[v] && e.upper[v] <= e.simultaneousUpper[v]);
+      assert.equal(e.variance[v], ps.frequencyVariance(o, Math.min(Math.max(e.estimate[v], 0), 1), users));
+    });
+    o.dispose();
+  }
+});
+
+test('counting and estimating refuse reports and counts of the wrong kind, by name', () => {
+  const oue = ps.oracle('oue', { epsilon: 1, categories: 10 });
+  assert.throws(() => ps.frequencyCounts(oue, ['ffc1']), { name: 'RangeError', message: /^reports\[0\] = 'ffc1': the last 6 bits/ });
+  assert.throws(() => ps.frequencyCounts(oue, [3]), { name: 'TypeError', message: /'oue' report is hex text/ });
+  assert.throws(() => ps.frequencyCounts(oue, ['ffc0', 3]), { name: 'TypeError', message: /reports\[1\] must be a string/ });
+  assert.throws(() => ps.estimateFrequencies(oue, new Float64Array(10)), { name: 'RangeError', message: /users is required/ });
+  assert.throws(() => ps.estimateFrequencies(oue, new Float64Array(9), { users: 3 }), { name: 'TypeError', message: /counts has 9 entries/ });
+  assert.throws(() => ps.estimateFrequencies(oue, new Float64Array(10), { users: 3, level: 1 }), { name: 'RangeError', message: /option 'level'/ });
+  assert.throws(() => ps.frequencyCounts({}, []), { name: 'TypeError', message: /oracle must be an object returned by ps.oracle/ });
+  const hadamard = ps.oracle('hadamard', { epsilon: 1, categories: 10 });
+  assert.throws(() => ps.frequencyCounts(hadamard, [32]), { name: 'RangeError', message: /^reports\[0\] = 32: a 'hadamard' report is an integer in \[0, 31\]/ });
+});
+
+test('ps.advise: the smallest predicted error, with the reason; k-RR at small k, an oracle at large k', () => {
+  for (const [k, epsilon] of [[2, 4], [10, 1], [1000, 1], [1000, 4]]) {
+    const a = ps.advise({ k, epsilon, users: 10000 });
+    assert.ok(Object.isFrozen(a) && Object.isFrozen(a.candidates));
+    assert.equal(a.mechanism, a.candidates[0].mechanism);
+    assert.ok(a.candidates.every((c) => a.error <= c.error));
+    assert.match(a.reason, new RegExp(`^'${a.mechanism}' has the smallest predicted total squared error`));
+    assert.match(a.reason, /bits; server: /);
+  }
+  assert.equal(ps.advise({ k: 2, epsilon: 4, users: 100 }).mechanism, 'linear');
+  assert.notEqual(ps.advise({ k: 1000, epsilon: 1, users: 100 }).mechanism, 'linear');
+  assert.equal(ps.advise({ k: 10, epsilon: 1, goal: 'sample', divergence: 'tv' }).mechanism, 'minimax');
+  assert.throws(() => ps.advise({ k: 10, epsilon: 1, goal: 'median' }), { name: 'RangeError', message: /^options.goal = 'median'/ });
+  assert.throws(() => ps.advise({ k: 1, epsilon: 1 }), { name: 'RangeError', message: /^options.k = 1/ });
+  assert.throws(() => ps.advise({ k: 10, epsilon: 1, n: 3 }), { name: 'RangeError', message: /option 'n' is not supported by advise/ });
+});

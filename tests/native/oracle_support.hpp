@@ -1,0 +1,128 @@
+#pragma once
+// Shared helpers of the frequency oracles' tests (core/mechanisms/<oracle>/*_test.cpp, frequency_oracles_test.cpp):
+// a generator that counts the words it hands out, the report law of an encoder against report_probability by
+// chi-square, and simulated collections of reports from users with fixed items.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analysis/frequency_estimate.hpp"
+#include "base/randomness.hpp"
+#include "mechanisms/oracles.hpp"
+#include "test_support.hpp"
+
+namespace privsample_test {
+
+// Counts the 64-bit words drawn (the draw policy's measure of a report's work).
+class WordCounter final : public privsample::RandomBits {
+ public:
+  explicit WordCounter(std::uint64_t seed) : inner_(seed) {}
+  std::uint64_t next_u64() override {
+    ++words_;
+    return inner_.next_u64();
+  }
+  [[nodiscard]] std::uint64_t words() const { return words_; }
+
+ private:
+  privsample::SeededRandom inner_;
+  std::uint64_t words_ = 0;
+};
+
+// A report as a key: the integer, or the bitset's bytes.
+template <class O>
+std::uint64_t report_key(const O& o, std::size_t item, privsample::RandomBits& bits, std::vector<std::uint8_t>& bytes) {
+  if constexpr (O::report_format == privsample::ReportFormat::bits) {
+    o.report(item, bits, bytes);
+    std::uint64_t key = 0;
+    for (const std::uint8_t b : bytes) key = key * 256 + b;
+    return key;
+  } else {
+    return o.report(item, bits);
+  }
+}
+
+// n reports of `item`, tallied over the `reports` (every report of positive probability, as keys with their
+// bytes or integers); returns the chi-square p-value against report_probability, and REQUIREs that no report outside
+// the list came out.
+template <class O, class Report>
+double report_law_p_value(const O& o, std::size_t item, const std::vector<Report>& reports, std::size_t n,
+                          std::uint64_t seed) {
+  std::map<std::uint64_t, std::size_t> index;
+  std::vector<double> probs;
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    std::uint64_t key = 0;
+    if constexpr (O::report_format == privsample::ReportFormat::bits) {
+      for (const std::uint8_t b : reports[i]) key = key * 256 + b;
+    } else {
+      key = reports[i];
+    }
+    index[key] = i;
+    probs.push_back(static_cast<double>(o.report_probability(reports[i], item)));
+  }
+  double total = 0.0;
+  for (const double p : probs) total += p;
+  REQUIRE(total == Approx(1.0).epsilon(1e-12));
+  if constexpr (O::report_format == privsample::ReportFormat::bits) bytes.resize(o.report_bytes());
+  privsample::SeededRandom bits(seed);
+  std::vector<std::size_t> counts(reports.size(), 0);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto at = index.find(report_key(o, item, bits, bytes));
+    REQUIRE(at != index.end());
+    ++counts[at->second];
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (probs[i] == 0.0) REQUIRE(counts[i] == 0);
+  }
+  std::size_t bins = 0;
+  for (const double p : probs) bins += p > 0.0 ? 1 : 0;
+  return chi_square_survival(chi_square_statistic(counts, probs, n), static_cast<int>(bins) - 1);
+}
+
+// Every bitset of k bits (k <= 16), as report bytes.
+inline std::vector<std::vector<std::uint8_t>> all_bitsets(std::size_t k) {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (std::uint32_t m = 0; m < (1U << k); ++m) {
+    std::vector<std::uint8_t> bytes(privsample::bitset_bytes(k), 0);
+    for (std::size_t i = 0; i < k; ++i) {
+      if ((m >> i) & 1U) bytes[i >> 3] = static_cast<std::uint8_t>(bytes[i >> 3] | (0x80U >> (i & 7)));
+    }
+    out.push_back(bytes);
+  }
+  return out;
+}
+
+// The support counts of `holders[v]` users holding each item v, each reporting once through the oracle's encoder,
+// counted the way a server counts them (frequency_counts on the reports as they travel: hex text or numbers).
+inline privsample::FrequencyCounts simulated_counts(const privsample::Oracle& oracle,
+                                                    const std::vector<std::size_t>& holders,
+                                                    privsample::RandomBits& bits) {
+  std::vector<std::uint8_t> bytes;
+  std::vector<double> integers;
+  std::vector<std::string> texts;
+  for (std::size_t v = 0; v < holders.size(); ++v) {
+    for (std::size_t u = 0; u < holders[v]; ++u) {
+      const std::uint64_t r = privsample::encode_report(oracle, v, bits, bytes);
+      if (privsample::report_format(oracle) == privsample::ReportFormat::bits) {
+        std::string text(2 * bytes.size(), '0');
+        privsample::write_hex(bytes, text.data());
+        texts.push_back(std::move(text));
+      } else {
+        integers.push_back(static_cast<double>(r));
+      }
+    }
+  }
+  if (privsample::report_format(oracle) == privsample::ReportFormat::integer) {
+    return privsample::frequency_counts(oracle, integers);
+  }
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  return privsample::frequency_counts(oracle, views);
+}
+
+}  // namespace privsample_test
