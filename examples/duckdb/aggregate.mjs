@@ -76,6 +76,62 @@ export async function runExample({ reports = 1e7, epsilon = 1, seed = 2026, mech
   return { reports, stored, counts, estimate, truth, ms: { draw: drawMs, load: loadMs, count: countMs, estimate: estimateMs } };
 }
 
+// Frequency oracles send a report per user instead of a category: OUE and subset selection a bit vector (hex), Hadamard
+// response an integer. Their support counts are one SQL query each (the queries of each oracle's page,
+// core/mechanisms/<name>/README.md; :k is the number of items). OLH's query needs its hash parameters, see its page.
+// Bit-vector reports (hex): item v's support is bit v, counted over every report.
+const BIT_SUPPORT_SQL = `SELECT v, sum((('0x' || substr(report, 2 * (v // 8) + 1, 2))::INTEGER >> (7 - v % 8)) & 1)
+  AS support FROM reports, range(:k) AS items(v) GROUP BY v ORDER BY v`;
+export const ORACLE_SQL = {
+  oue: BIT_SUPPORT_SQL,
+  'subset-selection': BIT_SUPPORT_SQL,
+  hadamard: 'SELECT report, count(*) AS n FROM reports GROUP BY report ORDER BY report',
+};
+
+/**
+ * The same path with a frequency oracle: each simulated user encodes their item with `ps.oracle(name)` (CSPRNG),
+ * the reports are rows of `reports (report)`, the oracle's SQL counts them, `ps.estimateFrequencies` estimates.
+ * Returns the SQL counts, what `ps.frequencyCounts` counts on the same reports, the estimate (intervals at level
+ * 1 − alpha) and the realised truth.
+ */
+export async function runOracleExample({
+  reports = 1e5, epsilon = 1, oracle: name = 'oue', seed = 2026, alpha = 0.05,
+} = {}) {
+  const ps = await init();
+  const k = POPULATION.length;
+  const oracle = ps.oracle(name, { epsilon, categories: k });
+  const sampler = ps.sampler('linear', { epsilon });
+  // The users' items (a seeded multinomial by the core; the reports themselves use the CSPRNG).
+  const { items } = ps.simulate(sampler, { population: POPULATION, users: reports, seed, pointMasses: false });
+  sampler.dispose();
+  const encoded = [];
+  for (let x = 0; x < k; x += 1) for (let i = 0; i < items[x]; i += 1) encoded.push(oracle.encode(x));
+
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const text = oracle.report === 'hex';
+  await connection.run(`CREATE TABLE reports (report ${text ? 'VARCHAR' : 'BIGINT'} NOT NULL)`);
+  const appender = await connection.createAppender('reports');
+  for (const report of encoded) {
+    if (text) appender.appendVarchar(report);
+    else appender.appendBigInt(BigInt(report));
+    appender.endRow();
+  }
+  appender.flushSync();
+  appender.closeSync();
+  const rows = (await connection.runAndReadAll(ORACLE_SQL[name].replaceAll(':k', String(k)))).getRows();
+  connection.closeSync();
+  instance.closeSync();
+
+  // Counts per item (OUE, subset selection) or per report value (Hadamard: 2K of them, absent ones zero).
+  const library = ps.frequencyCounts(oracle, encoded).counts;
+  const counts = new Float64Array(library.length);
+  for (const [key, n] of rows) counts[Number(key)] = Number(n);
+  const estimate = ps.estimateFrequencies(oracle, counts, { users: reports, alpha });
+  oracle.dispose();
+  return { reports, counts, library, estimate, truth: Float64Array.from(items, (n) => n / reports) };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [reports = 1e7, epsilon = 1, seed = 2026] = process.argv.slice(2).map(Number);
   const r = await runExample({ reports, epsilon, seed });

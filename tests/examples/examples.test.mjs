@@ -9,7 +9,8 @@
 //   - plain-html (direct path, and an import map allowed by its hash), worker and cdn (the package served as static
 //     files from another origin, as a CDN does, with CORS) draw a sample in Chromium and Firefox under their strict
 //     policies, with no error and no policy violation;
-//   - duckdb stores 10^5 private reports as rows, counts them in SQL and estimates the population.
+//   - duckdb stores 10^5 private reports as rows, counts them in SQL and estimates the population; the same with
+//     frequency-oracle reports (OUE, subset selection, Hadamard), whose SQL counts must equal the library's.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -238,6 +239,19 @@ describe('the examples, against the packed package', { timeout: 600_000 }, () =>
     const p = r.estimate.population;
     for (let x = 0; x < r.truth.length; x += 1) {
       assert.ok(p.simultaneousLower[x] <= r.truth[x] && r.truth[x] <= p.simultaneousUpper[x], `category ${x}`);
+    }
+  });
+
+  test('duckdb: frequency-oracle reports as rows, the SQL counts what the library counts, the estimate covers the truth', async () => {
+    const { runOracleExample } = await import(pathToFileURL(join(app, 'examples', 'duckdb', 'aggregate.mjs')).href);
+    for (const oracle of ['oue', 'subset-selection', 'hadamard']) {
+      // The reports use the CSPRNG (no seed): intervals at 1 − 10^-4, so a correct estimator fails this rarely.
+      const r = await runOracleExample({ reports: 2e4, epsilon: 1, oracle, seed: 5, alpha: 1e-4 });
+      assert.deepEqual([...r.counts], [...r.library], `${oracle}: SQL counts`);
+      const e = r.estimate;
+      for (let x = 0; x < r.truth.length; x += 1) {
+        assert.ok(e.simultaneousLower[x] <= r.truth[x] && r.truth[x] <= e.simultaneousUpper[x], `${oracle}: item ${x}`);
+      }
     }
   });
 });
