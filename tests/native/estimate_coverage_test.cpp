@@ -350,6 +350,19 @@ ChannelMatrix point_mass_channel(const Mechanism& m, std::size_t k) {
   return channel_matrix(m, point_mass_inputs(m, k));
 }
 
+// A mechanism around the Zipf prior of this corner's k ('local', 'local-linear').
+Mechanism around_zipf(const std::string& name, const Corner& c, double gamma) {
+  return make(name, c, [&](MechanismOptions& o) {
+    o.prior = zipf(c.k);
+    o.gamma = gamma;
+  });
+}
+
+// Users each holding one item, drawn from the Zipf population, released through m's point-mass channel.
+Setup zipf_point_mass_users(const Mechanism& m, const Corner& c, Estimator estimate, bool released = false) {
+  return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, released), std::move(estimate)};
+}
+
 }  // namespace
 
 // Every corner (1000 populations per cell up to N = 10^4, k = 1000 included) for the three estimators; the
@@ -358,14 +371,14 @@ ChannelMatrix point_mass_channel(const Mechanism& m, std::size_t k) {
 TEST_CASE("coverage grid: released Q-bar (any mechanism, k-RR here), point-mass users", "[coverage-grid]") {
   run_grid("released Q-bar (linear)", corners(), [](const Corner& c, Rng&) {
     const Mechanism m = make("linear", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, true), released_of(m)};
+    return zipf_point_mass_users(m, c, released_of(m), true);
   }, 101, kMany, kMany);
 }
 
 TEST_CASE("coverage grid: affine inversion, linear (pure epsilon), point-mass users", "[coverage-grid]") {
   run_grid("affine: linear", corners(), [](const Corner& c, Rng&) {
     const Mechanism m = make("linear", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
+    return zipf_point_mass_users(m, c, population_of(m));
   }, 102, kMany, kMany);
 }
 
@@ -373,10 +386,7 @@ TEST_CASE("coverage grid: affine inversion, local-linear, heterogeneous users in
           "[coverage-grid]") {
   run_grid("affine: local-linear, users in N_gamma", corners(1000, 10'000), [](const Corner& c, Rng& rng) {
     const double gamma = 4.0;
-    const Mechanism m = make("local-linear", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = gamma;
-    });
+    const Mechanism m = around_zipf("local-linear", c, gamma);
     return Setup{typed_users(m, types_around(zipf(c.k), std::sqrt(gamma), 8, rng), c.users), population_of(m)};
   }, 103);
 }
@@ -384,7 +394,7 @@ TEST_CASE("coverage grid: affine inversion, local-linear, heterogeneous users in
 TEST_CASE("coverage grid: point-mass inversion, randomized-response channel (minimax)", "[coverage-grid]") {
   run_grid("point masses: minimax", corners(), [](const Corner& c, Rng&) {
     const Mechanism m = make("minimax", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
+    return zipf_point_mass_users(m, c, point_masses_of(m));
   }, 104, kMany, kMany);
 }
 
@@ -394,11 +404,8 @@ TEST_CASE("coverage grid: point-mass inversion, randomized-response channel (min
 TEST_CASE("coverage grid: point-mass inversion, general channel (local with a Zipf prior), N <= 10^4",
           "[coverage-grid]") {
   run_grid("point masses: local (zipf prior)", corners(100, 10'000), [](const Corner& c, Rng&) {
-    const Mechanism m = make("local", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = 4.0;
-    });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
+    const Mechanism m = around_zipf("local", c, 4.0);
+    return zipf_point_mass_users(m, c, point_masses_of(m));
   }, 105, kGeneral);
 }
 
@@ -407,18 +414,18 @@ TEST_CASE("coverage grid: affine inversion, linear (epsilon, delta) and mu-GDP, 
   run_grid("affine: linear (eps, 1e-6)", grid, [](const Corner& c, Rng&) {
     Mechanism m = make("linear", c, [](MechanismOptions& o) { o.delta = 1e-6; });
     keep_for_categories(m, c.k);  // its weight is a numerical solve, kept as the JS handle keeps it
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
+    return zipf_point_mass_users(m, c, population_of(m));
   }, 106);
   run_grid("affine: linear (mu = eps)", grid, [](const Corner& c, Rng&) {
     MechanismOptions o;
     o.mu = c.epsilon;
     Mechanism m = make_finite_mechanism("linear", o);
     keep_for_categories(m, c.k);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
+    return zipf_point_mass_users(m, c, population_of(m));
   }, 107);
   run_grid("affine: roo (10 records on one letter)", grid, [](const Corner& c, Rng&) {
     const Mechanism m = make("roo", c, [](MechanismOptions& o) { o.records = 10.0; });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
+    return zipf_point_mass_users(m, c, population_of(m));
   }, 108);
 }
 
@@ -432,10 +439,7 @@ TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dir
   }, 109);
   run_grid("affine: local, users in its identity box", grid, [](const Corner& c, Rng& rng) {
     const double gamma = 4.0;
-    const Mechanism m = make("local", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = gamma;
-    });
+    const Mechanism m = around_zipf("local", c, gamma);
     const double b = (gamma + 1.0) / (gamma + std::exp(c.epsilon));
     const double s = std::min(1.0 / b, b * std::exp(c.epsilon));  // ratios in [1/s, s] ⊂ [b, b e^ε]
     return Setup{typed_users(m, types_around(zipf(c.k), s, 8, rng), c.users), population_of(m)};
@@ -445,10 +449,10 @@ TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dir
 TEST_CASE("coverage grid: point-mass inversion, ds-roo and mollifier (Zipf reference), small N", "[coverage-grid]") {
   run_grid("point masses: ds-roo", corners(1000, 10'000), [](const Corner& c, Rng&) {
     const Mechanism m = make("ds-roo", c, [](MechanismOptions& o) { o.records = 10.0; });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
+    return zipf_point_mass_users(m, c, point_masses_of(m));
   }, 111);
   run_grid("point masses: mollifier (zipf reference)", corners(100, 10'000), [](const Corner& c, Rng&) {
     const Mechanism m = make("mollifier", c, [&](MechanismOptions& o) { o.reference = zipf(c.k); });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
+    return zipf_point_mass_users(m, c, point_masses_of(m));
   }, 112, kGeneral);
 }
