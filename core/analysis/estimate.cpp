@@ -397,13 +397,23 @@ void set_standard_errors(PopulationEstimate& out) {
   }
 }
 
+// What every estimator checks first: α, then the counts against the mechanism. n is the number of reports (the
+// counts' sum), k the number of categories.
+struct CheckedCounts {
+  double n;
+  std::size_t k;
+};
+
+CheckedCounts checked_counts(const Mechanism& mechanism, std::span<const double> counts, double alpha) {
+  validated_alpha(alpha);
+  return {validated_sample_counts(counts, &mechanism), counts.size()};
+}
+
 }  // namespace
 
 ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                                    NamedDivergence f) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   TargetIntervals t = proportion_intervals(counts, n, alpha);
   ReleasedEstimate out;
   out.users = n;
@@ -426,9 +436,7 @@ ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const d
 
 PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<const double> counts,
                                        double alpha) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   const std::optional<AffineMap> map = affine_map(mechanism, k);
   if (!map) {
     throw std::domain_error("the '" + mechanism_label(mechanism) +
@@ -456,9 +464,7 @@ PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<con
 
 PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<const double> counts,
                                          double alpha) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   if (k > kMaxPointMassCategories) {
     throw std::invalid_argument("counts has " + std::to_string(k) +
                                 " entries: the point-mass inversion supports at most " +
