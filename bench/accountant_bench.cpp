@@ -13,6 +13,7 @@
 #include "analysis/accountant.hpp"
 #include "analysis/channel.hpp"
 #include "mechanisms/mechanism.hpp"
+#include "../tests/native/every_pair_ldp_curve.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -21,29 +22,6 @@ using privsample_bench::median_seconds;
 using privsample_bench::sink;
 
 constexpr int kBaselinePoints = 1;  // its cost is the same at every ε' (no pruning)
-
-// The search before the pruning: every ordered pair, every ε'.
-double every_pair_curve(const privsample::ChannelMatrix& w, const std::vector<double>& epsilons) {
-  const Eigen::MatrixXd rows = w.transpose();
-  double total = 0.0;
-  for (const double eps : epsilons) {
-    const double alpha = std::exp(eps);
-    double worst = 0.0;
-    for (Eigen::Index i = 0; i < rows.cols(); ++i) {
-      for (Eigen::Index j = 0; j < rows.cols(); ++j) {
-        if (i == j) continue;
-        double sum = 0.0;
-        for (Eigen::Index y = 0; y < rows.rows(); ++y) {
-          const double term = rows(y, j) == 0.0 ? rows(y, i) : rows(y, i) - alpha * rows(y, j);
-          if (term > 0.0) sum += term;
-        }
-        worst = std::max(worst, sum);
-      }
-    }
-    total += worst;
-  }
-  return total;
-}
 
 }  // namespace
 
@@ -86,8 +64,8 @@ int main() {
       const double t_curve = median_seconds([&] { sink = ldp_curve(w, report.epsilons).front(); }, few);
       std::vector<double> subset;
       for (int i = 0; i < kBaselinePoints; ++i) subset.push_back(report.epsilons[static_cast<std::size_t>(50 + i)]);
-      const double t_baseline =
-          median_seconds([&] { sink = every_pair_curve(w, subset); }, {1, 0.0, 1}) * 101.0 / kBaselinePoints;
+      const auto baseline = [&] { sink = privsample_reference::every_pair_ldp_curve(w, subset).front(); };
+      const double t_baseline = median_seconds(baseline, {1, 0.0, 1}) * 101.0 / kBaselinePoints;
       std::printf("%-12s %6zu %11.1f ms %11.1f ms %13.1f ms %9.0fx\n", name, k, 1e3 * t_report, 1e3 * t_curve,
                   1e3 * t_baseline, t_baseline / t_curve);
     }

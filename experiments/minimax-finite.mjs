@@ -144,8 +144,9 @@ async function runFig2(ps, setup, { progress } = {}) {
 const PRINTED_EPSILONS = [0.1, 0.5, 1, 2, 5];
 
 // docs/experiments.md#park-figs-3-5-7-finite-worst-case: proposed (Thm 3.1; tests/golden/minimax.json "risks",
-// asserted in tests/native/minimax_test.cpp) and baseline (App. F.1, tests/native/clip_samplers_test.cpp) at
-// ε = 0.1, 0.5, 1, 2, 5, 4 decimals, Sq. Hel in the plotted ½ convention.
+// asserted in core/mechanisms/minimax/minimax_test.cpp) and baseline (App. F.1; the same file's "baseline_risks",
+// asserted in core/mechanisms/mollifier/mollifier_test.cpp) at ε = 0.1, 0.5, 1, 2, 5, 4 decimals, Sq. Hel in the
+// plotted ½ convention.
 const RISK_TABLE = {
   5: {
     kl: [['1.5303', '1.2314', '0.9048', '0.4327', '0.0266'], ['1.5594', '1.3594', '1.1094', '0.6094', '0.0679']],

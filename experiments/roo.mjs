@@ -19,6 +19,30 @@ function checkValue(label, value, limit, ok = value <= limit) {
   return { label, value, limit, ok };
 }
 
+/** A table q_0..q_M as plot points [m, q_m]. */
+const tablePoints = (table) => Array.from(table, (q, m) => [m, q]);
+
+/** A panel of q_m tables against the minimum count m, linear axes. */
+const tablePanel = (title, series) => ({
+  title,
+  kind: 'lines',
+  x: { label: 'm (minimum count)', log: false },
+  y: { label: 'q_m', log: false },
+  series,
+});
+
+/** A panel of lines against ε, both axes logarithmic. */
+const epsilonPanel = (title, yLabel, series) => ({
+  title,
+  kind: 'lines',
+  x: { label: 'ε', log: true },
+  y: { label: yLabel, log: true },
+  series,
+});
+
+/** One field of per-ε results as plot points [ε, field]. */
+const overEpsilon = (epsilons, results, field) => epsilons.map((e, i) => [e, results[i][field]]);
+
 /** The records' relative slack of every ratio check: floating-point rounding only. */
 const RATIO_SLACK = 1 + 1e-9;
 
@@ -300,13 +324,8 @@ const fig1 = {
     const { k, records: n, epsilons, erratumCase, secondErratumCase } = setup;
     const tables = epsilons.map((e) => ps.roo.obscureTable(e, n, k));
     const printedTables = epsilons.map((e) => ps.roo.obscureTableAsPrinted(e, n, k));
-    const panels = [{
-      title: `q_m, k = ${k}, n = ${n}`,
-      kind: 'lines',
-      x: { label: 'm (minimum count)', log: false },
-      y: { label: 'q_m', log: false },
-      series: epsilons.map((e, i) => ({ label: `ε = ${e}`, points: Array.from(tables[i], (q, m) => [m, q]) })),
-    }];
+    const panels = [tablePanel(`q_m, k = ${k}, n = ${n}`,
+      epsilons.map((e, i) => ({ label: `ε = ${e}`, points: tablePoints(tables[i]) })))];
     const small = erratumCase;
     const fixedSmall = ps.roo.obscureTable(small.epsilon, small.records, small.k);
     const printedSmall = ps.roo.obscureTableAsPrinted(small.epsilon, small.records, small.k);
@@ -316,23 +335,17 @@ const fig1 = {
       x: { label: 'm' },
       y: { label: 'q_m' },
       series: [
-        { label: 'Algorithm 2 as printed', points: Array.from(printedSmall, (q, m) => [m, q]), printed: true },
-        { label: 'DS-ROO′ (corrected)', points: Array.from(fixedSmall, (q, m) => [m, q]) },
+        { label: 'Algorithm 2 as printed', points: tablePoints(printedSmall), printed: true },
+        { label: 'DS-ROO′ (corrected)', points: tablePoints(fixedSmall) },
       ],
     });
     const second = secondErratumCase;
     const topFixOnly = ps.roo.obscureTableTopFixOnly(second.epsilon, second.records, second.k);
     const corrected = ps.roo.obscureTable(second.epsilon, second.records, second.k);
-    panels.push({
-      title: `second erratum: k = ${second.k}, n = ${second.records}, ε = ${second.epsilon}`,
-      kind: 'lines',
-      x: { label: 'm (minimum count)', log: false },
-      y: { label: 'q_m', log: false },
-      series: [
-        { label: 'with the top-index fix only', points: Array.from(topFixOnly, (q, m) => [m, q]), printed: true },
-        { label: 'DS-ROO′ (corrected)', points: Array.from(corrected, (q, m) => [m, q]) },
-      ],
-    });
+    panels.push(tablePanel(`second erratum: k = ${second.k}, n = ${second.records}, ε = ${second.epsilon}`, [
+      { label: 'with the top-index fix only', points: tablePoints(topFixOnly), printed: true },
+      { label: 'DS-ROO′ (corrected)', points: tablePoints(corrected) },
+    ]));
     progress(0.2);
 
     const checks = [];
@@ -612,20 +625,18 @@ const fig3 = {
         progress(step / steps);
       }
       const positive = (points) => points.filter(([, y]) => y > 0);
-      panels.push({
-        title: `P = ${name}${name === 'A' ? ' (discretised Gaussian, mean 5, sd 2)' : ' (Binomial(8, 1/2) + 1)'}`,
-        kind: 'lines',
-        x: { label: 'ε', log: true },
-        y: { label: 'α (TV distance)', log: true },
-        series: [
-          { label: 'Laplace baseline (RSSS), paper\'s α = 2k/(nε) (eq. 18)', points: epsilons.map((e, i) => [e, bounds[i].rsss]) },
-          { label: 'ROO, paper\'s α = q_0(1 − 1/k) (eq. 19)', points: epsilons.map((e, i) => [e, bounds[i].roo]) },
+      panels.push(epsilonPanel(
+        `P = ${name}${name === 'A' ? ' (discretised Gaussian, mean 5, sd 2)' : ' (Binomial(8, 1/2) + 1)'}`,
+        'α (TV distance)',
+        [
+          { label: 'Laplace baseline (RSSS), paper\'s α = 2k/(nε) (eq. 18)', points: overEpsilon(epsilons, bounds, 'rsss') },
+          { label: 'ROO, paper\'s α = q_0(1 − 1/k) (eq. 19)', points: overEpsilon(epsilons, bounds, 'roo') },
           { label: `laplace-projection, TV on P (${laplaceDatasets} datasets)`, points: positive(series.lap) },
           { label: 'ROO, TV on P', points: positive(series.roo) },
           { label: `DS-ROO′, TV on P (Monte Carlo, ${T} datasets; where >= ${MC_MIN_HITS} reach the obscure branch)`, points: positive(series.ds) },
           { label: 'DS-ROO′, TV on P (exact, over the datasets\' multinomial law)', points: positive(series.exact) },
         ],
-      });
+      ));
     }
     return {
       panels,
@@ -669,17 +680,11 @@ const complexity = {
   async run(ps, setup, { progress = () => {} } = {}) {
     const { k, alpha, epsilons, cases, lemmaGrid } = setup;
     const curve = epsilons.map((e) => ps.roo.sampleComplexity(k, alpha, e));
-    const panels = [{
-      title: `k = ${k}, α = ${alpha}`,
-      kind: 'lines',
-      x: { label: 'ε', log: true },
-      y: { label: 'records n', log: true },
-      series: [
-        { label: 'ROO (eq. 8)', points: epsilons.map((e, i) => [e, curve[i].roo]) },
-        { label: 'RSSS, Laplace (eq. 5)', points: epsilons.map((e, i) => [e, curve[i].rsss]) },
-        { label: 'SubRR, Cheu–Nayak (eq. 45)', points: epsilons.map((e, i) => [e, curve[i].subrr]) },
-      ],
-    }];
+    const panels = [epsilonPanel(`k = ${k}, α = ${alpha}`, 'records n', [
+      { label: 'ROO (eq. 8)', points: overEpsilon(epsilons, curve, 'roo') },
+      { label: 'RSSS, Laplace (eq. 5)', points: overEpsilon(epsilons, curve, 'rsss') },
+      { label: 'SubRR, Cheu–Nayak (eq. 45)', points: overEpsilon(epsilons, curve, 'subrr') },
+    ])];
     progress(0.3);
     const printed = [];
     const rows = [];

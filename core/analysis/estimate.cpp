@@ -24,6 +24,20 @@ constexpr double kMaxExactCount = 9007199254740992.0;
 
 std::string mechanism_label(const Mechanism& mechanism) { return std::string(mechanism_name(mechanism)); }
 
+// Intervals for k categories, every entry zero until filled in.
+TargetIntervals sized_intervals(std::size_t k, std::string target, std::string method, double confidence) {
+  TargetIntervals out;
+  out.target = std::move(target);
+  out.method = std::move(method);
+  out.confidence = confidence;
+  out.estimate.resize(k);
+  out.lower.resize(k);
+  out.upper.resize(k);
+  out.simultaneous_lower.resize(k);
+  out.simultaneous_upper.resize(k);
+  return out;
+}
+
 // The mechanism's own k where it has one (the prior's or reference's length), checked without sampling.
 void check_mechanism_k(const Mechanism& mechanism, std::size_t k, std::string_view name) {
   const std::optional<std::size_t> expected = fixed_categories(mechanism);
@@ -246,16 +260,11 @@ TargetIntervals proportion_intervals(std::span<const double> counts, double repo
                                   ": must be an integer in [0, reports = " + format_value(reports) + "]");
     }
   }
-  TargetIntervals out;
-  out.target = "the mean law of the reports";
-  out.method = "exact binomial (Clopper-Pearson) intervals; simultaneous: Bonferroni over the " + std::to_string(k) +
-               " categories (each at alpha/" + std::to_string(k) + ")";
-  out.confidence = 1.0 - alpha;
-  out.estimate.resize(k);
-  out.lower.resize(k);
-  out.upper.resize(k);
-  out.simultaneous_lower.resize(k);
-  out.simultaneous_upper.resize(k);
+  TargetIntervals out = sized_intervals(
+      k, "the mean law of the reports",
+      "exact binomial (Clopper-Pearson) intervals; simultaneous: Bonferroni over the " + std::to_string(k) +
+          " categories (each at alpha/" + std::to_string(k) + ")",
+      1.0 - alpha);
   const double pointwise_tail = 0.5 * alpha;
   const double simultaneous_tail = 0.5 * alpha / static_cast<double>(k);
   // Many categories share a count (most are 0, 1, 2 … when k is large and N small): each count is solved once.
@@ -293,15 +302,9 @@ TargetIntervals affine_inversion_intervals(const TargetIntervals& released, doub
                      std::to_string(k));
   }
   const double alpha = 1.0 - released.confidence;
-  TargetIntervals out;
-  out.target = std::move(target);
-  out.method = released.method + ", mapped through p = (q - offset)/scale (increasing: the same coverage)";
-  out.confidence = released.confidence;
-  out.estimate.resize(k);
-  out.lower.resize(k);
-  out.upper.resize(k);
-  out.simultaneous_lower.resize(k);
-  out.simultaneous_upper.resize(k);
+  TargetIntervals out = sized_intervals(
+      k, std::move(target),
+      released.method + ", mapped through p = (q - offset)/scale (increasing: the same coverage)", released.confidence);
   for (std::size_t x = 0; x < k; ++x) {
     const auto map = [&](double q) { return (q - offset[x]) / scale; };
     out.estimate[x] = map(released.estimate[x]);
@@ -327,16 +330,11 @@ TargetIntervals linear_inversion_intervals(std::span<const double> counts, const
     throw ShapeError("shift has " + std::to_string(shift.size()) + " entries but counts has " + std::to_string(k));
   }
   if (!m.allFinite()) throw std::invalid_argument("the matrix has an entry that is not finite");
-  TargetIntervals out;
-  out.target = std::move(target);
-  out.method = "Chernoff-Hoeffding bounds of a mean of bounded independent variables (p_x = mean over reports of "
-               "M(x, report)); simultaneous: Bonferroni over the " + std::to_string(k) + " categories";
-  out.confidence = 1.0 - alpha;
-  out.estimate.resize(k);
-  out.lower.resize(k);
-  out.upper.resize(k);
-  out.simultaneous_lower.resize(k);
-  out.simultaneous_upper.resize(k);
+  TargetIntervals out = sized_intervals(
+      k, std::move(target),
+      "Chernoff-Hoeffding bounds of a mean of bounded independent variables (p_x = mean over reports of "
+      "M(x, report)); simultaneous: Bonferroni over the " + std::to_string(k) + " categories",
+      1.0 - alpha);
   const double pointwise_tail = 0.5 * alpha;
   const double simultaneous_tail = 0.5 * alpha / static_cast<double>(k);
   for (std::size_t x = 0; x < k; ++x) {
@@ -399,13 +397,23 @@ void set_standard_errors(PopulationEstimate& out) {
   }
 }
 
+// What every estimator checks first: α, then the counts against the mechanism. n is the number of reports (the
+// counts' sum), k the number of categories.
+struct CheckedCounts {
+  double n;
+  std::size_t k;
+};
+
+CheckedCounts checked_counts(const Mechanism& mechanism, std::span<const double> counts, double alpha) {
+  validated_alpha(alpha);
+  return {validated_sample_counts(counts, &mechanism), counts.size()};
+}
+
 }  // namespace
 
 ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                                    NamedDivergence f) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   TargetIntervals t = proportion_intervals(counts, n, alpha);
   ReleasedEstimate out;
   out.users = n;
@@ -428,9 +436,7 @@ ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const d
 
 PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<const double> counts,
                                        double alpha) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   const std::optional<AffineMap> map = affine_map(mechanism, k);
   if (!map) {
     throw std::domain_error("the '" + mechanism_label(mechanism) +
@@ -458,9 +464,7 @@ PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<con
 
 PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<const double> counts,
                                          double alpha) {
-  validated_alpha(alpha);
-  const double n = validated_sample_counts(counts, &mechanism);
-  const std::size_t k = counts.size();
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
   if (k > kMaxPointMassCategories) {
     throw std::invalid_argument("counts has " + std::to_string(k) +
                                 " entries: the point-mass inversion supports at most " +

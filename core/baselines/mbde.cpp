@@ -625,54 +625,69 @@ std::vector<double> base_density(const Grid2D& grid, const MbdeSettings& s) {
   return gaussian_mixture(grid, mean, weight, s.base_std);
 }
 
+std::size_t cells_of(const Grid1D& grid) { return grid.cells; }
+std::size_t cells_of(const Grid2D& grid) { return cell_count(grid); }
+
+// A data point's coordinates: one on a 1-D grid, two on a 2-D grid.
+constexpr std::size_t dimensions_of(double) { return 1; }
+constexpr std::size_t dimensions_of(const Point2D&) { return 2; }
+double coordinate(double point, std::size_t) { return point; }
+double coordinate(const Point2D& point, std::size_t a) { return point[a]; }
+
+// Every entry point checks the grid, the settings and ε, in this order, before its data.
+template <class Grid>
+void validate_inputs(const Grid& grid, const MbdeSettings& settings, double epsilon) {
+  validate_grid(grid);
+  validate_settings(settings);
+  validated_epsilon(epsilon);
+}
+
+template <class Grid>
+MbdeResult run_on_density(const Grid& grid, std::span<const double> density, double epsilon,
+                          const MbdeSettings& settings, RandomBits& bits) {
+  validate_inputs(grid, settings, epsilon);
+  const std::vector<double> target = checked_density(density, cells_of(grid));
+  return run(domain_of(grid), base_density(grid, settings), target, nullptr, epsilon, settings, bits);
+}
+
+// The points as the columns of a dimensions × n matrix, each coordinate checked (point by point).
+template <class Grid, class Point>
+MbdeResult run_on_points(const Grid& grid, std::span<const Point> points, double epsilon, const MbdeSettings& settings,
+                         RandomBits& bits) {
+  validate_inputs(grid, settings, epsilon);
+  check_points_size(points.size());
+  const std::size_t dims = dimensions_of(Point{});
+  Matrix positive(static_cast<Eigen::Index>(dims), static_cast<Eigen::Index>(points.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    for (std::size_t a = 0; a < dims; ++a) {
+      const double value = coordinate(points[i], a);
+      check_point(value, i);
+      positive(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(i)) = value;
+    }
+  }
+  return run(domain_of(grid), base_density(grid, settings), {}, &positive, epsilon, settings, bits);
+}
+
 }  // namespace
 
 MbdeResult mbde(const Grid1D& grid, std::span<const double> density, double epsilon, const MbdeSettings& settings,
                 RandomBits& bits) {
-  validate_grid(grid);
-  validate_settings(settings);
-  validated_epsilon(epsilon);
-  const std::vector<double> target = checked_density(density, grid.cells);
-  return run(domain_of(grid), base_density(grid, settings), target, nullptr, epsilon, settings, bits);
+  return run_on_density(grid, density, epsilon, settings, bits);
 }
 
 MbdeResult mbde(const Grid2D& grid, std::span<const double> density, double epsilon, const MbdeSettings& settings,
                 RandomBits& bits) {
-  validate_grid(grid);
-  validate_settings(settings);
-  validated_epsilon(epsilon);
-  const std::vector<double> target = checked_density(density, cell_count(grid));
-  return run(domain_of(grid), base_density(grid, settings), target, nullptr, epsilon, settings, bits);
+  return run_on_density(grid, density, epsilon, settings, bits);
 }
 
 MbdeResult mbde_from_points(const Grid1D& grid, std::span<const double> points, double epsilon,
                             const MbdeSettings& settings, RandomBits& bits) {
-  validate_grid(grid);
-  validate_settings(settings);
-  validated_epsilon(epsilon);
-  check_points_size(points.size());
-  Matrix positive(1, static_cast<Eigen::Index>(points.size()));
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    check_point(points[i], i);
-    positive(0, static_cast<Eigen::Index>(i)) = points[i];
-  }
-  return run(domain_of(grid), base_density(grid, settings), {}, &positive, epsilon, settings, bits);
+  return run_on_points(grid, points, epsilon, settings, bits);
 }
 
 MbdeResult mbde_from_points(const Grid2D& grid, std::span<const Point2D> points, double epsilon,
                             const MbdeSettings& settings, RandomBits& bits) {
-  validate_grid(grid);
-  validate_settings(settings);
-  validated_epsilon(epsilon);
-  check_points_size(points.size());
-  Matrix positive(2, static_cast<Eigen::Index>(points.size()));
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    for (std::size_t a = 0; a < 2; ++a) {
-      check_point(points[i][a], i);
-      positive(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(i)) = points[i][a];
-    }
-  }
-  return run(domain_of(grid), base_density(grid, settings), {}, &positive, epsilon, settings, bits);
+  return run_on_points(grid, points, epsilon, settings, bits);
 }
 
 }  // namespace privsample

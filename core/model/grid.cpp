@@ -198,6 +198,16 @@ constexpr std::array<double, 5> kNodes{-0.9061798459386640, -0.5384693101056831,
 constexpr std::array<double, 5> kWeights{0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
                                          0.2369268850561891};
 
+// Cell i between edges[i] and edges[i + 1] as the affine image of [−1, 1]: x = mid + half·t.
+struct CellSpan {
+  double half;
+  double mid;
+};
+
+CellSpan cell_span(const std::vector<double>& edges, std::size_t i) {
+  return {0.5 * (edges[i + 1] - edges[i]), 0.5 * (edges[i + 1] + edges[i])};
+}
+
 double checked_value(double value, double x) {
   if (!(std::isfinite(value) && value >= 0.0))
     fail("density(" + format_value(x) + ") = " + format_value(value) + ": must be finite and >= 0");
@@ -377,8 +387,7 @@ std::vector<double> cell_masses(const Grid1D& grid, const std::function<double(d
   const std::vector<double> edges = cell_edges(grid);
   std::vector<double> out(grid.cells);
   for (std::size_t i = 0; i < grid.cells; ++i) {
-    const double half = 0.5 * (edges[i + 1] - edges[i]);
-    const double mid = 0.5 * (edges[i + 1] + edges[i]);
+    const auto [half, mid] = cell_span(edges, i);
     double sum = 0.0;
     for (std::size_t k = 0; k < kNodes.size(); ++k) {
       const double x = mid + half * kNodes[k];
@@ -395,11 +404,9 @@ std::vector<double> cell_masses(const Grid2D& grid, const std::function<double(d
   const std::vector<double> ey = axis_edges(grid.y_lo, grid.y_hi, grid.ny);
   std::vector<double> out(grid.nx * grid.ny);
   for (std::size_t iy = 0; iy < grid.ny; ++iy) {
-    const double hy = 0.5 * (ey[iy + 1] - ey[iy]);
-    const double my = 0.5 * (ey[iy + 1] + ey[iy]);
+    const auto [hy, my] = cell_span(ey, iy);
     for (std::size_t ix = 0; ix < grid.nx; ++ix) {
-      const double hx = 0.5 * (ex[ix + 1] - ex[ix]);
-      const double mx = 0.5 * (ex[ix + 1] + ex[ix]);
+      const auto [hx, mx] = cell_span(ex, ix);
       double sum = 0.0;
       for (std::size_t a = 0; a < kNodes.size(); ++a) {
         const double x = mx + hx * kNodes[a];

@@ -205,38 +205,34 @@ double log_normal_cdf(double x) noexcept {
          std::log(series);
 }
 
-double privacy_profile(const Guarantee& g_in, double beta) {
+namespace {
+// δ_g(β) and 1 − δ_g(β) validate alike and split alike: `mixed` gets the validated pure or (ε,δ) guarantee (pure is
+// δ = 0), `gaussian` gets μ. validated_ldp_guarantee returns no other notion.
+template <class Mixed, class Gaussian>
+double by_ldp_notion(const Guarantee& g_in, double beta, Mixed mixed, Gaussian gaussian) {
   const Guarantee g = validated_ldp_guarantee(g_in);
   check_beta(beta);
-  switch (g.notion) {
-    case PrivacyNotion::pure_ldp:
-    case PrivacyNotion::approximate_ldp: {
-      if (beta >= g.epsilon) return g.delta;
-      // (e^ε − e^β)/(e^ε + 1) = −expm1(β − ε)/(1 + e^{−ε}); (ε,δ) is δ + (1−δ)× that.
-      const double pure = -std::expm1(beta - g.epsilon) / (1.0 + std::exp(-g.epsilon));
-      return std::clamp(g.delta + (1.0 - g.delta) * pure, 0.0, 1.0);
-    }
-    case PrivacyNotion::gaussian_ldp: return gaussian_profile(g.mu, beta);
-    case PrivacyNotion::record_dp: break;
-  }
-  return 1.0;  // unreachable: validated above
+  if (g.notion == PrivacyNotion::gaussian_ldp) return gaussian(g.mu, beta);
+  return mixed(g);
+}
+}  // namespace
+
+double privacy_profile(const Guarantee& g_in, double beta) {
+  return by_ldp_notion(g_in, beta, [beta](const Guarantee& g) {
+    if (beta >= g.epsilon) return g.delta;
+    // (e^ε − e^β)/(e^ε + 1) = −expm1(β − ε)/(1 + e^{−ε}); (ε,δ) is δ + (1−δ)× that.
+    const double pure = -std::expm1(beta - g.epsilon) / (1.0 + std::exp(-g.epsilon));
+    return std::clamp(g.delta + (1.0 - g.delta) * pure, 0.0, 1.0);
+  }, gaussian_profile);
 }
 
 double privacy_profile_complement(const Guarantee& g_in, double beta) {
-  const Guarantee g = validated_ldp_guarantee(g_in);
-  check_beta(beta);
-  switch (g.notion) {
-    case PrivacyNotion::pure_ldp:
-    case PrivacyNotion::approximate_ldp: {
-      if (beta >= g.epsilon) return 1.0 - g.delta;
-      // 1 − δ_g(β) = (1−δ)(e^β + 1)/(e^ε + 1) = (1−δ)(e^{β−ε} + e^{−ε})/(1 + e^{−ε}).
-      const double shrink = std::exp(-g.epsilon);
-      return std::clamp((1.0 - g.delta) * (std::exp(beta - g.epsilon) + shrink) / (1.0 + shrink), 0.0, 1.0);
-    }
-    case PrivacyNotion::gaussian_ldp: return gaussian_profile_complement(g.mu, beta);
-    case PrivacyNotion::record_dp: break;
-  }
-  return 0.0;  // unreachable: validated above
+  return by_ldp_notion(g_in, beta, [beta](const Guarantee& g) {
+    if (beta >= g.epsilon) return 1.0 - g.delta;
+    // 1 − δ_g(β) = (1−δ)(e^β + 1)/(e^ε + 1) = (1−δ)(e^{β−ε} + e^{−ε})/(1 + e^{−ε}).
+    const double shrink = std::exp(-g.epsilon);
+    return std::clamp((1.0 - g.delta) * (std::exp(beta - g.epsilon) + shrink) / (1.0 + shrink), 0.0, 1.0);
+  }, gaussian_profile_complement);
 }
 
 LinearWeight solve_linear_weight(const Guarantee& g_in, double T) {

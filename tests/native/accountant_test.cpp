@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mechanisms/mechanism.hpp"
+#include "every_pair_ldp_curve.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -450,28 +451,9 @@ TEST_CASE("accountant: the size cap is checked before anything is allocated; lap
 
 namespace {
 
-// The plain O(k²·m) search the accountant's pruned one must agree with bit for bit: the same hockey-stick sums,
-// left to right, over every ordered pair (rows renormalised like validated_channel does).
+// The every-pair search on the rows renormalised like validated_channel does.
 std::vector<double> ldp_curve_by_every_pair(const ChannelMatrix& w_in, const std::vector<double>& epsilons) {
-  const ChannelMatrix w = validated_channel(w_in);
-  std::vector<double> out;
-  for (const double eps : epsilons) {
-    const double alpha = std::exp(eps);
-    double worst = 0.0;
-    for (Eigen::Index i = 0; i < w.rows(); ++i) {
-      for (Eigen::Index j = 0; j < w.rows(); ++j) {
-        if (i == j) continue;
-        double sum = 0.0;
-        for (Eigen::Index y = 0; y < w.cols(); ++y) {
-          const double term = w(j, y) == 0.0 ? w(i, y) : w(i, y) - alpha * w(j, y);
-          if (term > 0.0) sum += term;
-        }
-        worst = std::max(worst, sum);
-      }
-    }
-    out.push_back(std::min(worst, 1.0));
-  }
-  return out;
+  return privsample_reference::every_pair_ldp_curve(validated_channel(w_in), epsilons);
 }
 
 }  // namespace

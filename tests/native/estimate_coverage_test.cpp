@@ -350,42 +350,55 @@ ChannelMatrix point_mass_channel(const Mechanism& m, std::size_t k) {
   return channel_matrix(m, point_mass_inputs(m, k));
 }
 
+// A mechanism around the Zipf prior of this corner's k ('local', 'local-linear').
+Mechanism around_zipf(const std::string& name, const Corner& c, double gamma) {
+  return make(name, c, [&](MechanismOptions& o) {
+    o.prior = zipf(c.k);
+    o.gamma = gamma;
+  });
+}
+
+// run_grid over users each holding one item, drawn from the Zipf population and released through the point-mass
+// channel of the mechanism `at` makes for a corner; `estimator_of` picks the target (released_of: Q-bar, else the
+// item frequencies).
+void run_zipf_point_mass_grid(const std::string& estimator, const std::vector<Corner>& grid,
+                              const std::function<Mechanism(const Corner&)>& at,
+                              Estimator (*estimator_of)(const Mechanism&), std::uint64_t seed, int most = kMany,
+                              int large_k = 200) {
+  const bool released = estimator_of == &released_of;
+  run_grid(estimator, grid, [&](const Corner& c, Rng&) {
+    const Mechanism m = at(c);
+    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, released), estimator_of(m)};
+  }, seed, most, large_k);
+}
+
 }  // namespace
 
 // Every corner (1000 populations per cell up to N = 10^4, k = 1000 included) for the three estimators; the
 // heterogeneous users and the other mechanisms (the same layer with another map) at N = 100 and 10^4, where the old
 // intervals failed.
 TEST_CASE("coverage grid: released Q-bar (any mechanism, k-RR here), point-mass users", "[coverage-grid]") {
-  run_grid("released Q-bar (linear)", corners(), [](const Corner& c, Rng&) {
-    const Mechanism m = make("linear", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, true), released_of(m)};
-  }, 101, kMany, kMany);
+  run_zipf_point_mass_grid("released Q-bar (linear)", corners(), [](const Corner& c) { return make("linear", c); },
+                           released_of, 101, kMany, kMany);
 }
 
 TEST_CASE("coverage grid: affine inversion, linear (pure epsilon), point-mass users", "[coverage-grid]") {
-  run_grid("affine: linear", corners(), [](const Corner& c, Rng&) {
-    const Mechanism m = make("linear", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 102, kMany, kMany);
+  run_zipf_point_mass_grid("affine: linear", corners(), [](const Corner& c) { return make("linear", c); },
+                           population_of, 102, kMany, kMany);
 }
 
 TEST_CASE("coverage grid: affine inversion, local-linear, heterogeneous users inside N_gamma, N <= 10^4",
           "[coverage-grid]") {
   run_grid("affine: local-linear, users in N_gamma", corners(1000, 10'000), [](const Corner& c, Rng& rng) {
     const double gamma = 4.0;
-    const Mechanism m = make("local-linear", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = gamma;
-    });
+    const Mechanism m = around_zipf("local-linear", c, gamma);
     return Setup{typed_users(m, types_around(zipf(c.k), std::sqrt(gamma), 8, rng), c.users), population_of(m)};
   }, 103);
 }
 
 TEST_CASE("coverage grid: point-mass inversion, randomized-response channel (minimax)", "[coverage-grid]") {
-  run_grid("point masses: minimax", corners(), [](const Corner& c, Rng&) {
-    const Mechanism m = make("minimax", c);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
-  }, 104, kMany, kMany);
+  run_zipf_point_mass_grid("point masses: minimax", corners(), [](const Corner& c) { return make("minimax", c); },
+                           point_masses_of, 104, kMany, kMany);
 }
 
 // A channel that is not a randomized response (a non-uniform prior or reference) needs the general linear inversion,
@@ -393,33 +406,28 @@ TEST_CASE("coverage grid: point-mass inversion, randomized-response channel (min
 // intervals cover far above the threshold (about twice the normal approximation's width).
 TEST_CASE("coverage grid: point-mass inversion, general channel (local with a Zipf prior), N <= 10^4",
           "[coverage-grid]") {
-  run_grid("point masses: local (zipf prior)", corners(100, 10'000), [](const Corner& c, Rng&) {
-    const Mechanism m = make("local", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = 4.0;
-    });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
-  }, 105, kGeneral);
+  run_zipf_point_mass_grid("point masses: local (zipf prior)", corners(100, 10'000),
+                           [](const Corner& c) { return around_zipf("local", c, 4.0); }, point_masses_of, 105,
+                           kGeneral);
 }
 
 TEST_CASE("coverage grid: affine inversion, linear (epsilon, delta) and mu-GDP, roo, small N", "[coverage-grid]") {
   const std::vector<Corner> grid = corners(1000, 10'000);
-  run_grid("affine: linear (eps, 1e-6)", grid, [](const Corner& c, Rng&) {
+  run_zipf_point_mass_grid("affine: linear (eps, 1e-6)", grid, [](const Corner& c) {
     Mechanism m = make("linear", c, [](MechanismOptions& o) { o.delta = 1e-6; });
     keep_for_categories(m, c.k);  // its weight is a numerical solve, kept as the JS handle keeps it
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 106);
-  run_grid("affine: linear (mu = eps)", grid, [](const Corner& c, Rng&) {
+    return m;
+  }, population_of, 106);
+  run_zipf_point_mass_grid("affine: linear (mu = eps)", grid, [](const Corner& c) {
     MechanismOptions o;
     o.mu = c.epsilon;
     Mechanism m = make_finite_mechanism("linear", o);
     keep_for_categories(m, c.k);
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 107);
-  run_grid("affine: roo (10 records on one letter)", grid, [](const Corner& c, Rng&) {
-    const Mechanism m = make("roo", c, [](MechanismOptions& o) { o.records = 10.0; });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), population_of(m)};
-  }, 108);
+    return m;
+  }, population_of, 107);
+  run_zipf_point_mass_grid("affine: roo (10 records on one letter)", grid, [](const Corner& c) {
+    return make("roo", c, [](MechanismOptions& o) { o.records = 10.0; });
+  }, population_of, 108);
 }
 
 TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dirichlet users, local in its identity "
@@ -432,10 +440,7 @@ TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dir
   }, 109);
   run_grid("affine: local, users in its identity box", grid, [](const Corner& c, Rng& rng) {
     const double gamma = 4.0;
-    const Mechanism m = make("local", c, [&](MechanismOptions& o) {
-      o.prior = zipf(c.k);
-      o.gamma = gamma;
-    });
+    const Mechanism m = around_zipf("local", c, gamma);
     const double b = (gamma + 1.0) / (gamma + std::exp(c.epsilon));
     const double s = std::min(1.0 / b, b * std::exp(c.epsilon));  // ratios in [1/s, s] ⊂ [b, b e^ε]
     return Setup{typed_users(m, types_around(zipf(c.k), s, 8, rng), c.users), population_of(m)};
@@ -443,12 +448,10 @@ TEST_CASE("coverage grid: affine inversion, heterogeneous users (linear with Dir
 }
 
 TEST_CASE("coverage grid: point-mass inversion, ds-roo and mollifier (Zipf reference), small N", "[coverage-grid]") {
-  run_grid("point masses: ds-roo", corners(1000, 10'000), [](const Corner& c, Rng&) {
-    const Mechanism m = make("ds-roo", c, [](MechanismOptions& o) { o.records = 10.0; });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
-  }, 111);
-  run_grid("point masses: mollifier (zipf reference)", corners(100, 10'000), [](const Corner& c, Rng&) {
-    const Mechanism m = make("mollifier", c, [&](MechanismOptions& o) { o.reference = zipf(c.k); });
-    return Setup{point_mass_users(point_mass_channel(m, c.k), zipf(c.k), c.users, false), point_masses_of(m)};
-  }, 112, kGeneral);
+  run_zipf_point_mass_grid("point masses: ds-roo", corners(1000, 10'000), [](const Corner& c) {
+    return make("ds-roo", c, [](MechanismOptions& o) { o.records = 10.0; });
+  }, point_masses_of, 111);
+  run_zipf_point_mass_grid("point masses: mollifier (zipf reference)", corners(100, 10'000), [](const Corner& c) {
+    return make("mollifier", c, [&](MechanismOptions& o) { o.reference = zipf(c.k); });
+  }, point_masses_of, 112, kGeneral);
 }

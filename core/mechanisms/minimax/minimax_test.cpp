@@ -197,21 +197,11 @@ TEST_CASE("minimax: Fig 2 table, k = 5, P = (.3,.25,.2,.15,.1), tests/golden/min
 
 TEST_CASE("minimax: proposed worst-case risks to the printed 4 digits, tests/golden/minimax.json",
           "[minimax][vectors][risk]") {
-  const auto risks = read_golden("minimax.json")["risks"];
-  const auto eps = risks["epsilons"].get<std::vector<double>>();
-  const double tolerance = risks["tolerance"].get<double>();
-  struct Row {
-    std::size_t k;
-    NamedDivergence f;
-    std::vector<double> values;
-  };
-  std::vector<Row> rows;
-  for (const auto& row : risks["rows"]) {
-    rows.push_back({row["k"].get<std::size_t>(), parse_divergence(row["f"].get<std::string>()),
-                    row["values"].get<std::vector<double>>()});
-  }
-  REQUIRE(rows.size() == 13);
-  for (const auto& row : rows) {
+  const RiskTable risks = read_risk_table("minimax.json", "risks");
+  const std::vector<double>& eps = risks.epsilons;
+  const double tolerance = risks.tolerance;
+  REQUIRE(risks.rows.size() == 13);
+  for (const RiskRow& row : risks.rows) {
     for (std::size_t i = 0; i < eps.size(); ++i) {
       INFO("k = " << row.k << ", f = " << divergence_name(row.f) << ", epsilon = " << eps[i]);
       CHECK(finite_minimax_risk(row.f, row.k, eps[i]) == Approx(row.values[i]).margin(tolerance).epsilon(0));

@@ -51,32 +51,14 @@ TEST_CASE("mollifier: core/mechanisms/mollifier/README.md's Husain uniform-refer
 
 TEST_CASE("mollifier: docs/experiments.md's baseline worst-case risks, the proposed sampler is never worse",
           "[mollifier][vectors][risk]") {
-  const std::vector<double> eps{0.1, 0.5, 1.0, 2.0, 5.0};
-  struct Row {
-    std::size_t k;
-    NamedDivergence f;
-    std::vector<double> values;
-  };
-  const std::vector<Row> rows{
-      {5, NamedDivergence::kl, {1.5594, 1.3594, 1.1094, 0.6094, 0.0679}},
-      {5, NamedDivergence::tv, {0.7897, 0.7432, 0.6703, 0.4563, 0.0657}},
-      {5, NamedDivergence::hellinger, {0.5415, 0.4932, 0.4258, 0.2627, 0.0334}},
-      {10, NamedDivergence::kl, {2.2526, 2.0526, 1.8026, 1.3026, 0.0767}},
-      {10, NamedDivergence::tv, {0.8949, 0.8716, 0.8351, 0.7282, 0.0739}},
-      {10, NamedDivergence::hellinger, {0.6758, 0.6417, 0.5940, 0.4786, 0.0376}},
-      {10, NamedDivergence::chi2, {8.5123, 6.7880, 5.0653, 2.6788, 0.0798}},
-      {20, NamedDivergence::kl, {2.9457, 2.7457, 2.4957, 1.9957, 0.4957}},
-      {20, NamedDivergence::tv, {0.9474, 0.9358, 0.9176, 0.8641, 0.3909}},
-      {20, NamedDivergence::hellinger, {0.7707, 0.7466, 0.7129, 0.6313, 0.2195}},
-      {100, NamedDivergence::kl, {4.5552, 4.3552, 4.1052, 3.6052, 2.1052}},
-      {100, NamedDivergence::tv, {0.9895, 0.9872, 0.9835, 0.9728, 0.8782}},
-      {100, NamedDivergence::hellinger, {0.8975, 0.8867, 0.8716, 0.8351, 0.6510}},
-  };
-  for (const auto& row : rows) {
+  const RiskTable baseline_risks = read_risk_table("minimax.json", "baseline_risks");
+  const std::vector<double>& eps = baseline_risks.epsilons;
+  REQUIRE(baseline_risks.rows.size() == 13);
+  for (const RiskRow& row : baseline_risks.rows) {
     for (std::size_t i = 0; i < eps.size(); ++i) {
       INFO("k = " << row.k << ", f = " << divergence_name(row.f) << ", epsilon = " << eps[i]);
       const double baseline = MollifierSampler(eps[i]).worst_case_risk(row.f, row.k);
-      CHECK(baseline == Approx(row.values[i]).margin(5e-5).epsilon(0));
+      CHECK(baseline == Approx(row.values[i]).margin(baseline_risks.tolerance).epsilon(0));
       CHECK(finite_minimax_risk(row.f, row.k, eps[i]) <= baseline);
       // attained by a point mass
       const std::vector<double> point = point_mass(row.k, 0);
