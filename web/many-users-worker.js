@@ -1,7 +1,8 @@
 // The many-users page's Web Worker (web/rpc.js protocol): every simulation, count and estimate the page shows is
-// computed here by the public privsample API (ps.sampler, ps.simulate).
+// computed here by the public privsample API (ps.sampler, ps.simulate, ps.advise).
 //   'run': { spec } → progress { done, total } after each step, then
-//          { main: { mechanism, truth, counts, released, estimate }, mechanisms, byEpsilon, byUsers, verdict };
+//          { main: { mechanism, truth, counts, released, estimate }, mechanisms, byEpsilon, byUsers, verdict,
+//            advice, predicted };
 //          it stops at its next step when the page aborts the call.
 // spec = { population: number[], users, epsilon, mechanisms: string[], epsilons: number[], userCounts: number[],
 //          repeats }. The error of a mechanism is the TV distance of its population estimate (the projected affine
@@ -9,6 +10,10 @@
 // byEpsilon / byUsers: { [mechanism]: { mean: number[], se: number[] } } over `repeats` simulated populations.
 // verdict: the mechanisms at the chosen ε and N ranked by their mean error, from paired simulations repeated until
 // every neighbouring pair is resolved (see VERDICT below) — the same verdict on every load of the same settings.
+// advice: ps.advise for the population's shares at the page's k (the population's length), ε and N: { k, epsilon,
+// users, mechanism, error, reason, candidates }. predicted: { byEpsilon, byUsers: { [candidate]: number[] } }, the
+// advisor's closed-form total squared error Σ_v Var(f̂_v) of k-RR ('linear') and of each frequency oracle at every
+// point of the curves (no simulation: these do not depend on the population, only on k, ε and N).
 //
 // Reproducible by design: the simulated populations are seeded (seed r for the r-th repeat of every mechanism and
 // point), so a load shows the same curves and verdict as the last one, and the mechanisms are compared on the same
@@ -81,6 +86,31 @@ async function run(ps, { spec }, { progress: report, signal }) {
     };
 
     // The main view: one simulated population for the first mechanism (CSPRNG: a fresh population each run).
+    // The advisor's verdict and its predicted curves (closed forms: one ps.advise call per point).
+    const k = spec.population.length;
+    const adviseAt = (epsilon, users) => ps.advise({ k, epsilon, users, goal: 'frequencies' });
+    const chosen = adviseAt(spec.epsilon, spec.users);
+    const advice = {
+      k,
+      epsilon: spec.epsilon,
+      users: spec.users,
+      mechanism: chosen.mechanism,
+      error: chosen.error,
+      reason: chosen.reason,
+      candidates: chosen.candidates.map((c) => ({ ...c })),
+    };
+    const predictedCurve = (points) => {
+      const curves = {};
+      for (const advised of points) {
+        for (const c of advised.candidates) (curves[c.mechanism] ??= []).push(c.error);
+      }
+      return curves;
+    };
+    const predicted = {
+      byEpsilon: predictedCurve(spec.epsilons.map((epsilon) => adviseAt(epsilon, spec.users))),
+      byUsers: predictedCurve(spec.userCounts.map((users) => adviseAt(spec.epsilon, users))),
+    };
+
     const mechanism = spec.mechanisms[0];
     const sampler = samplerOf(mechanism, spec.epsilon);
     const sim = ps.simulate(sampler, { population: spec.population, users: spec.users });
@@ -157,7 +187,7 @@ async function run(ps, { spec }, { progress: report, signal }) {
         byUsers[m].se.push(se);
       }
     }
-    return { main, mechanisms: spec.mechanisms, byEpsilon, byUsers, verdict };
+    return { main, mechanisms: spec.mechanisms, byEpsilon, byUsers, verdict, advice, predicted };
   } finally {
     for (const s of samplers.values()) s.dispose();
   }

@@ -25,6 +25,15 @@ const MECHANISM_STYLE = {
   minimax: { label: 'minimax', color: '#e07a1f', dash: [6, 4] },
   mollifier: { label: 'mollifier', color: '#2e8b57', dash: [] },
 };
+// The advisor's candidates for the shares: k-RR (the linear sampler on one item) and the frequency oracles.
+const CANDIDATE_STYLE = {
+  linear: { label: 'linear (k-RR)', color: '#2274a5', dash: [] },
+  'subset-selection': { label: 'subset selection', color: '#8e44ad', dash: [6, 4] },
+  oue: { label: 'OUE', color: '#c0392b', dash: [] },
+  olh: { label: 'OLH', color: '#b8860b', dash: [2, 3] },
+  hadamard: { label: 'Hadamard response', color: '#555', dash: [] },
+};
+const candidateLabel = (m) => CANDIDATE_STYLE[m]?.label ?? m;
 const COLORS = { truth: 'rgba(59, 91, 146, 0.75)', released: 'rgba(224, 122, 31, 0.45)', estimate: '#c0392b', band: 'rgba(192, 57, 43, 0.18)' };
 
 const el = {
@@ -43,6 +52,9 @@ const el = {
   inputError: document.getElementById('input-error'),
   summary: document.getElementById('estimate-summary'),
   verdict: document.getElementById('verdict'),
+  advice: document.getElementById('advice'),
+  oracleEpsilonCanvas: document.getElementById('oracle-epsilon-chart'),
+  oracleUsersCanvas: document.getElementById('oracle-users-chart'),
   estimateCanvas: document.getElementById('estimate-chart'),
   epsilonCanvas: document.getElementById('epsilon-chart'),
   usersCanvas: document.getElementById('users-chart'),
@@ -80,17 +92,27 @@ const estimateChart = createChart(el.estimateCanvas, {
   },
 });
 
-function curveChart(canvas, xTitle, ticks, format) {
+// y ticks of the predicted errors, which span many decades: powers of ten only, as 1e-4.
+const decadeTick = (v) => {
+  const power = Math.round(Math.log10(v));
+  return Math.abs(v / 10 ** power - 1) < 1e-9 ? `1e${power}` : '';
+};
+function curveChart(canvas, xTitle, ticks, format, yTitle = 'TV(estimate, truth)', yTick = undefined) {
   return lineChart(canvas, {
     scales: {
       x: { type: 'logarithmic', title: { display: true, text: xTitle }, ticks: { callback: (v) => (ticks.has(v) ? format(v) : '') } },
-      y: { type: 'logarithmic', title: { display: true, text: 'TV(estimate, truth)' } },
+      y: { type: 'logarithmic', title: { display: true, text: yTitle }, ...(yTick && { ticks: { callback: yTick } }) },
     },
     plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
   });
 }
 const epsilonChart = curveChart(el.epsilonCanvas, 'ε (at the chosen N; dashed line: the chosen ε)', new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String);
 const usersChart = curveChart(el.usersCanvas, 'number of users N (at the chosen ε; dashed line: the chosen N)', new Set([1e2, 1e3, 1e4, 1e5, 1e6]), formatUsers);
+const PREDICTED_TITLE = 'predicted Σ Var(f̂), closed form';
+const oracleEpsilonChart = curveChart(el.oracleEpsilonCanvas, 'ε (at the chosen N)',
+  new Set([0.1, 0.2, 0.5, 1, 2, 5, 10]), String, PREDICTED_TITLE, decadeTick);
+const oracleUsersChart = curveChart(el.oracleUsersCanvas, 'number of users N (at the chosen ε)',
+  new Set([1e2, 1e3, 1e4, 1e5, 1e6]), formatUsers, PREDICTED_TITLE, decadeTick);
 
 // Per mechanism: its mean error and a band of ±2 standard errors over the simulated populations (cut above 0 for the
 // logarithmic axis).
@@ -118,6 +140,49 @@ function curveDatasets(result, key, xs, marker) {
 function markerLine(result, key, x) {
   const values = result.mechanisms.flatMap((m) => result[key][m].mean);
   return { label: '', data: [{ x, y: Math.min(...values) }, { x, y: Math.max(...values) }], borderColor: '#444', borderDash: [3, 3], pointRadius: 0, borderWidth: 1 };
+}
+
+// The advisor's predicted curves: one line per candidate, and the dashed marker at the chosen ε or N.
+function predictedDatasets(curves, xs, marker) {
+  // the legend in the same order on both charts: the candidates as styled, then any other
+  const known = Object.keys(CANDIDATE_STYLE).filter((m) => m in curves);
+  const names = known.concat(Object.keys(curves).filter((m) => !(m in CANDIDATE_STYLE)));
+  const lines = names.map((m) => {
+    const ys = curves[m];
+    const style = CANDIDATE_STYLE[m] ?? { label: m, color: '#999', dash: [] };
+    return {
+      label: style.label,
+      data: ys.map((y, i) => ({ x: xs[i], y })),
+      borderColor: style.color,
+      backgroundColor: style.color,
+      borderDash: style.dash,
+      pointRadius: 2,
+      tension: 0,
+    };
+  });
+  const values = Object.values(curves).flat().filter((y) => y > 0);
+  const line = {
+    label: '',
+    data: [{ x: marker, y: Math.min(...values) }, { x: marker, y: Math.max(...values) }],
+    borderColor: '#444',
+    borderDash: [3, 3],
+    pointRadius: 0,
+    borderWidth: 1,
+  };
+  return lines.concat([line]);
+}
+
+const significant = (x) => x.toPrecision(4).replace(/(\.\d*?)0+(e|$)/, '$1$2').replace(/\.(e|$)/, '$1');
+
+// The advisor's verdict in words, from ps.advise's fields (the page only formats them).
+function adviceText(a) {
+  const [best, ...others] = a.candidates;
+  const rest = others.map((c) => `${candidateLabel(c.mechanism)} ${significant(c.error)} (${c.reportBits} bits)`)
+    .join(', ');
+  return `Advisor (ps.advise, closed forms) for the population's shares of k = ${a.k} items at ε = ${a.epsilon} and ` +
+    `N = ${formatUsers(a.users)}: use ${candidateLabel(a.mechanism)}, predicted total squared error ` +
+    `${significant(a.error)} (lower is better); next ${rest}. ` +
+    `One report of ${candidateLabel(best.mechanism)} is ${best.reportBits} bits; server: ${best.serverCost}.`;
 }
 
 const percent = (v) => `${(100 * v).toFixed(v !== 0 && Math.abs(v) < 0.1 ? 1 : 0)}%`;
@@ -170,6 +235,17 @@ function draw(result, spec) {
   const errors = (curves) => Object.fromEntries(Object.entries(curves).map(([m, c]) => [m, c.se]));
   el.epsilonCanvas.dataset.chart = JSON.stringify({ epsilons: CURVE_EPSILONS, tv: means(result.byEpsilon), se: errors(result.byEpsilon) });
   el.usersCanvas.dataset.chart = JSON.stringify({ users: CURVE_USERS, tv: means(result.byUsers), se: errors(result.byUsers) });
+
+  const { advice, predicted } = result;
+  el.advice.textContent = adviceText(advice);
+  const { k, epsilon, users, mechanism } = advice;
+  el.advice.dataset.advice = JSON.stringify({ k, epsilon, users, mechanism });
+  oracleEpsilonChart.data.datasets = predictedDatasets(predicted.byEpsilon, CURVE_EPSILONS, spec.epsilon);
+  oracleEpsilonChart.update();
+  oracleUsersChart.data.datasets = predictedDatasets(predicted.byUsers, CURVE_USERS, spec.users);
+  oracleUsersChart.update();
+  el.oracleEpsilonCanvas.dataset.chart = JSON.stringify({ epsilons: CURVE_EPSILONS, predicted: predicted.byEpsilon });
+  el.oracleUsersCanvas.dataset.chart = JSON.stringify({ users: CURVE_USERS, predicted: predicted.byUsers });
 }
 
 function showStatus(state, text) {

@@ -5,10 +5,13 @@
 // population for most categories; the error-versus-ε and -versus-N curves hold one line per mechanism; a custom
 // histogram and a larger N run again while the page stays responsive; a bad histogram is refused with a message; the
 // verdict ranks the mechanisms with its uncertainty and is the same on every run of the same settings (at ε = 0.1,
-// where 3 averaged repeats used to flip the ranking in one load out of five).
+// where 3 averaged repeats used to flip the ranking in one load out of five); the advisor's verdict names the mechanism
+// ps.advise names for the page's k, ε and N (computed here through the research entry: subset selection at the default
+// settings, k-RR at ε = 10) and the predicted curves of k-RR and the four frequency oracles are drawn.
 // No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { init } from '../../bindings/js/research.mjs';
 import { assertServedFromPrefix, assertStayedLocal, demoSession, saveScreenshot } from './support.mjs';
 
 const STEP_TIMEOUT = 30_000;
@@ -36,6 +39,32 @@ async function inkOf(testid) {
     for (let i = 3; i < data.length; i += 4) ink += data[i] > 0 ? 1 : 0;
     return ink;
   });
+}
+
+const research = await init();
+
+// The advisor's paragraph and the settings it states; its mechanism is checked against ps.advise here.
+async function adviceOf() {
+  const advice = page.getByTestId('advice');
+  return { text: await advice.textContent(), data: JSON.parse(await advice.getAttribute('data-advice')) };
+}
+const LABELS = {
+  linear: 'linear (k-RR)',
+  'subset-selection': 'subset selection',
+  oue: 'OUE',
+  olh: 'OLH',
+  hadamard: 'Hadamard response',
+};
+function assertAdvice({ text, data }, expected) {
+  assert.deepEqual({ k: data.k, epsilon: data.epsilon, users: data.users }, expected);
+  const mechanism = research.advise({ ...expected, goal: 'frequencies' }).mechanism;
+  assert.equal(data.mechanism, mechanism);
+  const users = expected.users.toLocaleString('en-US').replace(/,/g, '\u202f');
+  const opening = `Advisor (ps.advise, closed forms) for the population's shares of k = ${expected.k} items ` +
+    `at ε = ${expected.epsilon} and N = ${users}: use ${LABELS[mechanism]}, predicted total squared error `;
+  assert.ok(text.startsWith(opening), text);
+  assert.match(text, /One report of .* is \d+ bits; server: /);
+  return mechanism;
 }
 
 const chartData = async (testid) => JSON.parse(await page.getByTestId(testid).getAttribute('data-chart'));
@@ -108,6 +137,38 @@ describe('many-users page', () => {
     result = await waitForResult(result);
   });
 
+  test('the advisor\'s verdict names ps.advise\'s mechanism; predicted curves of k-RR and the oracles', async () => {
+    assert.equal(assertAdvice(await adviceOf(), { k: 10, epsilon: 1, users: 10000 }), 'subset-selection');
+    for (const id of ['oracle-epsilon-chart', 'oracle-users-chart']) {
+      assert.ok((await inkOf(id)) > 2000, `${id} is drawn`);
+    }
+    const candidates = ['hadamard', 'linear', 'olh', 'oue', 'subset-selection'];
+    const byEpsilon = await chartData('oracle-epsilon-chart');
+    assert.deepEqual(Object.keys(byEpsilon.predicted).sort(), candidates);
+    const byUsers = await chartData('oracle-users-chart');
+    assert.deepEqual(Object.keys(byUsers.predicted).sort(), candidates);
+    for (const m of candidates) {
+      const e = byEpsilon.predicted[m];
+      assert.equal(e.length, byEpsilon.epsilons.length);
+      // the closed forms at the chosen N, point by point
+      byEpsilon.epsilons.forEach((epsilon, i) => {
+        const c = research.advise({ k: 10, epsilon, users: 10000 }).candidates.find((x) => x.mechanism === m);
+        assert.equal(e[i], c.error, `${m} at ε = ${epsilon}`);
+      });
+      const u = byUsers.predicted[m];
+      assert.equal(u.length, byUsers.users.length);
+      assert.ok(u.at(-1) < u[0] / 1000, `${m}: the predicted error falls as 1/N`);
+    }
+    // At ε = 10 and k = 10, k-RR is the advisor's choice.
+    await page.getByTestId('epsilon-slider').fill('100');
+    await page.getByTestId('epsilon-slider').dispatchEvent('change');
+    result = await waitForResult(result);
+    assert.equal(assertAdvice(await adviceOf(), { k: 10, epsilon: 10, users: 10000 }), 'linear');
+    await page.getByTestId('epsilon-slider').fill('0');
+    await page.getByTestId('epsilon-slider').dispatchEvent('change');
+    result = await waitForResult(result);
+  });
+
   test('a custom histogram, a larger N and a bad histogram', async () => {
     await page.getByTestId('population-select').selectOption('custom');
     await page.getByTestId('custom-input').fill('40, 25, 15, 10, 5, 3, 2');
@@ -123,6 +184,7 @@ describe('many-users page', () => {
     assert.equal(d.truth.length, 7);
     const inside = d.truth.filter((t, i) => d.lower[i] - 1e-12 <= t && t <= d.upper[i] + 1e-12).length;
     assert.ok(inside >= 5, `${inside} of 7 categories inside the band`);
+    assertAdvice(await adviceOf(), { k: 7, epsilon: 1, users: 100000 });
     await page.getByTestId('custom-input').fill('1, -2, 3');
     await page.getByTestId('run').click();
     await page.waitForFunction(() => !document.getElementById('input-error').hidden, null, { timeout: STEP_TIMEOUT });

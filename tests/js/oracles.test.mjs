@@ -91,3 +91,25 @@ test('ps.advise: the smallest predicted error, with the reason; k-RR at small k,
   assert.throws(() => ps.advise({ k: 1, epsilon: 1 }), { name: 'RangeError', message: /^options.k = 1/ });
   assert.throws(() => ps.advise({ k: 10, epsilon: 1, n: 3 }), { name: 'RangeError', message: /option 'n' is not supported by advise/ });
 });
+
+test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, subset selection above', async () => {
+  const { readFile } = await import('node:fs/promises');
+  for (const file of ['../../README.md', '../../docs/guide/choosing-a-mechanism.md', '../../docs/guide/research.md']) {
+    const text = await readFile(new URL(file, import.meta.url), 'utf8');
+    assert.match(text, /k above 2e\^ε \+ 1|k < 2e\^ε \+ 1|k exceeds 2e\^ε \+ 1/, `${file} states the rule`);
+    assert.doesNotMatch(text, /3e\^ε \+ 2/, `${file}: k-RR against OUE alone is not the advisor's switch`);
+  }
+  // Both sides of the boundary at every ε of a log grid, and N plays no part.
+  for (let i = -20; i <= 20; i += 1) {
+    const epsilon = Number((10 ** (i / 20)).toPrecision(3));
+    const boundary = 2 * Math.exp(epsilon) + 1;
+    const below = Math.floor(boundary);
+    for (const k of [below - 1, below, Math.ceil(boundary), Math.ceil(boundary) + 1, 1000]) {
+      if (k < 2) continue;
+      for (const users of [100, 1e6]) {
+        const expected = k < boundary ? 'linear' : 'subset-selection';
+        assert.equal(ps.advise({ k, epsilon, users }).mechanism, expected, `k = ${k}, ε = ${epsilon}, N = ${users}`);
+      }
+    }
+  }
+});
