@@ -117,13 +117,7 @@ TEST_CASE("frequency oracles: unbiased, with the closed-form variance, by simula
   const std::size_t reps = 1500;
   for (const double epsilon : {1.0, 4.0}) {
     for (const std::size_t k : {std::size_t{10}, std::size_t{100}}) {
-      std::vector<std::size_t> holders(k);
-      double weight = 0.0;
-      for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
-      for (std::size_t v = 0; v < k; ++v) {
-        holders[v] = static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
-      }
-      holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
+      const std::vector<std::size_t> holders = skewed_holders(users, k);
       for (const std::string_view name : kOracles) {
         INFO(name << " at epsilon = " << epsilon << ", k = " << k);
         const Oracle o = oracle_of(name, epsilon, k);
@@ -279,14 +273,7 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
   const std::size_t reps = 400;
   for (const double epsilon : {0.5, 4.0}) {
     for (const std::size_t k : {std::size_t{10}, std::size_t{1000}}) {
-      std::vector<std::size_t> holders(k);
-      double weight = 0.0;
-      for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
-      for (std::size_t v = 0; v < k; ++v) {
-        holders[v] =
-            static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
-      }
-      holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
+      const std::vector<std::size_t> holders = skewed_holders(users, k);
       for (const std::string_view name : kOracles) {
         INFO(name << " at epsilon = " << epsilon << ", k = " << k);
         const Oracle o = oracle_of(name, epsilon, k);
