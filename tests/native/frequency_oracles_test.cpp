@@ -121,25 +121,16 @@ TEST_CASE("frequency oracles: unbiased, with the closed-form variance, by simula
       for (const std::string_view name : kOracles) {
         INFO(name << " at epsilon = " << epsilon << ", k = " << k);
         const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
-        std::vector<double> sum(k, 0.0);
-        std::vector<double> sum_sq(k, 0.0);
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
-          for (std::size_t v = 0; v < k; ++v) {
-            sum[v] += e.estimate[v];
-            sum_sq[v] += e.estimate[v] * e.estimate[v];
-          }
-        }
+        const EstimateMoments m =
+            estimate_moments(o, holders, reps, static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
         double empirical_total = 0.0;
         double closed_total = 0.0;
         double worst_mean = 0.0;
         for (std::size_t v = 0; v < k; ++v) {
           const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
           const double closed = frequency_variance(o, f, static_cast<double>(users));
-          const double mean = sum[v] / static_cast<double>(reps);
-          const double empirical = (sum_sq[v] - static_cast<double>(reps) * mean * mean) / static_cast<double>(reps - 1);
+          const double mean = m.mean[v];
+          const double empirical = m.variance[v];
           const double z = (mean - f) / std::sqrt(closed / static_cast<double>(reps));
           worst_mean = std::max(worst_mean, std::fabs(z));
           CHECK(std::fabs(z) <= 5.0);
@@ -166,22 +157,8 @@ TEST_CASE("frequency oracles: N*Var at f = 1/k measured against the closed form 
       const std::vector<std::size_t> holders(k, users / k);
       for (const std::string_view name : kOracles) {
         const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(77 + k);
-        std::vector<double> sum(k, 0.0);
-        std::vector<double> sum_sq(k, 0.0);
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
-          for (std::size_t v = 0; v < k; ++v) {
-            sum[v] += e.estimate[v];
-            sum_sq[v] += e.estimate[v] * e.estimate[v];
-          }
-        }
-        double empirical = 0.0;
-        for (std::size_t v = 0; v < k; ++v) {
-          const double mean = sum[v] / static_cast<double>(reps);
-          empirical += (sum_sq[v] - static_cast<double>(reps) * mean * mean) / static_cast<double>(reps - 1);
-        }
+        const EstimateMoments m = estimate_moments(o, holders, reps, 77 + k);
+        const double empirical = std::accumulate(m.variance.begin(), m.variance.end(), 0.0);
         const double n_var = empirical / static_cast<double>(k) * static_cast<double>(users);
         const double closed = frequency_variance(o, 1.0 / static_cast<double>(k), 1.0);
         WARN(name << " eps = " << epsilon << " k = " << k << ": N*Var measured " << n_var << ", closed form " << closed
@@ -277,12 +254,10 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
       for (const std::string_view name : kOracles) {
         INFO(name << " at epsilon = " << epsilon << ", k = " << k);
         const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size());
         std::vector<std::size_t> covered(k, 0);
         std::size_t all_covered = 0;
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
+        const std::uint64_t seed = 31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size();
+        for_each_estimate(o, holders, reps, seed, [&](const FrequencyEstimate& e) {
           bool all = true;
           for (std::size_t v = 0; v < k; ++v) {
             const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
@@ -293,7 +268,7 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
             REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
           }
           all_covered += all ? 1 : 0;
-        }
+        });
         const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
                                  static_cast<double>(reps * k);
         const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /

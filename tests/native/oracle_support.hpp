@@ -140,4 +140,41 @@ inline privsample::FrequencyCounts simulated_counts(const privsample::Oracle& or
   return privsample::frequency_counts(oracle, views);
 }
 
+// `each` called with the estimate of each of `reps` collections of `holders`' reports, drawn by the oracle's encoder
+// with SeededRandom(seed) and counted as a server counts them.
+template <class Each>
+void for_each_estimate(const privsample::Oracle& o, const std::vector<std::size_t>& holders, std::size_t reps,
+                       std::uint64_t seed, Each each) {
+  privsample::SeededRandom bits(seed);
+  for (std::size_t r = 0; r < reps; ++r) {
+    const privsample::FrequencyCounts c = simulated_counts(o, holders, bits);
+    each(privsample::estimate_frequencies(o, c.counts, c.users));
+  }
+}
+
+// Each item's mean estimate and the estimates' sample variance (divisor R − 1) over for_each_estimate's collections.
+struct EstimateMoments {
+  std::vector<double> mean;
+  std::vector<double> variance;
+};
+
+inline EstimateMoments estimate_moments(const privsample::Oracle& o, const std::vector<std::size_t>& holders,
+                                        std::size_t reps, std::uint64_t seed) {
+  const std::size_t k = holders.size();
+  std::vector<double> sum(k, 0.0);
+  std::vector<double> sum_sq(k, 0.0);
+  for_each_estimate(o, holders, reps, seed, [&](const privsample::FrequencyEstimate& e) {
+    for (std::size_t v = 0; v < k; ++v) {
+      sum[v] += e.estimate[v];
+      sum_sq[v] += e.estimate[v] * e.estimate[v];
+    }
+  });
+  EstimateMoments m{std::vector<double>(k), std::vector<double>(k)};
+  for (std::size_t v = 0; v < k; ++v) {
+    m.mean[v] = sum[v] / static_cast<double>(reps);
+    m.variance[v] = (sum_sq[v] - static_cast<double>(reps) * m.mean[v] * m.mean[v]) / static_cast<double>(reps - 1);
+  }
+  return m;
+}
+
 }  // namespace privsample_test
