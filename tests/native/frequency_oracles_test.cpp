@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -59,6 +60,22 @@ double ideal_n_variance(std::string_view name, double epsilon, std::size_t k, do
 }
 
 constexpr std::string_view kOracles[] = {"oue", "olh", "hadamard", "subset-selection"};
+
+// `each(name, ε, k, oracle, holders)` for every oracle of kOracles at every (ε, k) of the grid, the `users` users
+// held as skewed_holders(users, k) holds them; each case under an INFO naming it.
+template <class Each>
+void for_each_oracle_case(std::initializer_list<double> epsilons, std::initializer_list<std::size_t> ks,
+                          std::size_t users, Each each) {
+  for (const double epsilon : epsilons) {
+    for (const std::size_t k : ks) {
+      const std::vector<std::size_t> holders = skewed_holders(users, k);
+      for (const std::string_view name : kOracles) {
+        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
+        each(name, epsilon, k, oracle_of(name, epsilon, k), holders);
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -115,35 +132,30 @@ TEST_CASE("frequency oracles: unbiased, with the closed-form variance, by simula
   // pooled over the items (relative standard error sqrt(2/(R·k)) if the items were independent).
   const std::size_t users = 1000;
   const std::size_t reps = 1500;
-  for (const double epsilon : {1.0, 4.0}) {
-    for (const std::size_t k : {std::size_t{10}, std::size_t{100}}) {
-      const std::vector<std::size_t> holders = skewed_holders(users, k);
-      for (const std::string_view name : kOracles) {
-        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
-        const Oracle o = oracle_of(name, epsilon, k);
-        const EstimateMoments m =
-            estimate_moments(o, holders, reps, static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
-        double empirical_total = 0.0;
-        double closed_total = 0.0;
-        double worst_mean = 0.0;
-        for (std::size_t v = 0; v < k; ++v) {
-          const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
-          const double closed = frequency_variance(o, f, static_cast<double>(users));
-          const double mean = m.mean[v];
-          const double empirical = m.variance[v];
-          const double z = (mean - f) / std::sqrt(closed / static_cast<double>(reps));
-          worst_mean = std::max(worst_mean, std::fabs(z));
-          CHECK(std::fabs(z) <= 5.0);
-          CHECK(empirical / closed == Approx(1.0).margin(6.0 * std::sqrt(2.0 / static_cast<double>(reps))));
-          empirical_total += empirical;
-          closed_total += closed;
-        }
-        WARN("simulation " << name << " eps = " << epsilon << " k = " << k << ": N*Var empirical/closed, pooled over "
-                           << "the items, " << empirical_total / closed_total << "; largest |mean - f|/se " << worst_mean);
-        CHECK(empirical_total / closed_total == Approx(1.0).margin(0.04));
-      }
+  for_each_oracle_case({1.0, 4.0}, {std::size_t{10}, std::size_t{100}}, users,
+                       [&](std::string_view name, double epsilon, std::size_t k, const Oracle& o,
+                           const std::vector<std::size_t>& holders) {
+    const EstimateMoments m =
+        estimate_moments(o, holders, reps, static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
+    double empirical_total = 0.0;
+    double closed_total = 0.0;
+    double worst_mean = 0.0;
+    for (std::size_t v = 0; v < k; ++v) {
+      const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
+      const double closed = frequency_variance(o, f, static_cast<double>(users));
+      const double mean = m.mean[v];
+      const double empirical = m.variance[v];
+      const double z = (mean - f) / std::sqrt(closed / static_cast<double>(reps));
+      worst_mean = std::max(worst_mean, std::fabs(z));
+      CHECK(std::fabs(z) <= 5.0);
+      CHECK(empirical / closed == Approx(1.0).margin(6.0 * std::sqrt(2.0 / static_cast<double>(reps))));
+      empirical_total += empirical;
+      closed_total += closed;
     }
-  }
+    WARN("simulation " << name << " eps = " << epsilon << " k = " << k << ": N*Var empirical/closed, pooled over "
+                       << "the items, " << empirical_total / closed_total << "; largest |mean - f|/se " << worst_mean);
+    CHECK(empirical_total / closed_total == Approx(1.0).margin(0.04));
+  });
 }
 
 TEST_CASE("frequency oracles: N*Var at f = 1/k measured against the closed form (the table, uniform users)",
@@ -248,40 +260,35 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
   // intervals all hold theirs. Each at least 94%, the worst item at least 90% (R = 400: its standard error is 1.1%).
   const std::size_t users = 200;
   const std::size_t reps = 400;
-  for (const double epsilon : {0.5, 4.0}) {
-    for (const std::size_t k : {std::size_t{10}, std::size_t{1000}}) {
-      const std::vector<std::size_t> holders = skewed_holders(users, k);
-      for (const std::string_view name : kOracles) {
-        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
-        const Oracle o = oracle_of(name, epsilon, k);
-        std::vector<std::size_t> covered(k, 0);
-        std::size_t all_covered = 0;
-        const std::uint64_t seed = 31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size();
-        for_each_estimate(o, holders, reps, seed, [&](const FrequencyEstimate& e) {
-          bool all = true;
-          for (std::size_t v = 0; v < k; ++v) {
-            const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
-            covered[v] += e.lower[v] <= f && f <= e.upper[v] ? 1 : 0;
-            const bool in = e.simultaneous_lower[v] <= f && f <= e.simultaneous_upper[v];
-            all = all && in;
-            REQUIRE(e.simultaneous_lower[v] <= e.lower[v]);
-            REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
-          }
-          all_covered += all ? 1 : 0;
-        });
-        const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
-                                 static_cast<double>(reps * k);
-        const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /
-                             static_cast<double>(reps);
-        const double simultaneous = static_cast<double>(all_covered) / static_cast<double>(reps);
-        WARN("coverage " << name << " eps = " << epsilon << " k = " << k << " N = " << users << ": pointwise "
-                         << pointwise << " (worst item " << worst << "), simultaneous " << simultaneous);
-        CHECK(pointwise >= 0.94);
-        CHECK(worst >= 0.90);
-        CHECK(simultaneous >= 0.94);
+  for_each_oracle_case({0.5, 4.0}, {std::size_t{10}, std::size_t{1000}}, users,
+                       [&](std::string_view name, double epsilon, std::size_t k, const Oracle& o,
+                           const std::vector<std::size_t>& holders) {
+    std::vector<std::size_t> covered(k, 0);
+    std::size_t all_covered = 0;
+    const std::uint64_t seed = 31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size();
+    for_each_estimate(o, holders, reps, seed, [&](const FrequencyEstimate& e) {
+      bool all = true;
+      for (std::size_t v = 0; v < k; ++v) {
+        const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
+        covered[v] += e.lower[v] <= f && f <= e.upper[v] ? 1 : 0;
+        const bool in = e.simultaneous_lower[v] <= f && f <= e.simultaneous_upper[v];
+        all = all && in;
+        REQUIRE(e.simultaneous_lower[v] <= e.lower[v]);
+        REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
       }
-    }
-  }
+      all_covered += all ? 1 : 0;
+    });
+    const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
+                             static_cast<double>(reps * k);
+    const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /
+                         static_cast<double>(reps);
+    const double simultaneous = static_cast<double>(all_covered) / static_cast<double>(reps);
+    WARN("coverage " << name << " eps = " << epsilon << " k = " << k << " N = " << users << ": pointwise "
+                     << pointwise << " (worst item " << worst << "), simultaneous " << simultaneous);
+    CHECK(pointwise >= 0.94);
+    CHECK(worst >= 0.90);
+    CHECK(simultaneous >= 0.94);
+  });
 }
 
 TEST_CASE("frequency oracles: the intervals are exact binomial ones on the support share, mapped to the item's share",
