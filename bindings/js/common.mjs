@@ -198,6 +198,35 @@ export function makeFiniteApi(abi) {
     return Object.freeze(out);
   }
 
+  // The frozen public object of a C++ handle: `members(live)` and the lifecycle. live() returns the handle until
+  // dispose() (then throws TypeError `message`); dispose() frees the handle once (remove); an object forgotten without
+  // dispose() is freed by `finalizer` when the garbage collector reclaims it. `members` must not hold getters (the
+  // spread would read them once).
+  function owning(handle, finalizer, remove, message, members) {
+    let disposed = false;
+    const live = () => {
+      if (disposed) throw new TypeError(message);
+      return handle;
+    };
+    const made = Object.freeze({
+      ...members(live),
+      get disposed() {
+        return disposed;
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        finalizer.unregister(made);
+        remove(handle);
+      },
+      [Symbol.dispose]() {
+        made.dispose();
+      },
+    });
+    finalizer.register(made, handle, made);
+    return { made, live };
+  }
+
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
     const opts = mechanismOptions(options, registry);
@@ -210,13 +239,9 @@ export function makeFiniteApi(abi) {
       fn.ps_sampler_delete(handle);
       throw error;
     }
-    let disposed = false;
     const kept = { at: 0, length: -1 }; // the sampler's input buffer (toInput)
-    const live = () => {
-      if (disposed) throw new TypeError(`this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`);
-      return handle;
-    };
-    const made = Object.freeze({
+    const message = `this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`;
+    const owned = owning(handle, release, (h) => fn.ps_sampler_delete(h), message, (live) => ({
       mechanism,
       options: publicOptions(opts),
       guarantee,
@@ -264,22 +289,9 @@ export function makeFiniteApi(abi) {
         number(k, 'k');
         return checkedNumber(abi, fn.ps_worst_case_risk(handle, textOf(f), k));
       },
-      get disposed() {
-        return disposed;
-      },
-      dispose() {
-        if (disposed) return;
-        disposed = true;
-        release.unregister(made);
-        fn.ps_sampler_delete(handle);
-      },
-      [Symbol.dispose]() {
-        made.dispose();
-      },
-    });
-    release.register(made, handle, made);
-    handles.set(made, live);
-    return made;
+    }));
+    handles.set(owned.made, owned.live);
+    return owned.made;
   }
 
   const oracles = Object.freeze(registry.oracles.map((o) => o.name));
@@ -292,12 +304,8 @@ export function makeFiniteApi(abi) {
     stageOptions(opts);
     const handle = checkedNumber(abi, fn.ps_oracle_new(textOf(name)));
     const entry = registry.oracles.find((o) => o.name === name); // the core has accepted the name
-    let disposed = false;
-    const live = () => {
-      if (disposed) throw new TypeError(`this '${name}' oracle was disposed: make a new one with ps.oracle()`);
-      return handle;
-    };
-    const made = Object.freeze({
+    const message = `this '${name}' oracle was disposed: make a new one with ps.oracle()`;
+    return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
       name,
       options: publicOptions(opts),
       guarantee: Object.freeze({ notion: entry.notion, epsilon: checkedNumber(abi, fn.ps_oracle_epsilon(handle)) }),
@@ -309,21 +317,7 @@ export function makeFiniteApi(abi) {
         const r = checkedNumber(abi, fn.ps_oracle_encode(live(), item));
         return entry.report === 'hex' ? abi.readText(r) : r;
       },
-      get disposed() {
-        return disposed;
-      },
-      dispose() {
-        if (disposed) return;
-        disposed = true;
-        releaseOracle.unregister(made);
-        fn.ps_oracle_delete(handle);
-      },
-      [Symbol.dispose]() {
-        made.dispose();
-      },
-    });
-    releaseOracle.register(made, handle, made);
-    return made;
+    })).made;
   }
 
   function divergence(f, p, q) {

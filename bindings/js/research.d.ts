@@ -353,6 +353,21 @@ export interface ReleasedEstimate {
 }
 
 /**
+ * What every per-category estimate carries: N, the estimate and its variance and standard error, pointwise intervals
+ * (each category on its own with probability >= 1 − α) and simultaneous ones (all k categories together).
+ */
+export interface CategoryEstimate {
+  readonly users: number;
+  readonly estimate: Float64Array;
+  readonly variance: Float64Array;
+  readonly standardError: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly simultaneousLower: Float64Array;
+  readonly simultaneousUpper: Float64Array;
+}
+
+/**
  * An estimate of the population P̄ = mean of the users' P_i (or of the item frequencies π for point-mass users).
  * - method 'affine inversion' (k-RR / linear samplers in every notion, local-linear for users inside N_γ(P0), ROO,
  *   local for users inside its identity box b·P0 <= P <= b·e^ε·P0): Q = λP + b, so p̂ = (Q̂ − b)/λ is unbiased; the
@@ -366,20 +381,12 @@ export interface ReleasedEstimate {
  * `caveat` where users the mechanism is meant for break it without the counts showing it; `warnings` where the counts
  * themselves are implausible under the assumption (each has probability <= α when the assumption holds).
  */
-export interface PopulationEstimate {
-  readonly users: number;
+export interface PopulationEstimate extends CategoryEstimate {
   readonly confidence: number;
   /** Unbiased p̂ (sums to 1; entries may lie outside [0, 1]). */
   readonly estimate: Float64Array;
   /** Estimated Var(p̂_x) (plug-in of Q̂ into the multinomial closed form; the intervals are not built from it). */
   readonly variance: Float64Array;
-  readonly standardError: Float64Array;
-  /** Pointwise intervals: each category on its own with probability >= 1 − α. */
-  readonly lower: Float64Array;
-  readonly upper: Float64Array;
-  /** Simultaneous intervals: all k categories together with probability >= 1 − α. */
-  readonly simultaneousLower: Float64Array;
-  readonly simultaneousUpper: Float64Array;
   /** Euclidean projection of `estimate` onto the simplex. */
   readonly projected: Float64Array;
   readonly method: string;
@@ -520,16 +527,8 @@ export interface FrequencyCounts {
  * all k at once (`simultaneousLower`, `simultaneousUpper`; Bonferroni), from binomial bounds on its support share
  * (Clopper–Pearson near 0 and N, Wilson elsewhere), intersected with [0, 1].
  */
-export interface FrequencyEstimate {
-  readonly users: number;
+export interface FrequencyEstimate extends CategoryEstimate {
   readonly alpha: number;
-  readonly estimate: Float64Array;
-  readonly variance: Float64Array;
-  readonly standardError: Float64Array;
-  readonly lower: Float64Array;
-  readonly upper: Float64Array;
-  readonly simultaneousLower: Float64Array;
-  readonly simultaneousUpper: Float64Array;
 }
 
 /** ps.advise() options. */

@@ -21,15 +21,7 @@ namespace {
 // Σ_v (f̂_v − f_v)², averaged over `reps` collections of N users holding items ∝ 1/(v + 1), for one candidate.
 double measured_total_error(const std::string& name, double epsilon, std::size_t k, std::size_t users,
                             std::size_t reps, std::uint64_t seed) {
-  std::vector<std::size_t> holders(k);
-  double weight = 0.0;
-  for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
-  std::size_t given = 0;
-  for (std::size_t v = 0; v < k; ++v) {
-    holders[v] = static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
-    given += holders[v];
-  }
-  holders[0] += users - given;
+  const std::vector<std::size_t> holders = skewed_holders(users, k);
   SeededRandom bits(seed);
   double total = 0.0;
   MechanismOptions options;

@@ -14,28 +14,13 @@
 #include "base/draw.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "base/randomness.hpp"
+#include "oracle_support.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
 using namespace privsample_test;
 
 namespace {
-
-// Counts the 64-bit words a draw takes: the operations of a draw are a fixed number per word (a uniform index or
-// one Bernoulli step each), so equal word-count laws mean equal work.
-class CountingBits final : public RandomBits {
- public:
-  explicit CountingBits(std::uint64_t seed) : inner_(seed) {}
-  std::uint64_t next_u64() override {
-    ++words_;
-    return inner_.next_u64();
-  }
-  [[nodiscard]] std::uint64_t words() const { return words_; }
-
- private:
-  SeededRandom inner_;
-  std::uint64_t words_ = 0;
-};
 
 struct Named {
   std::string name;
@@ -121,7 +106,7 @@ struct WordStats {
 };
 
 WordStats words_per_draw(const IndexDraw& draw, std::size_t draws, std::uint64_t seed) {
-  CountingBits bits(seed);
+  WordCounter bits(seed);
   double sum = 0.0;
   double sum_sq = 0.0;
   for (std::size_t i = 0; i < draws; ++i) {
@@ -404,7 +389,7 @@ TEST_CASE("draw policy: sample_point releases points whose cells follow distribu
     // The words a release takes: the same law for a density far from h and one equal to it.
     std::array<WordStats, 2> stats;
     for (std::size_t which = 0; which < 2; ++which) {
-      CountingBits counting(11 + which);
+      WordCounter counting(11 + which);
       double sum = 0.0;
       double sum_sq = 0.0;
       constexpr std::size_t draws = 20000;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -59,6 +60,22 @@ double ideal_n_variance(std::string_view name, double epsilon, std::size_t k, do
 }
 
 constexpr std::string_view kOracles[] = {"oue", "olh", "hadamard", "subset-selection"};
+
+// `each(name, ε, k, oracle, holders)` for every oracle of kOracles at every (ε, k) of the grid, the `users` users
+// held as skewed_holders(users, k) holds them; each case under an INFO naming it.
+template <class Each>
+void for_each_oracle_case(std::initializer_list<double> epsilons, std::initializer_list<std::size_t> ks,
+                          std::size_t users, Each each) {
+  for (const double epsilon : epsilons) {
+    for (const std::size_t k : ks) {
+      const std::vector<std::size_t> holders = skewed_holders(users, k);
+      for (const std::string_view name : kOracles) {
+        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
+        each(name, epsilon, k, oracle_of(name, epsilon, k), holders);
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -115,50 +132,30 @@ TEST_CASE("frequency oracles: unbiased, with the closed-form variance, by simula
   // pooled over the items (relative standard error sqrt(2/(R·k)) if the items were independent).
   const std::size_t users = 1000;
   const std::size_t reps = 1500;
-  for (const double epsilon : {1.0, 4.0}) {
-    for (const std::size_t k : {std::size_t{10}, std::size_t{100}}) {
-      std::vector<std::size_t> holders(k);
-      double weight = 0.0;
-      for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
-      for (std::size_t v = 0; v < k; ++v) {
-        holders[v] = static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
-      }
-      holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
-      for (const std::string_view name : kOracles) {
-        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
-        const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
-        std::vector<double> sum(k, 0.0);
-        std::vector<double> sum_sq(k, 0.0);
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
-          for (std::size_t v = 0; v < k; ++v) {
-            sum[v] += e.estimate[v];
-            sum_sq[v] += e.estimate[v] * e.estimate[v];
-          }
-        }
-        double empirical_total = 0.0;
-        double closed_total = 0.0;
-        double worst_mean = 0.0;
-        for (std::size_t v = 0; v < k; ++v) {
-          const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
-          const double closed = frequency_variance(o, f, static_cast<double>(users));
-          const double mean = sum[v] / static_cast<double>(reps);
-          const double empirical = (sum_sq[v] - static_cast<double>(reps) * mean * mean) / static_cast<double>(reps - 1);
-          const double z = (mean - f) / std::sqrt(closed / static_cast<double>(reps));
-          worst_mean = std::max(worst_mean, std::fabs(z));
-          CHECK(std::fabs(z) <= 5.0);
-          CHECK(empirical / closed == Approx(1.0).margin(6.0 * std::sqrt(2.0 / static_cast<double>(reps))));
-          empirical_total += empirical;
-          closed_total += closed;
-        }
-        WARN("simulation " << name << " eps = " << epsilon << " k = " << k << ": N*Var empirical/closed, pooled over "
-                           << "the items, " << empirical_total / closed_total << "; largest |mean - f|/se " << worst_mean);
-        CHECK(empirical_total / closed_total == Approx(1.0).margin(0.04));
-      }
+  for_each_oracle_case({1.0, 4.0}, {std::size_t{10}, std::size_t{100}}, users,
+                       [&](std::string_view name, double epsilon, std::size_t k, const Oracle& o,
+                           const std::vector<std::size_t>& holders) {
+    const EstimateMoments m =
+        estimate_moments(o, holders, reps, static_cast<std::uint64_t>(1000 * epsilon) + k + name.size());
+    double empirical_total = 0.0;
+    double closed_total = 0.0;
+    double worst_mean = 0.0;
+    for (std::size_t v = 0; v < k; ++v) {
+      const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
+      const double closed = frequency_variance(o, f, static_cast<double>(users));
+      const double mean = m.mean[v];
+      const double empirical = m.variance[v];
+      const double z = (mean - f) / std::sqrt(closed / static_cast<double>(reps));
+      worst_mean = std::max(worst_mean, std::fabs(z));
+      CHECK(std::fabs(z) <= 5.0);
+      CHECK(empirical / closed == Approx(1.0).margin(6.0 * std::sqrt(2.0 / static_cast<double>(reps))));
+      empirical_total += empirical;
+      closed_total += closed;
     }
-  }
+    WARN("simulation " << name << " eps = " << epsilon << " k = " << k << ": N*Var empirical/closed, pooled over "
+                       << "the items, " << empirical_total / closed_total << "; largest |mean - f|/se " << worst_mean);
+    CHECK(empirical_total / closed_total == Approx(1.0).margin(0.04));
+  });
 }
 
 TEST_CASE("frequency oracles: N*Var at f = 1/k measured against the closed form (the table, uniform users)",
@@ -172,22 +169,8 @@ TEST_CASE("frequency oracles: N*Var at f = 1/k measured against the closed form 
       const std::vector<std::size_t> holders(k, users / k);
       for (const std::string_view name : kOracles) {
         const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(77 + k);
-        std::vector<double> sum(k, 0.0);
-        std::vector<double> sum_sq(k, 0.0);
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
-          for (std::size_t v = 0; v < k; ++v) {
-            sum[v] += e.estimate[v];
-            sum_sq[v] += e.estimate[v] * e.estimate[v];
-          }
-        }
-        double empirical = 0.0;
-        for (std::size_t v = 0; v < k; ++v) {
-          const double mean = sum[v] / static_cast<double>(reps);
-          empirical += (sum_sq[v] - static_cast<double>(reps) * mean * mean) / static_cast<double>(reps - 1);
-        }
+        const EstimateMoments m = estimate_moments(o, holders, reps, 77 + k);
+        const double empirical = std::accumulate(m.variance.begin(), m.variance.end(), 0.0);
         const double n_var = empirical / static_cast<double>(k) * static_cast<double>(users);
         const double closed = frequency_variance(o, 1.0 / static_cast<double>(k), 1.0);
         WARN(name << " eps = " << epsilon << " k = " << k << ": N*Var measured " << n_var << ", closed form " << closed
@@ -277,49 +260,35 @@ TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, smal
   // intervals all hold theirs. Each at least 94%, the worst item at least 90% (R = 400: its standard error is 1.1%).
   const std::size_t users = 200;
   const std::size_t reps = 400;
-  for (const double epsilon : {0.5, 4.0}) {
-    for (const std::size_t k : {std::size_t{10}, std::size_t{1000}}) {
-      std::vector<std::size_t> holders(k);
-      double weight = 0.0;
-      for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
+  for_each_oracle_case({0.5, 4.0}, {std::size_t{10}, std::size_t{1000}}, users,
+                       [&](std::string_view name, double epsilon, std::size_t k, const Oracle& o,
+                           const std::vector<std::size_t>& holders) {
+    std::vector<std::size_t> covered(k, 0);
+    std::size_t all_covered = 0;
+    const std::uint64_t seed = 31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size();
+    for_each_estimate(o, holders, reps, seed, [&](const FrequencyEstimate& e) {
+      bool all = true;
       for (std::size_t v = 0; v < k; ++v) {
-        holders[v] =
-            static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
+        const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
+        covered[v] += e.lower[v] <= f && f <= e.upper[v] ? 1 : 0;
+        const bool in = e.simultaneous_lower[v] <= f && f <= e.simultaneous_upper[v];
+        all = all && in;
+        REQUIRE(e.simultaneous_lower[v] <= e.lower[v]);
+        REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
       }
-      holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
-      for (const std::string_view name : kOracles) {
-        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
-        const Oracle o = oracle_of(name, epsilon, k);
-        SeededRandom bits(31 + static_cast<std::uint64_t>(10 * epsilon) + k + name.size());
-        std::vector<std::size_t> covered(k, 0);
-        std::size_t all_covered = 0;
-        for (std::size_t r = 0; r < reps; ++r) {
-          const FrequencyCounts c = simulated_counts(o, holders, bits);
-          const FrequencyEstimate e = estimate_frequencies(o, c.counts, c.users);
-          bool all = true;
-          for (std::size_t v = 0; v < k; ++v) {
-            const double f = static_cast<double>(holders[v]) / static_cast<double>(users);
-            covered[v] += e.lower[v] <= f && f <= e.upper[v] ? 1 : 0;
-            const bool in = e.simultaneous_lower[v] <= f && f <= e.simultaneous_upper[v];
-            all = all && in;
-            REQUIRE(e.simultaneous_lower[v] <= e.lower[v]);
-            REQUIRE(e.upper[v] <= e.simultaneous_upper[v]);
-          }
-          all_covered += all ? 1 : 0;
-        }
-        const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
-                                 static_cast<double>(reps * k);
-        const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /
-                             static_cast<double>(reps);
-        const double simultaneous = static_cast<double>(all_covered) / static_cast<double>(reps);
-        WARN("coverage " << name << " eps = " << epsilon << " k = " << k << " N = " << users << ": pointwise "
-                         << pointwise << " (worst item " << worst << "), simultaneous " << simultaneous);
-        CHECK(pointwise >= 0.94);
-        CHECK(worst >= 0.90);
-        CHECK(simultaneous >= 0.94);
-      }
-    }
-  }
+      all_covered += all ? 1 : 0;
+    });
+    const double pointwise = static_cast<double>(std::accumulate(covered.begin(), covered.end(), std::size_t{0})) /
+                             static_cast<double>(reps * k);
+    const double worst = static_cast<double>(*std::min_element(covered.begin(), covered.end())) /
+                         static_cast<double>(reps);
+    const double simultaneous = static_cast<double>(all_covered) / static_cast<double>(reps);
+    WARN("coverage " << name << " eps = " << epsilon << " k = " << k << " N = " << users << ": pointwise "
+                     << pointwise << " (worst item " << worst << "), simultaneous " << simultaneous);
+    CHECK(pointwise >= 0.94);
+    CHECK(worst >= 0.90);
+    CHECK(simultaneous >= 0.94);
+  });
 }
 
 TEST_CASE("frequency oracles: the intervals are exact binomial ones on the support share, mapped to the item's share",

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@
 
 namespace privsample_test {
 
-// Counts the 64-bit words drawn (the draw policy's measure of a report's work).
+// Counts the 64-bit words drawn: a draw's operations are a fixed number per word (a uniform index or one Bernoulli
+// step each), so equal word-count laws mean equal work (the draw policy's measure).
 class WordCounter final : public privsample::RandomBits {
  public:
   explicit WordCounter(std::uint64_t seed) : inner_(seed) {}
@@ -33,6 +35,19 @@ class WordCounter final : public privsample::RandomBits {
   privsample::SeededRandom inner_;
   std::uint64_t words_ = 0;
 };
+
+// The items of `users` users, item v held by floor(users/((v + 1)·H_k)) of them (H_k = Σ 1/(v + 1)), the users the
+// floors leave over holding item 0: a skewed population whose counts add up to `users`.
+inline std::vector<std::size_t> skewed_holders(std::size_t users, std::size_t k) {
+  std::vector<std::size_t> holders(k);
+  double weight = 0.0;
+  for (std::size_t v = 0; v < k; ++v) weight += 1.0 / static_cast<double>(v + 1);
+  for (std::size_t v = 0; v < k; ++v) {
+    holders[v] = static_cast<std::size_t>(std::floor(static_cast<double>(users) / (static_cast<double>(v + 1) * weight)));
+  }
+  holders[0] += users - std::accumulate(holders.begin(), holders.end(), std::size_t{0});
+  return holders;
+}
 
 // A report as a key: the integer, or the bitset's bytes.
 template <class O>
@@ -123,6 +138,43 @@ inline privsample::FrequencyCounts simulated_counts(const privsample::Oracle& or
   }
   std::vector<std::string_view> views(texts.begin(), texts.end());
   return privsample::frequency_counts(oracle, views);
+}
+
+// `each` called with the estimate of each of `reps` collections of `holders`' reports, drawn by the oracle's encoder
+// with SeededRandom(seed) and counted as a server counts them.
+template <class Each>
+void for_each_estimate(const privsample::Oracle& o, const std::vector<std::size_t>& holders, std::size_t reps,
+                       std::uint64_t seed, Each each) {
+  privsample::SeededRandom bits(seed);
+  for (std::size_t r = 0; r < reps; ++r) {
+    const privsample::FrequencyCounts c = simulated_counts(o, holders, bits);
+    each(privsample::estimate_frequencies(o, c.counts, c.users));
+  }
+}
+
+// Each item's mean estimate and the estimates' sample variance (divisor R − 1) over for_each_estimate's collections.
+struct EstimateMoments {
+  std::vector<double> mean;
+  std::vector<double> variance;
+};
+
+inline EstimateMoments estimate_moments(const privsample::Oracle& o, const std::vector<std::size_t>& holders,
+                                        std::size_t reps, std::uint64_t seed) {
+  const std::size_t k = holders.size();
+  std::vector<double> sum(k, 0.0);
+  std::vector<double> sum_sq(k, 0.0);
+  for_each_estimate(o, holders, reps, seed, [&](const privsample::FrequencyEstimate& e) {
+    for (std::size_t v = 0; v < k; ++v) {
+      sum[v] += e.estimate[v];
+      sum_sq[v] += e.estimate[v] * e.estimate[v];
+    }
+  });
+  EstimateMoments m{std::vector<double>(k), std::vector<double>(k)};
+  for (std::size_t v = 0; v < k; ++v) {
+    m.mean[v] = sum[v] / static_cast<double>(reps);
+    m.variance[v] = (sum_sq[v] - static_cast<double>(reps) * m.mean[v] * m.mean[v]) / static_cast<double>(reps - 1);
+  }
+  return m;
 }
 
 }  // namespace privsample_test
