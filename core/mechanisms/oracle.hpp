@@ -115,21 +115,4 @@ class OracleBase {
   Coins coins_{};
 };
 
-// An oracle whose report is a bitset of k bits (ReportFormat::bits) that supports exactly the items whose bit is 1.
-template <class Derived, class CoinsT>
-class BitsetOracle : public OracleBase<Derived, CoinsT> {
- public:
-  static constexpr ReportFormat report_format = ReportFormat::bits;
-
-  [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(this->k_); }
-
-  // Whether the report supports v: its bit v is 1.
-  [[nodiscard]] static bool supports(std::span<const std::uint8_t> report, std::size_t v) noexcept {
-    return bit_of(report, v);
-  }
-
- protected:
-  using OracleBase<Derived, CoinsT>::OracleBase;
-};
-
 }  // namespace privsample

@@ -22,22 +22,29 @@ struct OueCoins {
   std::uint32_t other_one;
 };
 
-class OueOracle : public BitsetOracle<OueOracle, OueCoins> {
+class OueOracle : public OracleBase<OueOracle, OueCoins> {
  public:
   static constexpr MechanismSpec spec{
       "oue", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
       "optimised unary encoding: k bits, the item's set with probability 1/2, every other with 1/(e^ε + 1)"};
+  static constexpr ReportFormat report_format = ReportFormat::bits;
   static constexpr CountsKind counts_kind = CountsKind::per_category;
 
   OueOracle(double epsilon, std::size_t k);
   // Tests: coins as given, claiming `claimed` (the privacy audit must see when they break it).
-  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : BitsetOracle(claimed, k, coins) {}
+  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : OracleBase(claimed, k, coins) {}
+
+  [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(k_); }
 
   // One report of `item` (< k, checked by the caller) into out (report_bytes() bytes). Reads ceil(k/8)·4 words
   // whatever the item: every position's coin takes 32 bits, the padding's too, and the item's threshold is selected
   // without a branch.
   void report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const;
 
+  // Whether the report supports v: its bit v is 1.
+  [[nodiscard]] static bool supports(std::span<const std::uint8_t> report, std::size_t v) noexcept {
+    return bit_of(report, v);
+  }
   // Pr(report | item) = w(report)·level (levels()), w(report) the product of the k coins' q or 1 − q computed the same
   // way for every item, so that two items' probabilities of one report have exactly the ratio of their levels up to
   // the final roundings (in extended precision; underflows for large k).

@@ -40,7 +40,7 @@ double variance_at_zero(std::size_t k, std::size_t d, const SubsetSelectionOracl
 }  // namespace
 
 SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k)
-    : BitsetOracle(epsilon, k) {
+    : OracleBase(epsilon, k) {
   // k/(e^ε + 1) = k·e^−ε/(1 + e^−ε), without overflow at any ε
   const double decay = std::exp(-effective_epsilon(epsilon));
   const double ideal = static_cast<double>(k_) * decay / (1.0 + decay);
@@ -57,7 +57,7 @@ SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k)
 }
 
 SubsetSelectionOracle::SubsetSelectionOracle(Guarantee claimed, std::size_t k, std::size_t d, Coins coins)
-    : BitsetOracle(claimed, k, coins), d_(d) {
+    : OracleBase(claimed, k, coins), d_(d) {
   if (k < 2 || d < 1 || d >= k) throw std::invalid_argument("SubsetSelectionOracle: needs 1 <= d <= k - 1");
 }
 
