@@ -27,7 +27,6 @@
 #include <string_view>
 
 #include "mechanisms/spec.hpp"
-#include "privacy/privacy.hpp"
 
 namespace privsample {
 
@@ -85,34 +84,5 @@ void write_hex(std::span<const std::uint8_t> bytes, char* out) noexcept;
 // std::invalid_argument naming reports[index] and the text otherwise (the message is built only then: a server reads
 // millions of reports).
 void read_hex(std::string_view text, std::size_t k, std::span<std::uint8_t> out, std::size_t index);
-
-// What every oracle class holds and makes alike: its guarantee, k and coins (CoinsT, the oracle's thresholds), and
-// make() from options (checked against Derived::spec, then Derived(ε, k)).
-template <class Derived, class CoinsT>
-class OracleBase {
- public:
-  using Coins = CoinsT;
-
-  [[nodiscard]] static Derived make(const MechanismOptions& options) {
-    const Guarantee g = checked_options(Derived::spec, options);
-    return Derived(g.epsilon, oracle_categories(options));
-  }
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
-  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
-  [[nodiscard]] Coins coins() const noexcept { return coins_; }
-
- protected:
-  // Pure ε-LDP at a validated ε over a validated k (std::invalid_argument naming epsilon or categories); the derived
-  // constructor sets the coins.
-  OracleBase(double epsilon, std::size_t k)
-      : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)}, k_(oracle_categories(static_cast<double>(k))) {}
-  // Tests: everything as given.
-  OracleBase(Guarantee claimed, std::size_t k, Coins coins) noexcept : guarantee_(claimed), k_(k), coins_(coins) {}
-
-  Guarantee guarantee_;
-  std::size_t k_;
-  Coins coins_{};
-};
 
 }  // namespace privsample

@@ -15,14 +15,7 @@
 
 namespace privsample {
 
-// A bit is 1 when its 32-bit word is below its threshold: item_one for the item's bit (2^31: p = 1/2 exactly),
-// other_one for every other bit (q = other_one/2^32).
-struct OueCoins {
-  std::uint32_t item_one;
-  std::uint32_t other_one;
-};
-
-class OueOracle : public OracleBase<OueOracle, OueCoins> {
+class OueOracle {
  public:
   static constexpr MechanismSpec spec{
       "oue", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
@@ -30,10 +23,21 @@ class OueOracle : public OracleBase<OueOracle, OueCoins> {
   static constexpr ReportFormat report_format = ReportFormat::bits;
   static constexpr CountsKind counts_kind = CountsKind::per_category;
 
+  // A bit is 1 when its 32-bit word is below its threshold: item_one for the item's bit (2^31: p = 1/2 exactly),
+  // other_one for every other bit (q = other_one/2^32).
+  struct Coins {
+    std::uint32_t item_one;
+    std::uint32_t other_one;
+  };
+
+  [[nodiscard]] static OueOracle make(const MechanismOptions& options);
   OueOracle(double epsilon, std::size_t k);
   // Tests: coins as given, claiming `claimed` (the privacy audit must see when they break it).
-  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : OracleBase(claimed, k, coins) {}
+  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : guarantee_(claimed), k_(k), coins_(coins) {}
 
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
+  [[nodiscard]] Coins coins() const noexcept { return coins_; }
   [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(k_); }
 
   // One report of `item` (< k, checked by the caller) into out (report_bytes() bytes). Reads ceil(k/8)·4 words
@@ -53,6 +57,11 @@ class OueOracle : public OracleBase<OueOracle, OueCoins> {
   [[nodiscard]] ReportLevels levels() const noexcept;
   // p* = p, q* = q: the ones-count of v is its support count.
   [[nodiscard]] SupportLaw support_law() const noexcept;
+
+ private:
+  Guarantee guarantee_;
+  std::size_t k_;
+  Coins coins_;
 };
 
 }  // namespace privsample

@@ -18,15 +18,7 @@
 
 namespace privsample {
 
-// The item is in the subset when a word is below `include` (probability include/2^64), or, with out_of > 0, when
-// uniform_below(out_of) is (probability include/out_of: at ε′ = 0, where p_in = d/k exactly keeps both directions of
-// the ratio at 1 and a dyadic coin cannot).
-struct SubsetSelectionCoins {
-  std::uint64_t include;
-  std::uint64_t out_of = 0;
-};
-
-class SubsetSelectionOracle : public OracleBase<SubsetSelectionOracle, SubsetSelectionCoins> {
+class SubsetSelectionOracle {
  public:
   static constexpr MechanismSpec spec{
       "subset-selection", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
@@ -34,12 +26,24 @@ class SubsetSelectionOracle : public OracleBase<SubsetSelectionOracle, SubsetSel
   static constexpr ReportFormat report_format = ReportFormat::bits;
   static constexpr CountsKind counts_kind = CountsKind::per_category;
 
+  // The item is in the subset when a word is below `include` (probability include/2^64), or, with out_of > 0, when
+  // uniform_below(out_of) is (probability include/out_of: at ε′ = 0, where p_in = d/k exactly keeps both directions of
+  // the ratio at 1 and a dyadic coin cannot).
+  struct Coins {
+    std::uint64_t include;
+    std::uint64_t out_of = 0;
+  };
+
+  [[nodiscard]] static SubsetSelectionOracle make(const MechanismOptions& options);
   // d: of ⌊k/(e^ε + 1)⌋ and ⌈k/(e^ε + 1)⌉, within [1, k − 1], the one with the smaller closed-form variance at f → 0.
   SubsetSelectionOracle(double epsilon, std::size_t k);
   // Tests: subset size and coins as given (1 <= d <= k − 1), claiming `claimed`.
   SubsetSelectionOracle(Guarantee claimed, std::size_t k, std::size_t d, Coins coins);
 
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
   [[nodiscard]] std::size_t subset_size() const noexcept { return d_; }
+  [[nodiscard]] Coins coins() const noexcept { return coins_; }
   [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(k_); }
 
   // One report of `item` (< k, checked by the caller) as a bitset into out (report_bytes() bytes). Always draws a
@@ -60,7 +64,10 @@ class SubsetSelectionOracle : public OracleBase<SubsetSelectionOracle, SubsetSel
   [[nodiscard]] SupportLaw support_law() const noexcept;
 
  private:
+  Guarantee guarantee_;
+  std::size_t k_;
   std::size_t d_ = 0;
+  Coins coins_{0, 0};
 };
 
 }  // namespace privsample
