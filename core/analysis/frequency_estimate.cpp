@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
-#include <unordered_map>
 #include <variant>
 
 #include "analysis/estimate.hpp"
@@ -22,24 +21,6 @@ double validated_users(double users) {
   }
   return users;
 }
-
-// The exact (Clopper–Pearson) interval of a support share from c of N at level 1 − alpha (estimate.hpp), kept per
-// count, since many items share one (most are near N·q* when k is large). A Poisson binomial of the same mean has
-// lighter tails beyond one unit from its mean (Hoeffding 1956, Thm 4), so it covers the support share too.
-class ShareIntervals {
- public:
-  ShareIntervals(double n, double alpha) : n_(n), alpha_(alpha) {}
-  Interval operator()(double c) {
-    const auto [at, fresh] = known_.try_emplace(c);
-    if (fresh) at->second = clopper_pearson_interval(c, n_, alpha_);
-    return at->second;
-  }
-
- private:
-  double n_;
-  double alpha_;
-  std::unordered_map<double, Interval> known_;
-};
 
 }  // namespace
 
@@ -176,8 +157,10 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
                        &out.simultaneous_lower, &out.simultaneous_upper}) {
     column->resize(k);
   }
-  ShareIntervals one_at_a_time(n, alpha);
-  ShareIntervals all_at_once(n, alpha / static_cast<double>(k));  // Bonferroni over the k items
+  // The exact (Clopper–Pearson) intervals of each support share c_v/N, pointwise and Bonferroni over the k items
+  // (estimate.hpp; each count solved once). A Poisson binomial of the same mean has lighter tails beyond one unit from
+  // its mean (Hoeffding 1956, Thm 4), so they cover the support share too.
+  const TargetIntervals shares = proportion_intervals(support, n, alpha);
   const long double gap = law.p - law.q;
   const auto share_of = [&](double m) {
     return std::clamp(static_cast<double>((static_cast<long double>(m) - law.q) / gap), 0.0, 1.0);
@@ -187,12 +170,10 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
     out.estimate[v] = static_cast<double>((share - law.q) / gap);
     out.variance[v] = support_variance(law, std::clamp(out.estimate[v], 0.0, 1.0), n);
     out.standard_error[v] = std::sqrt(out.variance[v]);
-    const Interval one = one_at_a_time(support[v]);
-    const Interval all = all_at_once(support[v]);
-    out.lower[v] = share_of(one.lower);
-    out.upper[v] = share_of(one.upper);
-    out.simultaneous_lower[v] = share_of(all.lower);
-    out.simultaneous_upper[v] = share_of(all.upper);
+    out.lower[v] = share_of(shares.lower[v]);
+    out.upper[v] = share_of(shares.upper[v]);
+    out.simultaneous_lower[v] = share_of(shares.simultaneous_lower[v]);
+    out.simultaneous_upper[v] = share_of(shares.simultaneous_upper[v]);
   }
   return out;
 }
