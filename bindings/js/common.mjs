@@ -219,9 +219,12 @@ export function makeFiniteApi(abi) {
         finalizer.unregister(made);
         remove(handle);
       },
-      [Symbol.dispose]() {
-        made.dispose();
-      },
+      // `using` support where the engine has Symbol.dispose; elsewhere no such member (not a key 'undefined').
+      ...(typeof Symbol.dispose === 'symbol' && {
+        [Symbol.dispose]() {
+          made.dispose();
+        },
+      }),
     });
     finalizer.register(made, handle, made);
     return { made, live };

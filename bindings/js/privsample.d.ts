@@ -181,7 +181,8 @@ export interface Sampler {
   dispose(): void;
   /**
    * `using s = ps.sampler(…)` (explicit resource management) disposes it at the end of the block: the method keyed
-   * `Symbol.dispose` (declared where the program's libs know that symbol).
+   * `Symbol.dispose` (declared where the program's libs know that symbol; present at run time where the engine
+   * has `Symbol.dispose`).
    */
   [disposeSymbol](): void;
 }
