@@ -19,6 +19,7 @@ const COMPARED = ['minimax', 'linear', 'mollifier', 'local', 'roo'];
 let RECORD_LEVEL = new Set();
 let PRIOR_BASED = new Set();
 let NOTION_BASED = new Set();
+let ESTIMATED_LAW = new Set(); // distribution() is a Monte-Carlo estimate (registry: exactDistribution false)
 let FINITE = [];
 
 const ready = init().then((ps) => {
@@ -28,6 +29,7 @@ const ready = init().then((ps) => {
   RECORD_LEVEL = names((m) => m.notion === 'record-dp');
   PRIOR_BASED = names((m) => m.required.includes('prior'));
   NOTION_BASED = names((m) => m.notion === 'ldp-from-options');
+  ESTIMATED_LAW = names((m) => !m.exactDistribution);
   return ps;
 });
 const seriesCache = new Map(); // key → one mechanism's curves (they do not depend on the current ε)
@@ -126,7 +128,10 @@ function comparison(ps, hist, f, chosen, settings) {
   return { epsilon: CURVE_EPSILONS, series: mechanisms.map((m) => seriesOf(ps, m, hist, f, settings)) };
 }
 
-/** The accountant's cost grows like k³ (Laplace + projection: a Monte-Carlo channel, much more); beyond these it is not run. */
+/**
+ * The accountant's cost grows like k³ (a Monte-Carlo channel, as Laplace + projection's: much more); beyond these it
+ * is not run.
+ */
 const ACCOUNTANT_MAX_K = 60;
 const ACCOUNTANT_MAX_K_MONTE_CARLO = 20;
 const accountantCache = new Map();
@@ -148,12 +153,14 @@ function accountantPriorOf(ps, kind, hist, settings, mechanism) {
  */
 function accountantOf(ps, s, mechanism, hist, settings, priorKind) {
   const k = hist.length;
-  const limit = mechanism === 'laplace-projection' ? ACCOUNTANT_MAX_K_MONTE_CARLO : ACCOUNTANT_MAX_K;
+  const estimated = ESTIMATED_LAW.has(mechanism);
+  const limit = estimated ? ACCOUNTANT_MAX_K_MONTE_CARLO : ACCOUNTANT_MAX_K;
+  const label = FINITE.find((m) => m.name === mechanism)?.label;
   if (k > limit) {
     // Not an error: the page shows this as a note and everything else works at this size.
     return {
       unavailable: `The accountant is computed for up to ${limit} categories${
-        mechanism === 'laplace-projection' ? ' with Laplace + projection (its channel is a Monte-Carlo estimate)' : ''
+        estimated ? ` with ${label} (its channel is a Monte-Carlo estimate)` : ''
       }; your histogram has k = ${k}. Its exact computation grows like k³ (at k = ${k} it would take far longer than the rest of the page), so it is left out here. The guarantee line and the charts above hold for any k; merge rare categories to see the accountant.`,
     };
   }

@@ -217,6 +217,11 @@ export interface RegistryMechanism {
   readonly label: string;
   /** What it does, in plain words (the demo's line under its picker). */
   readonly plain: string;
+  /**
+   * Whether distribution() is the exact law sample() draws from; false where it is only an estimate
+   * ('laplace-projection': a Monte-Carlo average), which the accountant refuses and releasedLaw() answers null for.
+   */
+  readonly exactDistribution: boolean;
 }
 
 /**

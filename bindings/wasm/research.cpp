@@ -57,10 +57,6 @@ val copy_out(const std::vector<double>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 
-val copy_out(const std::vector<std::uint32_t>& values) {
-  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
-}
-
 val guarantee_to_val(const Guarantee& g) {
   val out = val::object();
   out.set("notion", notion_name(g.notion));
@@ -90,8 +86,96 @@ std::optional<double> seed_of(const val& seed) {
   return seed.as<double>();
 }
 
-// Optional numbers become null in JS.
-val number_or_null(const std::optional<double>& value) { return value ? val(*value) : val::null(); }
+// ---- results: each shape is a value_object declared once, in EMSCRIPTEN_BINDINGS below -------------------------
+// A result leaves as to_js(result): Embind builds the JS object from the registered fields, in declaration order,
+// every field present (null where there is none). Fields Embind carries as they are (double, bool, std::string) are
+// plain member fields; the others go through to_js, the conversions value_object has no field type for:
+//  - std::vector<double> -> a Float64Array copy (a vector field would need register_vector, which hands JS a C++
+//    handle rather than an array; and a view into the heap goes stale when memory grows);
+//  - std::optional<T> -> T, or null (Embind 3.1.6 has no std::optional);
+//  - std::vector<T> of anything else -> a JS array of T;
+//  - integers -> numbers (64-bit ones would otherwise need -sWASM_BIGINT).
+
+template <class T> inline constexpr bool is_optional = false;
+template <class T> inline constexpr bool is_optional<std::optional<T>> = true;
+template <class T> inline constexpr bool is_vector = false;
+template <class T> inline constexpr bool is_vector<std::vector<T>> = true;
+
+template <class V>
+val to_js(const V& value) {
+  if constexpr (std::is_same_v<V, std::vector<double>>) {
+    return copy_out(value);
+  } else if constexpr (is_optional<V>) {
+    return value ? to_js(*value) : val::null();
+  } else if constexpr (is_vector<V>) {
+    val out = val::array();
+    for (const auto& item : value) out.call<void>("push", to_js(item));
+    return out;
+  } else if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>) {
+    return val(static_cast<double>(value));
+  } else {
+    return val(value);  // double, bool, std::string, or a result registered below
+  }
+}
+
+// One result shape: Result<T>("T").field<Get>("jsName")…, Get a data member of T or a function of const T&.
+template <class T>
+class Result {
+ public:
+  explicit Result(const char* name) : object_(name) {}
+
+  template <auto Get>
+  Result& field(const char* name) {
+    using V = std::remove_cvref_t<std::invoke_result_t<decltype(Get), const T&>>;
+    if constexpr (std::is_member_object_pointer_v<decltype(Get)> &&
+                  (std::is_same_v<V, double> || std::is_same_v<V, bool> || std::is_same_v<V, std::string>)) {
+      object_.field(name, Get);
+    } else {
+      object_.field(name, &read<Get>, &never_read_back);
+    }
+    return *this;
+  }
+
+  // A field whose empty value means there is none (a curve without a prior, no caveat): null in JS.
+  template <auto Get>
+  Result& field_or_null(const char* name) {
+    object_.field(name, &read_or_null<Get>, &never_read_back);
+    return *this;
+  }
+
+ private:
+  template <auto Get>
+  static val read(const T& result) { return to_js(std::invoke(Get, result)); }
+  template <auto Get>
+  static val read_or_null(const T& result) {
+    const auto& value = std::invoke(Get, result);
+    return value.empty() ? val::null() : to_js(value);
+  }
+  // Results only leave: no binding takes one from JS, so Embind never calls this setter.
+  static void never_read_back(T&, val) {}
+
+  emscripten::value_object<T> object_;
+};
+
+// Shapes of the bindings' own (the core returns the parts separately).
+struct ChannelLdp {
+  double pure_epsilon = 0.0;
+  std::vector<double> delta;
+};
+struct NamedShuffleBound : ShuffleBound {
+  std::string method;  // the method asked for, which the core's bound does not carry
+};
+struct SimulationErrors {
+  EstimationErrors released;
+  std::optional<EstimationErrors> population;
+  std::optional<EstimationErrors> point_masses;
+};
+SimulationErrors simulation_errors(const SimulationResult& r) {
+  return {r.released_errors, r.population_errors, r.point_mass_errors};
+}
+double capacity_lower(const AccountantReport& r) { return r.capacity.lower; }
+double capacity_upper(const AccountantReport& r) { return r.capacity.upper; }
+const std::vector<double>& capacity_prior(const AccountantReport& r) { return r.capacity.prior; }
 
 // inputs: an array of histograms, or null for the point masses of k categories.
 val accountant_of(double sampler_address, val inputs, double k, val prior, val epsilons) {
@@ -111,22 +195,7 @@ val accountant_of(double sampler_address, val inputs, double k, val prior, val e
     const AccountantReport report = accountant_report(
         channel_matrix(m, rows),
         prior_values ? std::optional<std::span<const double>>(*prior_values) : std::nullopt, grid);
-    val out = val::object();
-    out.set("epsilons", copy_out(report.epsilons));
-    out.set("pureLdpEpsilon", report.pure_ldp_epsilon);
-    out.set("ldpCurve", copy_out(report.ldp_curve));
-    out.set("capacityLower", report.capacity.lower);
-    out.set("capacityUpper", report.capacity.upper);
-    out.set("capacityPrior", copy_out(report.capacity.prior));
-    out.set("capacityBoundFromPureLdp", report.capacity_bound_from_pure_ldp);
-    out.set("capacityBoundFromLdpCurve", number_or_null(report.capacity_bound_from_ldp_curve));
-    out.set("priorEntropy", number_or_null(report.prior_entropy));
-    out.set("priorMinMass", number_or_null(report.prior_min_mass));
-    out.set("mutualInformation", number_or_null(report.mutual_information));
-    out.set("pureLipEpsilon", number_or_null(report.pure_lip_epsilon));
-    out.set("lipCurve", report.lip_curve.empty() ? val::null() : copy_out(report.lip_curve));
-    out.set("mutualInformationBoundFromLipCurve", number_or_null(report.mutual_information_bound_from_lip_curve));
-    return out;
+    return to_js(report);
   });
 }
 
@@ -167,11 +236,7 @@ val channel_ldp_of(val rows, val epsilons) {
       for (std::size_t j = 0; j < columns; ++j) w(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = values[i][j];
     }
     const ChannelMatrix channel = validated_channel(std::move(w));
-    const std::vector<double> grid = numbers(epsilons);
-    val out = val::object();
-    out.set("pureEpsilon", pure_ldp_epsilon(channel));
-    out.set("delta", copy_out(ldp_curve(channel, grid)));
-    return out;
+    return to_js(ChannelLdp{pure_ldp_epsilon(channel), ldp_curve(channel, numbers(epsilons))});
   });
 }
 
@@ -256,34 +321,14 @@ val dsroo_table_top_fix_only_of(double epsilon, double records, double k) {
 }
 val dsroo_worst_pair_of(val table, double records, double k) {
   return guarded([&] {
-    const DsRooWorstPair w = dsroo_worst_log_ratio(numbers(table), roo_records(records), roo_k(k));
-    val out = val::object();
-    out.set("logRatio", w.log_ratio);
-    out.set("m", static_cast<double>(w.m));
-    out.set("mTilde", static_cast<double>(w.m_tilde));
-    out.set("count", static_cast<double>(w.count));
-    out.set("countTilde", static_cast<double>(w.count_tilde));
-    return out;
+    return to_js(dsroo_worst_log_ratio(numbers(table), roo_records(records), roo_k(k)));
   });
 }
 val roo_accuracy_of(double epsilon, double records, double k) {
-  return guarded([&] {
-    const RooAccuracyBounds a = roo_accuracy_bounds(epsilon, roo_records(records), roo_k(k));
-    val out = val::object();
-    out.set("roo", a.roo);
-    out.set("rsss", a.rsss);
-    return out;
-  });
+  return guarded([&] { return to_js(roo_accuracy_bounds(epsilon, roo_records(records), roo_k(k))); });
 }
 val roo_sample_complexity_of(double k, double alpha, double epsilon) {
-  return guarded([&] {
-    const RooSampleComplexity c = roo_sample_complexity(roo_k(k), alpha, epsilon);
-    val out = val::object();
-    out.set("roo", c.roo);
-    out.set("rsss", c.rsss);
-    out.set("subrr", c.subrr);
-    return out;
-  });
+  return guarded([&] { return to_js(roo_sample_complexity(roo_k(k), alpha, epsilon)); });
 }
 
 // ---- continuous data on grids (continuous.hpp) ----------------------------------------------------------------
@@ -367,17 +412,8 @@ val gaussian_ring_envelope_of(val grid, double variance, double radius) {
 val seeded_random_mixtures_of(double seed, double count, double poisson_mean, double max_components, double mean_range) {
   return guarded([&] {
     SeededRandom bits(validated_seed(seed));
-    const std::vector<MixtureParameters> mixtures =
-        random_mixtures(bits, validated_count(count, "count", 0, 1'000'000), poisson_mean,
-                        validated_count(max_components, "maxComponents", 1, 1000), mean_range);
-    val out = val::array();
-    for (const MixtureParameters& m : mixtures) {
-      val one = val::object();
-      one.set("means", copy_out(m.means));
-      one.set("weights", copy_out(m.weights));
-      out.call<void>("push", one);
-    }
-    return out;
+    return to_js(random_mixtures(bits, validated_count(count, "count", 0, 1'000'000), poisson_mean,
+                                 validated_count(max_components, "maxComponents", 1, 1000), mean_range));
   });
 }
 
@@ -394,12 +430,7 @@ val mbde_of(val grid, val density, double epsilon, std::string preset, val seed)
       return is_2d(grid) ? mbde(grid2d_of(grid), d, epsilon, settings, bits)
                          : mbde(grid1d_of(grid), d, epsilon, settings, bits);
     };
-    const MbdeResult result = with_bits(seed_of(seed), run);
-    val out = val::object();
-    out.set("density", copy_out(result.density));
-    out.set("reference", copy_out(result.reference));
-    out.set("theta", result.theta);
-    return out;
+    return to_js(with_bits(seed_of(seed), run));
   });
 }
 
@@ -409,21 +440,13 @@ val normalise_of(val hist) {
   return guarded([&] { return copy_out(normalized_pmf(numbers(hist), "hist")); });
 }
 
-val membership_to_val(const ClassMembership& m) {
-  val out = val::object();
-  out.set("minRatio", m.min_ratio);
-  out.set("maxRatio", m.max_ratio);
-  out.set("inside", m.inside);
-  return out;
-}
-
 val neighbourhood_membership_of(val hist, val prior, double gamma) {
-  return guarded([&] { return membership_to_val(neighbourhood_membership(numbers(hist), numbers(prior), gamma)); });
+  return guarded([&] { return to_js(neighbourhood_membership(numbers(hist), numbers(prior), gamma)); });
 }
 
 val density_class_membership_of(val density, val reference, double c1, double c2) {
   return guarded([&] {
-    return membership_to_val(class_membership(density_class(numbers(reference), c1, c2), numbers(density)));
+    return to_js(class_membership(density_class(numbers(reference), c1, c2), numbers(density)));
   });
 }
 
@@ -481,73 +504,11 @@ val continuous_sample_point(std::string name, val options, val grid, val density
 
 // ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
 
-val released_to_val(const ReleasedEstimate& r) {
-  val out = val::object();
-  out.set("users", r.users);
-  out.set("confidence", r.confidence);
-  out.set("q", copy_out(r.q));
-  out.set("lower", copy_out(r.lower));
-  out.set("upper", copy_out(r.upper));
-  out.set("pointwiseLower", copy_out(r.pointwise_lower));
-  out.set("pointwiseUpper", copy_out(r.pointwise_upper));
-  out.set("target", r.target);
-  out.set("intervalMethod", r.interval_method);
-  out.set("radius", number_or_null(r.radius));
-  out.set("divergence", r.divergence);
-  return out;
-}
-
-val strings_out(const std::vector<std::string>& values) {
-  val out = val::array();
-  for (const std::string& v : values) out.call<void>("push", v);
-  return out;
-}
-
-val population_to_val(const std::optional<PopulationEstimate>& p) {
-  if (!p) return val::null();
-  val out = val::object();
-  out.set("users", p->users);
-  out.set("confidence", p->confidence);
-  out.set("estimate", copy_out(p->estimate));
-  out.set("variance", copy_out(p->variance));
-  out.set("standardError", copy_out(p->standard_error));
-  out.set("lower", copy_out(p->lower));
-  out.set("upper", copy_out(p->upper));
-  out.set("simultaneousLower", copy_out(p->simultaneous_lower));
-  out.set("simultaneousUpper", copy_out(p->simultaneous_upper));
-  out.set("projected", copy_out(p->projected));
-  out.set("method", p->method);
-  out.set("assumption", p->assumption);
-  out.set("target", p->target);
-  out.set("intervalMethod", p->interval_method);
-  out.set("caveat", p->caveat.empty() ? val::null() : val(p->caveat));
-  out.set("warnings", strings_out(p->warnings));
-  return out;
-}
-
-val report_to_val(const EstimateReport& r) {
-  val out = val::object();
-  out.set("released", released_to_val(r.released));
-  out.set("population", population_to_val(r.population));
-  out.set("pointMasses", population_to_val(r.point_masses));
-  return out;
-}
-
-val errors_to_val(const std::optional<EstimationErrors>& e) {
-  if (!e) return val::null();
-  val out = val::object();
-  out.set("tv", e->tv);
-  out.set("kl", e->kl);
-  out.set("maxAbs", e->max_abs);
-  out.set("l2", e->l2);
-  return out;
-}
-
 val estimate_of(double sampler_address, val counts, double alpha, std::string divergence, bool point_masses) {
   return guarded([&] {
     const Sampler& sampler = sampler_at(sampler_address);
     const std::vector<double> c = numbers(counts);
-    return report_to_val(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence), point_masses));
+    return to_js(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence), point_masses));
   });
 }
 
@@ -581,37 +542,17 @@ val simulate_of(double sampler_address, val population, double k, val options) {
       return simulate(sampler.mechanism(), values, o, bits);
     };
 
-    const SimulationResult r = with_bits(seed_of(options["seed"]), run);
-    val out = val::object();
-    out.set("truth", copy_out(r.truth));
-    out.set("model", r.model.empty() ? val::null() : copy_out(r.model));
-    out.set("items", r.items.empty() ? val::null() : copy_out(r.items));
-    out.set("counts", copy_out(r.counts));
-    out.set("estimate", report_to_val(r.estimate));
-    val errors = val::object();
-    errors.set("released", errors_to_val(r.released_errors));
-    errors.set("population", errors_to_val(r.population_errors));
-    errors.set("pointMasses", errors_to_val(r.point_mass_errors));
-    out.set("errors", errors);
-    return out;
+    return to_js(with_bits(seed_of(options["seed"]), run));
   });
-}
-
-val privacy_loss_to_val(const PrivacyLoss& loss) {
-  val out = val::object();
-  out.set("epsilon", loss.epsilon);
-  out.set("delta", loss.delta);
-  out.set("method", loss.method);
-  return out;
 }
 
 // method: 'basic' | 'advanced' | 'optimal' | 'best' (the smallest ε of them, as the core decides).
 val compose_of(double epsilon, double delta, double reports, double delta_prime, std::string method) {
   return guarded([&] {
-    if (method == "basic") return privacy_loss_to_val(basic_composition(epsilon, delta, reports));
-    if (method == "advanced") return privacy_loss_to_val(advanced_composition(epsilon, delta, reports, delta_prime));
-    if (method == "optimal") return privacy_loss_to_val(optimal_composition(epsilon, delta, reports, delta_prime));
-    if (method == "best") return privacy_loss_to_val(best_composition(epsilon, delta, reports, delta_prime));
+    if (method == "basic") return to_js(basic_composition(epsilon, delta, reports));
+    if (method == "advanced") return to_js(advanced_composition(epsilon, delta, reports, delta_prime));
+    if (method == "optimal") return to_js(optimal_composition(epsilon, delta, reports, delta_prime));
+    if (method == "best") return to_js(best_composition(epsilon, delta, reports, delta_prime));
     throw std::invalid_argument("options.method = '" + method + "': use 'basic', 'advanced', 'optimal' or 'best'");
   });
 }
@@ -635,13 +576,7 @@ val shuffle_of(double epsilon0, double users, double delta, std::string method, 
       throw std::invalid_argument("options.method = '" + method +
                                   "': use 'numerical', 'closed-form' or 'closed-form-printed'");
     }
-    val out = val::object();
-    out.set("epsilon", b.epsilon);
-    out.set("delta", b.delta);
-    out.set("applies", b.applies);
-    out.set("epsilonLower", b.epsilon_lower);
-    out.set("method", method);
-    return out;
+    return to_js(NamedShuffleBound{b, method});
   });
 }
 
@@ -665,10 +600,7 @@ val frequency_counts_of(std::string name, val options, val reports) {
     } else {
       throw_shape({"reports: a '", name, "' report is ", report_format(o) == ReportFormat::bits ? "hex text" : "a number"});
     }
-    val out = val::object();
-    out.set("counts", copy_out(c.counts));
-    out.set("users", c.users);
-    return out;
+    return to_js(c);
   });
 }
 
@@ -677,18 +609,7 @@ val estimate_frequencies_of(std::string name, val options, val counts, val users
     const Oracle o = oracle_named(name, options);
     const std::optional<double> n = users.isUndefined() || users.isNull() ? std::nullopt
                                                                           : std::optional<double>(users.as<double>());
-    const FrequencyEstimate e = estimate_frequencies(o, numbers(counts), n, alpha);
-    val out = val::object();
-    out.set("users", e.users);
-    out.set("alpha", e.alpha);
-    out.set("estimate", copy_out(e.estimate));
-    out.set("variance", copy_out(e.variance));
-    out.set("standardError", copy_out(e.standard_error));
-    out.set("lower", copy_out(e.lower));
-    out.set("upper", copy_out(e.upper));
-    out.set("simultaneousLower", copy_out(e.simultaneous_lower));
-    out.set("simultaneousUpper", copy_out(e.simultaneous_upper));
-    return out;
+    return to_js(estimate_frequencies(o, numbers(counts), n, alpha));
   });
 }
 
@@ -697,29 +618,136 @@ val frequency_variance_of(std::string name, val options, double frequency, doubl
 }
 
 val advise_of(double k, double epsilon, double users, std::string goal, std::string divergence) {
-  return guarded([&] {
-    const Advice a = advise(k, epsilon, users, parse_advice_goal(goal), divergence);
-    val candidates = val::array();
-    for (const AdviceCandidate& c : a.candidates) {
-      val one = val::object();
-      one.set("mechanism", c.mechanism);
-      one.set("error", c.error);
-      one.set("reportBits", c.report_bits);
-      one.set("serverCost", c.server_cost);
-      candidates.call<void>("push", one);
-    }
-    val out = val::object();
-    out.set("mechanism", a.mechanism);
-    out.set("error", a.error);
-    out.set("reason", a.reason);
-    out.set("candidates", candidates);
-    return out;
-  });
+  return guarded([&] { return to_js(advise(k, epsilon, users, parse_advice_goal(goal), divergence)); });
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(privsample_research) {
+  // The results' shapes (research.d.ts describes the same), one declaration each.
+  Result<AccountantReport>("AccountantReport")
+      .field<&AccountantReport::epsilons>("epsilons")
+      .field<&AccountantReport::pure_ldp_epsilon>("pureLdpEpsilon")
+      .field<&AccountantReport::ldp_curve>("ldpCurve")
+      .field<&capacity_lower>("capacityLower")
+      .field<&capacity_upper>("capacityUpper")
+      .field<&capacity_prior>("capacityPrior")
+      .field<&AccountantReport::capacity_bound_from_pure_ldp>("capacityBoundFromPureLdp")
+      .field<&AccountantReport::capacity_bound_from_ldp_curve>("capacityBoundFromLdpCurve")
+      .field<&AccountantReport::prior_entropy>("priorEntropy")
+      .field<&AccountantReport::prior_min_mass>("priorMinMass")
+      .field<&AccountantReport::mutual_information>("mutualInformation")
+      .field<&AccountantReport::pure_lip_epsilon>("pureLipEpsilon")
+      .field_or_null<&AccountantReport::lip_curve>("lipCurve")
+      .field<&AccountantReport::mutual_information_bound_from_lip_curve>("mutualInformationBoundFromLipCurve");
+  Result<ChannelLdp>("ChannelLdp").field<&ChannelLdp::pure_epsilon>("pureEpsilon").field<&ChannelLdp::delta>("delta");
+  Result<DsRooWorstPair>("DsRooWorstPair")
+      .field<&DsRooWorstPair::log_ratio>("logRatio")
+      .field<&DsRooWorstPair::m>("m")
+      .field<&DsRooWorstPair::m_tilde>("mTilde")
+      .field<&DsRooWorstPair::count>("count")
+      .field<&DsRooWorstPair::count_tilde>("countTilde");
+  Result<RooAccuracyBounds>("RooAccuracyBounds")
+      .field<&RooAccuracyBounds::roo>("roo")
+      .field<&RooAccuracyBounds::rsss>("rsss");
+  Result<RooSampleComplexity>("RooSampleComplexity")
+      .field<&RooSampleComplexity::roo>("roo")
+      .field<&RooSampleComplexity::rsss>("rsss")
+      .field<&RooSampleComplexity::subrr>("subrr");
+  Result<MixtureParameters>("MixtureParameters")
+      .field<&MixtureParameters::means>("means")
+      .field<&MixtureParameters::weights>("weights");
+  Result<MbdeResult>("MbdeResult")
+      .field<&MbdeResult::density>("density")
+      .field<&MbdeResult::reference>("reference")
+      .field<&MbdeResult::theta>("theta");
+  Result<ClassMembership>("ClassMembership")
+      .field<&ClassMembership::min_ratio>("minRatio")
+      .field<&ClassMembership::max_ratio>("maxRatio")
+      .field<&ClassMembership::inside>("inside");
+  Result<ReleasedEstimate>("ReleasedEstimate")
+      .field<&ReleasedEstimate::users>("users")
+      .field<&ReleasedEstimate::confidence>("confidence")
+      .field<&ReleasedEstimate::q>("q")
+      .field<&ReleasedEstimate::lower>("lower")
+      .field<&ReleasedEstimate::upper>("upper")
+      .field<&ReleasedEstimate::pointwise_lower>("pointwiseLower")
+      .field<&ReleasedEstimate::pointwise_upper>("pointwiseUpper")
+      .field<&ReleasedEstimate::target>("target")
+      .field<&ReleasedEstimate::interval_method>("intervalMethod")
+      .field<&ReleasedEstimate::radius>("radius")
+      .field<&ReleasedEstimate::divergence>("divergence");
+  Result<PopulationEstimate>("PopulationEstimate")
+      .field<&PopulationEstimate::users>("users")
+      .field<&PopulationEstimate::confidence>("confidence")
+      .field<&PopulationEstimate::estimate>("estimate")
+      .field<&PopulationEstimate::variance>("variance")
+      .field<&PopulationEstimate::standard_error>("standardError")
+      .field<&PopulationEstimate::lower>("lower")
+      .field<&PopulationEstimate::upper>("upper")
+      .field<&PopulationEstimate::simultaneous_lower>("simultaneousLower")
+      .field<&PopulationEstimate::simultaneous_upper>("simultaneousUpper")
+      .field<&PopulationEstimate::projected>("projected")
+      .field<&PopulationEstimate::method>("method")
+      .field<&PopulationEstimate::assumption>("assumption")
+      .field<&PopulationEstimate::target>("target")
+      .field<&PopulationEstimate::interval_method>("intervalMethod")
+      .field_or_null<&PopulationEstimate::caveat>("caveat")
+      .field<&PopulationEstimate::warnings>("warnings");
+  Result<EstimateReport>("EstimateReport")
+      .field<&EstimateReport::released>("released")
+      .field<&EstimateReport::population>("population")
+      .field<&EstimateReport::point_masses>("pointMasses");
+  Result<EstimationErrors>("EstimationErrors")
+      .field<&EstimationErrors::tv>("tv")
+      .field<&EstimationErrors::kl>("kl")
+      .field<&EstimationErrors::max_abs>("maxAbs")
+      .field<&EstimationErrors::l2>("l2");
+  Result<SimulationErrors>("SimulationErrors")
+      .field<&SimulationErrors::released>("released")
+      .field<&SimulationErrors::population>("population")
+      .field<&SimulationErrors::point_masses>("pointMasses");
+  Result<SimulationResult>("SimulationResult")
+      .field<&SimulationResult::truth>("truth")
+      .field_or_null<&SimulationResult::model>("model")
+      .field_or_null<&SimulationResult::items>("items")
+      .field<&SimulationResult::counts>("counts")
+      .field<&SimulationResult::estimate>("estimate")
+      .field<&simulation_errors>("errors");
+  Result<PrivacyLoss>("PrivacyLoss")
+      .field<&PrivacyLoss::epsilon>("epsilon")
+      .field<&PrivacyLoss::delta>("delta")
+      .field<&PrivacyLoss::method>("method");
+  Result<NamedShuffleBound>("NamedShuffleBound")
+      .field<&NamedShuffleBound::epsilon>("epsilon")
+      .field<&NamedShuffleBound::delta>("delta")
+      .field<&NamedShuffleBound::applies>("applies")
+      .field<&NamedShuffleBound::epsilon_lower>("epsilonLower")
+      .field<&NamedShuffleBound::method>("method");
+  Result<FrequencyCounts>("FrequencyCounts")
+      .field<&FrequencyCounts::counts>("counts")
+      .field<&FrequencyCounts::users>("users");
+  Result<FrequencyEstimate>("FrequencyEstimate")
+      .field<&FrequencyEstimate::users>("users")
+      .field<&FrequencyEstimate::alpha>("alpha")
+      .field<&FrequencyEstimate::estimate>("estimate")
+      .field<&FrequencyEstimate::variance>("variance")
+      .field<&FrequencyEstimate::standard_error>("standardError")
+      .field<&FrequencyEstimate::lower>("lower")
+      .field<&FrequencyEstimate::upper>("upper")
+      .field<&FrequencyEstimate::simultaneous_lower>("simultaneousLower")
+      .field<&FrequencyEstimate::simultaneous_upper>("simultaneousUpper");
+  Result<AdviceCandidate>("AdviceCandidate")
+      .field<&AdviceCandidate::mechanism>("mechanism")
+      .field<&AdviceCandidate::error>("error")
+      .field<&AdviceCandidate::report_bits>("reportBits")
+      .field<&AdviceCandidate::server_cost>("serverCost");
+  Result<Advice>("Advice")
+      .field<&Advice::mechanism>("mechanism")
+      .field<&Advice::error>("error")
+      .field<&Advice::reason>("reason")
+      .field<&Advice::candidates>("candidates");
+
   emscripten::function("frequencyCounts", &frequency_counts_of);
   emscripten::function("estimateFrequencies", &estimate_frequencies_of);
   emscripten::function("frequencyVariance", &frequency_variance_of);

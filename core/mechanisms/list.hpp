@@ -48,6 +48,18 @@ concept DescribedMechanism = requires(const T& m, const MechanismOptions& o, std
   { m.worst_case_risk(f, k) } -> std::same_as<double>;
 };
 
+// Whether T's distribution() is the exact law its releases draw from (an optional trait, true when absent; false for
+// laplace-projection, whose distribution() is a Monte-Carlo estimate). The dispatch (has_exact_distribution) and the
+// registry's "exactDistribution" both read it here.
+template <class T>
+inline constexpr bool exact_distribution_v = [] {
+  if constexpr (requires { T::exact_distribution; }) {
+    return T::exact_distribution;
+  } else {
+    return true;
+  }
+}();
+
 template <class T>
 concept RunsOnCellsToo = requires(const MechanismOptions& o) {
   { T::cells_spec } -> std::convertible_to<const MechanismSpec&>;

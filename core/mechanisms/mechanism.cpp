@@ -139,16 +139,7 @@ std::optional<std::string> point_mass_caveat(const Mechanism& mechanism) {
 }
 
 bool has_exact_distribution(const Mechanism& mechanism) {
-  return std::visit(
-      [](const auto& m) {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (requires { T::exact_distribution; }) {
-          return T::exact_distribution;
-        } else {
-          return true;
-        }
-      },
-      mechanism);
+  return std::visit([](const auto& m) { return exact_distribution_v<std::decay_t<decltype(m)>>; }, mechanism);
 }
 
 std::optional<PointMassLaw> point_mass_law(const Mechanism& mechanism, std::size_t k) {

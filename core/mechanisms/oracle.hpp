@@ -77,6 +77,54 @@ struct ReportLevels {
   return (bytes[i >> 3] >> (7 - (i & 7))) & 1U;
 }
 
+// What every oracle keeps and answers alike: the guarantee it states, k and its coins (the thresholds above), and how
+// its reports travel and are counted. Each oracle derives from it and still declares, in its folder, its own spec and
+// its validating make(options) (whose body is oracle_from_options).
+template <ReportFormat Format, CountsKind Counts, class OracleCoins>
+class OracleParts {
+ public:
+  using Coins = OracleCoins;
+  static constexpr ReportFormat report_format = Format;
+  static constexpr CountsKind counts_kind = Counts;
+
+  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
+  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
+  [[nodiscard]] Coins coins() const noexcept { return coins_; }
+
+ protected:
+  // Pure ε-LDP at epsilon over k items, each validated (std::invalid_argument naming options.epsilon or
+  // options.categories) before the oracle computes its coins from them.
+  OracleParts(double epsilon, std::size_t k)
+      : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)}, k_(oracle_categories(static_cast<double>(k))) {}
+  // Tests: as given, claiming `claimed`.
+  OracleParts(Guarantee claimed, std::size_t k, Coins coins) noexcept : guarantee_(claimed), k_(k), coins_(coins) {}
+
+  Guarantee guarantee_;
+  std::size_t k_;
+  Coins coins_{};
+};
+
+// The bitset oracles' (OUE, subset selection): k bits a report, which supports v when its bit v is set.
+template <class Coins>
+class BitsetOracleParts : public OracleParts<ReportFormat::bits, CountsKind::per_category, Coins> {
+ public:
+  [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(this->k_); }
+  [[nodiscard]] static bool supports(std::span<const std::uint8_t> report, std::size_t v) noexcept {
+    return bit_of(report, v);
+  }
+
+ protected:
+  using OracleParts<ReportFormat::bits, CountsKind::per_category, Coins>::OracleParts;
+};
+
+// The body of every oracle's make(options): options.epsilon and options.categories checked against the oracle's spec
+// (std::invalid_argument naming the option), then the oracle at that ε over that many items.
+template <class Oracle>
+[[nodiscard]] Oracle oracle_from_options(const MechanismOptions& options) {
+  const Guarantee g = checked_options(Oracle::spec, options);
+  return Oracle(g.epsilon, oracle_categories(options));
+}
+
 // The bytes as lowercase hex, two digits per byte, written at out (2·bytes.size() characters).
 void write_hex(std::span<const std::uint8_t> bytes, char* out) noexcept;
 

@@ -17,6 +17,15 @@ constexpr auto registry_of(MechanismList<Finite...>, MechanismList<Continuous...
 
 constexpr auto kRegistry = registry_of(FiniteMechanisms{}, ContinuousMechanisms{});
 
+// Each entry's exact_distribution_v (list.hpp), in kRegistry's order.
+template <class... Finite, class... Continuous>
+constexpr auto exact_distributions_of(MechanismList<Finite...>, MechanismList<Continuous...>) {
+  return std::array<bool, sizeof...(Finite) + sizeof...(Continuous)>{exact_distribution_v<Finite>...,
+                                                                      exact_distribution_v<Continuous>...};
+}
+
+constexpr auto kExactDistribution = exact_distributions_of(FiniteMechanisms{}, ContinuousMechanisms{});
+
 struct OracleEntry {
   MechanismSpec spec;
   ReportFormat report;
@@ -122,10 +131,9 @@ std::string registry_json() {
     out += '}';
   }
   out += "],\"mechanisms\":[";
-  bool first = true;
-  for (const auto& spec : kRegistry) {
-    if (!first) out += ',';
-    first = false;
+  for (std::size_t m = 0; m < kRegistry.size(); ++m) {
+    const MechanismSpec& spec = kRegistry[m];
+    if (m) out += ',';
     out += "{\"name\":";
     append_json_string(out, spec.name);
     out += ",\"space\":";
@@ -153,7 +161,7 @@ std::string registry_json() {
     append_json_string(out, spec.label.empty() ? spec.name : spec.label);
     out += ",\"plain\":";
     append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
-    out += '}';
+    out += kExactDistribution[m] ? ",\"exactDistribution\":true}" : ",\"exactDistribution\":false}";
   }
   // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).
   out += "],\"oracles\":[";

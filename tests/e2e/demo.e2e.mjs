@@ -726,6 +726,12 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await accNote.waitFor({ state: 'visible' });
     assert.match(await accNote.textContent(), /computed for up to 60 categories; your histogram has k = 61/);
     assert.equal(await accError.isHidden(), true, 'a note, not a red error');
+    // A mechanism whose channel is a Monte-Carlo estimate (registry: exactDistribution false) has a lower limit.
+    await page.getByTestId('mechanism-select').selectOption('laplace-projection');
+    const monteCarlo = /up to 20 categories with Laplace \+ projection \(its channel is a Monte-Carlo estimate\); your histogram has k = 61/;
+    await waitFor('the Monte-Carlo limit', async () => monteCarlo.test(await accNote.textContent()));
+    await page.getByTestId('mechanism-select').selectOption('minimax');
+    await waitFor('the exact limit again', async () => /computed for up to 60 categories; your/.test(await accNote.textContent()));
     assert.equal(await list.isHidden(), true);
     const bigBars = await waitForChart('bar-chart', 'the 61-category bars', (st) => st.labels.length === 61);
     assert.equal(bigBars.q.length, 61);

@@ -115,3 +115,14 @@ test('every mechanism has a label and a plain line; a spec without them falls ba
   assert.equal(onCells.label, 'minimax');
   assert.equal(onCells.plain, onCells.summary);
 });
+
+test('exactDistribution: false exactly where the law sample() draws from is not known (releasedLaw answers null)', () => {
+  const finite = ps.registry.mechanisms.filter((m) => m.space === 'finite');
+  for (const m of finite) {
+    assert.equal(typeof m.exactDistribution, 'boolean', m.name);
+    const law = ps.releasedLaw(ps.sampler(m.name, optionsOf(m)), [2, 1, 1]);
+    assert.equal(m.exactDistribution, law !== null, `'${m.name}': exactDistribution ${m.exactDistribution}, releasedLaw ${law}`);
+  }
+  assert.deepEqual(finite.filter((m) => !m.exactDistribution).map((m) => m.name), ['laplace-projection']);
+  assert.ok(ps.registry.mechanisms.filter((m) => m.space === 'continuous').every((m) => m.exactDistribution));
+});

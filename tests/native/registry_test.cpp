@@ -167,6 +167,25 @@ TEST_CASE("registry: the JSON export lists every option and mechanism with its r
   CHECK(entries == option_specs().size() + mechanism_registry().size() + oracle_registry().size());
 }
 
+TEST_CASE("registry: exactDistribution in the JSON export is has_exact_distribution of the mechanism it builds",
+          "[registry]") {
+  const std::string json = registry_json();
+  std::size_t estimated = 0;
+  for (const auto& spec : mechanism_registry()) {
+    const bool finite = spec.space == MechanismSpace::finite;
+    INFO(std::string(spec.name) << (finite ? " (finite)" : " (continuous)"));
+    const Mechanism m = finite ? make_finite_mechanism(spec.name, all_options_of(spec))
+                               : make_continuous_mechanism(spec.name, all_options_of(spec));
+    const auto entry = json.find("{\"name\":\"" + std::string(spec.name) + "\",\"space\":\"" +
+                                 (finite ? "finite" : "continuous") + "\"");
+    REQUIRE(entry != std::string::npos);
+    const std::string expected = std::string("\"exactDistribution\":") + (has_exact_distribution(m) ? "true" : "false");
+    CHECK(json.compare(json.find("\"exactDistribution\":", entry), expected.size(), expected) == 0);
+    if (!has_exact_distribution(m)) ++estimated;
+  }
+  CHECK(estimated == 1);  // laplace-projection, whose distribution() is a Monte-Carlo estimate
+}
+
 namespace {
 
 // Adversarial inputs on k categories: the point masses, the uniform histogram, two-point splits with tiny mass,

@@ -6,10 +6,7 @@
 
 namespace privsample {
 
-HadamardOracle HadamardOracle::make(const MechanismOptions& options) {
-  const Guarantee g = checked_options(spec, options);
-  return HadamardOracle(g.epsilon, oracle_categories(options));
-}
+HadamardOracle HadamardOracle::make(const MechanismOptions& options) { return oracle_from_options<HadamardOracle>(options); }
 
 // f = ceil(2^64/(e^ε′ + 1))/2^64: rounded up, from ε′ < ε (README.md#rounding-toward-privacy); and at most 1/2, which
 // rounding up passes at ε′ ≈ 0: then the bit is a fair coin, not one that favours the other items.
@@ -19,7 +16,7 @@ HadamardOracle::HadamardOracle(double epsilon, std::size_t k)
                                     std::uint64_t{1} << 63)}) {}
 
 HadamardOracle::HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept
-    : guarantee_(claimed), k_(k), order_(std::bit_ceil(static_cast<std::uint64_t>(k))), coins_(coins) {}
+    : OracleParts(claimed, k, coins), order_(std::bit_ceil(static_cast<std::uint64_t>(k))) {}
 
 std::uint64_t HadamardOracle::report(std::size_t item, RandomBits& bits) const {
   const std::uint64_t column = uniform_below(bits, order_);  // a power of two: one word, never rejected

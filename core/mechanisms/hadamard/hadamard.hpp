@@ -20,28 +20,23 @@
 
 namespace privsample {
 
-class HadamardOracle {
+// The bit is flipped when a word is below `flip` (probability flip/2^64).
+struct HadamardCoins {
+  std::uint64_t flip;
+};
+
+class HadamardOracle : public OracleParts<ReportFormat::integer, CountsKind::per_report, HadamardCoins> {
  public:
   static constexpr MechanismSpec spec{
       "hadamard", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
       "Hadamard response: a uniform column j of the Hadamard matrix and the item's ±1 there, flipped with probability "
       "1/(e^ε + 1)"};
-  static constexpr ReportFormat report_format = ReportFormat::integer;
-  static constexpr CountsKind counts_kind = CountsKind::per_report;
-
-  // The bit is flipped when a word is below `flip` (probability flip/2^64).
-  struct Coins {
-    std::uint64_t flip;
-  };
 
   [[nodiscard]] static HadamardOracle make(const MechanismOptions& options);
   HadamardOracle(double epsilon, std::size_t k);
   // Tests: coins as given, claiming `claimed`.
   HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept;
 
-  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
-  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
-  [[nodiscard]] Coins coins() const noexcept { return coins_; }
   // K, the smallest power of two >= k.
   [[nodiscard]] std::uint64_t order() const noexcept { return order_; }
   // Reports are the integers 2j + bit below 2K.
@@ -64,10 +59,7 @@ class HadamardOracle {
   [[nodiscard]] std::vector<double> support_counts(std::span<const double> counts) const;
 
  private:
-  Guarantee guarantee_;
-  std::size_t k_;
   std::uint64_t order_;
-  Coins coins_;
 };
 
 }  // namespace privsample

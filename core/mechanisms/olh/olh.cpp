@@ -52,13 +52,9 @@ std::uint64_t inverse_mod(std::uint64_t a, std::uint64_t p) {
 
 }  // namespace
 
-OlhOracle OlhOracle::make(const MechanismOptions& options) {
-  const Guarantee g = checked_options(spec, options);
-  return OlhOracle(g.epsilon, oracle_categories(options));
-}
+OlhOracle OlhOracle::make(const MechanismOptions& options) { return oracle_from_options<OlhOracle>(options); }
 
-OlhOracle::OlhOracle(double epsilon, std::size_t k)
-    : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)}, k_(oracle_categories(static_cast<double>(k))) {
+OlhOracle::OlhOracle(double epsilon, std::size_t k) : OracleParts(epsilon, k) {
   // g = round(e^ε + 1) (Wang et al.'s optimum), lowered until the report fits: each round lowers g strictly, and
   // g = 2 fits for every k <= kMaxCategories.
   const double running = effective_epsilon(epsilon);
@@ -85,7 +81,7 @@ OlhOracle::OlhOracle(double epsilon, std::size_t k)
 }
 
 OlhOracle::OlhOracle(Guarantee claimed, std::size_t k, std::uint64_t g, std::uint64_t prime, Coins coins)
-    : guarantee_(claimed), k_(k), g_(g), prime_(prime), coins_(coins) {
+    : OracleParts(claimed, k, coins), g_(g), prime_(prime) {
   if (g < 2 || prime < k || !is_prime(prime) || static_cast<__uint128_t>(prime) * prime * g > kReportLimit) {
     throw std::invalid_argument("OlhOracle: needs g >= 2 and a prime P >= k with P^2 g <= 2^53");
   }

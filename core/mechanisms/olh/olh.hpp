@@ -21,29 +21,24 @@
 
 namespace privsample {
 
-class OlhOracle {
+// The hashed value is kept when a word is below `keep` (probability keep/2^64), else one of the other g − 1 values is
+// released uniformly (each with probability (2^64 − keep)/(2^64·(g − 1))).
+struct OlhCoins {
+  std::uint64_t keep;
+};
+
+class OlhOracle : public OracleParts<ReportFormat::integer, CountsKind::per_category, OlhCoins> {
  public:
   static constexpr MechanismSpec spec{
       "olh", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
       "optimised local hashing: a fresh random hash of the item into g ≈ e^ε + 1 values, then g-ary randomized "
       "response"};
-  static constexpr ReportFormat report_format = ReportFormat::integer;
-  static constexpr CountsKind counts_kind = CountsKind::per_category;
-
-  // The hashed value is kept when a word is below `keep` (probability keep/2^64), else one of the other g − 1 values
-  // is released uniformly (each with probability (2^64 − keep)/(2^64·(g − 1))).
-  struct Coins {
-    std::uint64_t keep;
-  };
 
   [[nodiscard]] static OlhOracle make(const MechanismOptions& options);
   OlhOracle(double epsilon, std::size_t k);
   // Tests: hash range, prime and coins as given (g >= 2, P prime >= k, P²·g <= 2^53), claiming `claimed`.
   OlhOracle(Guarantee claimed, std::size_t k, std::uint64_t g, std::uint64_t prime, Coins coins);
 
-  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
-  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
-  [[nodiscard]] Coins coins() const noexcept { return coins_; }
   [[nodiscard]] std::uint64_t hash_range() const noexcept { return g_; }
   [[nodiscard]] std::uint64_t prime() const noexcept { return prime_; }
   // Reports are the integers below P²·g.
@@ -74,11 +69,8 @@ class OlhOracle {
   void add_support(std::span<const std::uint64_t> reports, std::span<double> counts) const;
 
  private:
-  Guarantee guarantee_;
-  std::size_t k_;
   std::uint64_t g_;
   std::uint64_t prime_;
-  Coins coins_;
   double inverse_prime_;  // 1/P and 1/g, for mod_below
   double inverse_range_;
 };

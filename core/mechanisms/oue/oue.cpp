@@ -5,19 +5,14 @@
 
 namespace privsample {
 
-OueOracle OueOracle::make(const MechanismOptions& options) {
-  const Guarantee g = checked_options(spec, options);
-  return OueOracle(g.epsilon, oracle_categories(options));
-}
+OueOracle OueOracle::make(const MechanismOptions& options) { return oracle_from_options<OueOracle>(options); }
 
 // q = ceil(2^32/(e^ε′ + 1))/2^32: rounded up, and from ε′ < ε (README.md#rounding-toward-privacy); and at most p = 1/2,
 // which rounding up passes at ε′ ≈ 0: then q = p and the two items' laws are equal, not reversed.
-OueOracle::OueOracle(double epsilon, std::size_t k)
-    : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)},
-      k_(oracle_categories(static_cast<double>(k))),
-      coins_{std::uint32_t{1} << 31,
-             static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                 scaled_up(1.0 / (1.0 + std::exp(coin_epsilon(epsilon))), 32), std::uint64_t{1} << 31))} {}
+OueOracle::OueOracle(double epsilon, std::size_t k) : BitsetOracleParts(epsilon, k) {
+  const std::uint64_t other_one = scaled_up(1.0 / (1.0 + std::exp(coin_epsilon(epsilon))), 32);
+  coins_ = {std::uint32_t{1} << 31, static_cast<std::uint32_t>(std::min<std::uint64_t>(other_one, std::uint64_t{1} << 31))};
+}
 
 void OueOracle::report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const {
   const std::uint32_t other = coins_.other_one;

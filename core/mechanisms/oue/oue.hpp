@@ -15,40 +15,29 @@
 
 namespace privsample {
 
-class OueOracle {
+// A bit is 1 when its 32-bit word is below its threshold: item_one for the item's bit (2^31: p = 1/2 exactly),
+// other_one for every other bit (q = other_one/2^32).
+struct OueCoins {
+  std::uint32_t item_one;
+  std::uint32_t other_one;
+};
+
+class OueOracle : public BitsetOracleParts<OueCoins> {
  public:
   static constexpr MechanismSpec spec{
       "oue", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
       "optimised unary encoding: k bits, the item's set with probability 1/2, every other with 1/(e^ε + 1)"};
-  static constexpr ReportFormat report_format = ReportFormat::bits;
-  static constexpr CountsKind counts_kind = CountsKind::per_category;
-
-  // A bit is 1 when its 32-bit word is below its threshold: item_one for the item's bit (2^31: p = 1/2 exactly),
-  // other_one for every other bit (q = other_one/2^32).
-  struct Coins {
-    std::uint32_t item_one;
-    std::uint32_t other_one;
-  };
 
   [[nodiscard]] static OueOracle make(const MechanismOptions& options);
   OueOracle(double epsilon, std::size_t k);
   // Tests: coins as given, claiming `claimed` (the privacy audit must see when they break it).
-  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : guarantee_(claimed), k_(k), coins_(coins) {}
-
-  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
-  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
-  [[nodiscard]] Coins coins() const noexcept { return coins_; }
-  [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(k_); }
+  OueOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept : BitsetOracleParts(claimed, k, coins) {}
 
   // One report of `item` (< k, checked by the caller) into out (report_bytes() bytes). Reads ceil(k/8)·4 words
   // whatever the item: every position's coin takes 32 bits, the padding's too, and the item's threshold is selected
   // without a branch.
   void report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const;
 
-  // Whether the report supports v: its bit v is 1.
-  [[nodiscard]] static bool supports(std::span<const std::uint8_t> report, std::size_t v) noexcept {
-    return bit_of(report, v);
-  }
   // Pr(report | item) = w(report)·level (levels()), w(report) the product of the k coins' q or 1 − q computed the same
   // way for every item, so that two items' probabilities of one report have exactly the ratio of their levels up to
   // the final roundings (in extended precision; underflows for large k).
@@ -57,11 +46,6 @@ class OueOracle {
   [[nodiscard]] ReportLevels levels() const noexcept;
   // p* = p, q* = q: the ones-count of v is its support count.
   [[nodiscard]] SupportLaw support_law() const noexcept;
-
- private:
-  Guarantee guarantee_;
-  std::size_t k_;
-  Coins coins_;
 };
 
 }  // namespace privsample

@@ -39,13 +39,9 @@ double variance_at_zero(std::size_t k, std::size_t d, const SubsetSelectionOracl
 
 }  // namespace
 
-SubsetSelectionOracle SubsetSelectionOracle::make(const MechanismOptions& options) {
-  const Guarantee g = checked_options(spec, options);
-  return SubsetSelectionOracle(g.epsilon, oracle_categories(options));
-}
+SubsetSelectionOracle SubsetSelectionOracle::make(const MechanismOptions& options) { return oracle_from_options<SubsetSelectionOracle>(options); }
 
-SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k)
-    : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)}, k_(oracle_categories(static_cast<double>(k))) {
+SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k) : BitsetOracleParts(epsilon, k) {
   // k/(e^ε + 1) = k·e^−ε/(1 + e^−ε), without overflow at any ε
   const double decay = std::exp(-effective_epsilon(epsilon));
   const double ideal = static_cast<double>(k_) * decay / (1.0 + decay);
@@ -62,7 +58,7 @@ SubsetSelectionOracle::SubsetSelectionOracle(double epsilon, std::size_t k)
 }
 
 SubsetSelectionOracle::SubsetSelectionOracle(Guarantee claimed, std::size_t k, std::size_t d, Coins coins)
-    : guarantee_(claimed), k_(k), d_(d), coins_(coins) {
+    : BitsetOracleParts(claimed, k, coins), d_(d) {
   if (k < 2 || d < 1 || d >= k) throw std::invalid_argument("SubsetSelectionOracle: needs 1 <= d <= k - 1");
 }
 

@@ -18,21 +18,19 @@
 
 namespace privsample {
 
-class SubsetSelectionOracle {
+// The item is in the subset when a word is below `include` (probability include/2^64), or, with out_of > 0, when
+// uniform_below(out_of) is (probability include/out_of: at ε′ = 0, where p_in = d/k exactly keeps both directions of
+// the ratio at 1 and a dyadic coin cannot).
+struct SubsetSelectionCoins {
+  std::uint64_t include;
+  std::uint64_t out_of = 0;
+};
+
+class SubsetSelectionOracle : public BitsetOracleParts<SubsetSelectionCoins> {
  public:
   static constexpr MechanismSpec spec{
       "subset-selection", MechanismSpace::finite, NotionRule::pure_epsilon, kCategoriesOption, {}, {},
       "subset selection: d ≈ k/(e^ε + 1) items, holding the user's with probability d·e^ε/(d·e^ε + k − d)"};
-  static constexpr ReportFormat report_format = ReportFormat::bits;
-  static constexpr CountsKind counts_kind = CountsKind::per_category;
-
-  // The item is in the subset when a word is below `include` (probability include/2^64), or, with out_of > 0, when
-  // uniform_below(out_of) is (probability include/out_of: at ε′ = 0, where p_in = d/k exactly keeps both directions of
-  // the ratio at 1 and a dyadic coin cannot).
-  struct Coins {
-    std::uint64_t include;
-    std::uint64_t out_of = 0;
-  };
 
   [[nodiscard]] static SubsetSelectionOracle make(const MechanismOptions& options);
   // d: of ⌊k/(e^ε + 1)⌋ and ⌈k/(e^ε + 1)⌉, within [1, k − 1], the one with the smaller closed-form variance at f → 0.
@@ -40,11 +38,7 @@ class SubsetSelectionOracle {
   // Tests: subset size and coins as given (1 <= d <= k − 1), claiming `claimed`.
   SubsetSelectionOracle(Guarantee claimed, std::size_t k, std::size_t d, Coins coins);
 
-  [[nodiscard]] Guarantee guarantee() const noexcept { return guarantee_; }
-  [[nodiscard]] std::size_t categories() const noexcept { return k_; }
   [[nodiscard]] std::size_t subset_size() const noexcept { return d_; }
-  [[nodiscard]] Coins coins() const noexcept { return coins_; }
-  [[nodiscard]] std::size_t report_bytes() const noexcept { return bitset_bytes(k_); }
 
   // One report of `item` (< k, checked by the caller) as a bitset into out (report_bytes() bytes). Always draws a
   // uniform index r < d, a uniform d-subset T of the other k − 1 items (Floyd's algorithm: d uniform_below calls of
@@ -52,9 +46,6 @@ class SubsetSelectionOracle {
   // (a uniform (d − 1)-subset of the others, and the item). The same words whatever the item and the coin.
   void report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const;
 
-  [[nodiscard]] static bool supports(std::span<const std::uint8_t> report, std::size_t v) noexcept {
-    return bit_of(report, v);
-  }
   // 0 unless the report holds exactly d items; C(k − 1, d) in extended precision (exact for checks at small k).
   [[nodiscard]] long double report_probability(std::span<const std::uint8_t> report, std::size_t item) const;
   // Pr(S | v)/w with w = 1/C(k − 1, d): p_in·(k − d)/d when v ∈ S, 1 − p_in when not (p_in = include/2^64 or
@@ -64,10 +55,7 @@ class SubsetSelectionOracle {
   [[nodiscard]] SupportLaw support_law() const noexcept;
 
  private:
-  Guarantee guarantee_;
-  std::size_t k_;
   std::size_t d_ = 0;
-  Coins coins_{0, 0};
 };
 
 }  // namespace privsample
