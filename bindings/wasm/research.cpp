@@ -706,11 +706,13 @@ val advise_of(double k, double epsilon, double users, std::string goal, std::str
       one.set("error", c.error);
       one.set("reportBits", c.report_bits);
       one.set("serverCost", c.server_cost);
+      one.set("serverOperations", c.server_operations);
       candidates.call<void>("push", one);
     }
     val out = val::object();
     out.set("mechanism", a.mechanism);
     out.set("error", a.error);
+    out.set("tolerance", a.tolerance);
     out.set("reason", a.reason);
     out.set("candidates", candidates);
     return out;

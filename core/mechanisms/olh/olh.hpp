@@ -72,6 +72,8 @@ class OlhOracle {
   // each report the items v < k with H_s(v) = y, found by walking the ≈ P/g residues r ≡ y (mod g) below P and
   // v = a⁻¹(r − b) mod P, one addition mod P per step: O(P/g) per report instead of O(k).
   void add_support(std::span<const std::uint64_t> reports, std::span<double> counts) const;
+  // The residues add_support walks per report, at most ceil(P/g).
+  [[nodiscard]] std::uint64_t support_steps() const noexcept { return (prime_ + g_ - 1) / g_; }
 
  private:
   Guarantee guarantee_;
