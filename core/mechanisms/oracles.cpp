@@ -91,6 +91,18 @@ std::size_t counts_length(const Oracle& oracle) {
                                                           : static_cast<std::size_t>(report_values(oracle));
 }
 
+OracleParameter oracle_parameter(const Oracle& oracle, std::size_t index) {
+  return std::visit(
+      [&](const auto& o) -> OracleParameter {
+        if constexpr (requires { o.parameters(); }) {
+          const auto p = o.parameters();
+          if (index < p.size()) return p[index];
+        }
+        return {};
+      },
+      oracle);
+}
+
 std::uint64_t support_steps(const Oracle& oracle) {
   return std::visit(
       [](const auto& o) -> std::uint64_t {
