@@ -10,10 +10,11 @@
 // byEpsilon / byUsers: { [mechanism]: { mean: number[], se: number[] } } over `repeats` simulated populations.
 // verdict: the mechanisms at the chosen ε and N ranked by their mean error, from paired simulations repeated until
 // every neighbouring pair is resolved (see VERDICT below) — the same verdict on every load of the same settings.
-// advice: ps.advise for the population's shares at the page's k (the population's length), ε and N: { k, epsilon,
-// users, mechanism, error, reason, candidates }. predicted: { byEpsilon, byUsers: { [candidate]: number[] } }, the
-// advisor's closed-form total squared error Σ_v Var(f̂_v) of k-RR ('linear') and of each frequency oracle at every
-// point of the curves (no simulation: these do not depend on the population, only on k, ε and N).
+// advice: ps.advise for the population's shares at the page's k (the population's length), ε and N: { k,
+// epsilon, users, mechanism, error, tolerance, reason, candidates }. predicted: { byEpsilon, byUsers:
+// { [candidate]: number[] } }, the advisor's closed-form total squared error Σ_v Var(f̂_v) of k-RR ('linear') and of
+// each frequency oracle at every point of the curves (no simulation: these do not depend on the population, only on
+// k, ε and N).
 //
 // Reproducible by design: the simulated populations are seeded (seed r for the r-th repeat of every mechanism and
 // point), so a load shows the same curves and verdict as the last one, and the mechanisms are compared on the same
@@ -96,6 +97,7 @@ async function run(ps, { spec }, { progress: report, signal }) {
       users: spec.users,
       mechanism: chosen.mechanism,
       error: chosen.error,
+      tolerance: chosen.tolerance,
       reason: chosen.reason,
       candidates: chosen.candidates.map((c) => ({ ...c })),
     };

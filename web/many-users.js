@@ -174,15 +174,20 @@ function predictedDatasets(curves, xs, marker) {
 
 const significant = (x) => x.toPrecision(4).replace(/(\.\d*?)0+(e|$)/, '$1$2').replace(/\.(e|$)/, '$1');
 
-// The advisor's verdict in words, from ps.advise's fields (the page only formats them).
+// The advisor's verdict in words, from ps.advise's fields (the page only formats them; the rule is the core's).
 function adviceText(a) {
-  const [best, ...others] = a.candidates;
-  const rest = others.map((c) => `${candidateLabel(c.mechanism)} ${significant(c.error)} (${c.reportBits} bits)`)
-    .join(', ');
+  const chosen = a.candidates.find((c) => c.mechanism === a.mechanism);
+  const [smallest] = a.candidates;
+  const rest = a.candidates.filter((c) => c !== chosen)
+    .map((c) => `${candidateLabel(c.mechanism)} ${significant(c.error)} (${c.reportBits} bits)`).join(', ');
+  const standing = chosen === smallest ? 'the smallest'
+    : `${(chosen.error / smallest.error).toFixed(3)} times the smallest, ${candidateLabel(smallest.mechanism)}'s`;
   return `Advisor (ps.advise, closed forms) for the population's shares of k = ${a.k} items at ε = ${a.epsilon} and ` +
     `N = ${formatUsers(a.users)}: use ${candidateLabel(a.mechanism)}, predicted total squared error ` +
-    `${significant(a.error)} (lower is better); next ${rest}. ` +
-    `One report of ${candidateLabel(best.mechanism)} is ${best.reportBits} bits; server: ${best.serverCost}.`;
+    `${significant(a.error)} (lower is better; ${standing}); others ${rest}. ` +
+    `Rule: of the candidates within ${a.tolerance} times the smallest error, the smallest report, then the cheapest ` +
+    `server. One report of ${candidateLabel(chosen.mechanism)} is ${chosen.reportBits} bits; ` +
+    `server: ${chosen.serverCost}.`;
 }
 
 const percent = (v) => `${(100 * v).toFixed(v !== 0 && Math.abs(v) < 0.1 ? 1 : 0)}%`;

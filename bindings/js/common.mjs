@@ -308,11 +308,16 @@ export function makeFiniteApi(abi) {
     const handle = checkedNumber(abi, fn.ps_oracle_new(textOf(name)));
     const entry = registry.oracles.find((o) => o.name === name); // the core has accepted the name
     const message = `this '${name}' oracle was disposed: make a new one with ps.oracle()`;
+    const parameters = {}; // the core's, by name: what a server needs to count the reports (privsample.d.ts)
+    for (let i = 0, at; (at = fn.ps_oracle_parameter_name(handle, i)) !== 0; i += 1) {
+      parameters[abi.readText(at)] = fn.ps_oracle_parameter(handle, i);
+    }
     return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
       name,
       options: publicOptions(opts),
       guarantee: Object.freeze({ notion: entry.notion, epsilon: checkedNumber(abi, fn.ps_oracle_epsilon(handle)) }),
       categories: checkedNumber(abi, fn.ps_oracle_categories(handle)),
+      parameters: Object.freeze(parameters),
       report: entry.report,
       counts: entry.counts,
       encode(item) {

@@ -264,12 +264,32 @@ export interface OracleOptions {
   categories: number;
 }
 
+/**
+ * The numbers a server needs to count an oracle's reports without the library (the SQL on the oracle's page,
+ * core/mechanisms/<name>/README.md, under the same names). 'olh' has g and P; the other oracles have none (their
+ * reports are counted from k alone).
+ */
+export interface OracleParameters {
+  /**
+   * 'olh': the hash range g — a report is the integer s·g + y with y = report mod g the hashed value kept or
+   * randomized (g = round(e^ε + 1), at least 2, lowered only if P²·g would exceed 2^53).
+   */
+  readonly g?: number;
+  /**
+   * 'olh': the prime P of the hash family — the smallest prime >= max(k, 16g); the seed s = floor(report / g) is
+   * a·P + b and the report supports item v when ((a·v + b) mod P) mod g = y.
+   */
+  readonly P?: number;
+}
+
 /** A frequency oracle built once from its options. */
 export interface FrequencyOracle {
   readonly name: OracleName;
   readonly options: Readonly<OracleOptions>;
   readonly guarantee: { readonly notion: 'pure-ldp'; readonly epsilon: number };
   readonly categories: number;
+  /** What a server needs to count the reports itself, e.g. `{ g: 4, P: 1009 }` for 'olh' at ε = 1, k = 1000. */
+  readonly parameters: Readonly<OracleParameters>;
   readonly report: 'hex' | 'integer';
   readonly counts: 'per-category' | 'per-report';
   /**

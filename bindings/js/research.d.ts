@@ -557,11 +557,28 @@ export interface AdviceCandidate {
   readonly reportBits: number;
   /** How a server counts N reports, in words. */
   readonly serverCost: string;
+  /**
+   * The steps of that count for N reports: N + k for k-RR's GROUP BY, N·k bit tests for a k-bit report, N·⌈P/g⌉ for
+   * OLH's walk over each report's preimages, N + L·log2 L for Hadamard response's GROUP BY and transform (L report
+   * values); 0 for goal 'sample' (nothing to count).
+   */
+  readonly serverOperations: number;
 }
 
+/**
+ * The advice. The rule (the core's): among the candidates whose predicted error is within `tolerance` (1.05) times
+ * the smallest, the one with the smallest report, then the fewest server operations, then the smallest error. A
+ * candidate within 5% reaches the smallest error with at most 5% more users (its intervals at most 2.5% wider), while
+ * the reports it replaces can be k bits against tens: at large k OLH (Hadamard response at small ε) instead of
+ * subset selection; k-RR exactly while k < 2e^ε + 1.
+ */
 export interface Advice {
+  /** The candidate the rule chooses. */
   readonly mechanism: MechanismName | OracleName;
+  /** Its predicted error (candidates[0].error is the smallest). */
   readonly error: number;
+  /** The rule's factor: the candidates within tolerance times the smallest error compete by report, then server. */
+  readonly tolerance: number;
   /** Why: the errors compared, the report size and the server cost, in one sentence. */
   readonly reason: string;
   /** Every candidate, smallest predicted error first. */
@@ -581,7 +598,10 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   estimateFrequencies(oracle: FrequencyOracle, counts: Histogram, options?: { users?: number; alpha?: number }): FrequencyEstimate;
   /** Var(f̂_v) in closed form for a share `frequency` of `users` users holding the item. */
   frequencyVariance(oracle: FrequencyOracle, frequency: number, users: number): number;
-  /** The mechanism with the smallest predicted error for a goal, the error and the reason (closed forms). */
+  /**
+   * The mechanism for a goal (closed forms): the smallest report, then the cheapest server, among the candidates
+   * within 1.05 times the smallest predicted error (Advice); its error and the reason.
+   */
   advise(options: AdviseOptions): Advice;
   /**
    * The normalised pmf of a histogram (counts or probabilities), validated as every sampler validates it:

@@ -462,7 +462,7 @@ function makeApi(wasm) {
     return checked(abi, wasm.frequencyVariance(name, options, number(frequency, 'frequency'), number(users, 'users')));
   }
 
-  /** The mechanism with the smallest predicted error for a goal (research.d.ts). */
+  /** The mechanism for a goal: the core's rule weighs error, report size and server cost (research.d.ts). */
   function advise(options) {
     const o = plainObject(options, 'options');
     onlyKeys(o, ['k', 'epsilon', 'users', 'goal', 'divergence'], 'advise');

@@ -281,6 +281,17 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) {
   return guarded_number([&] { return static_cast<double>(categories(oracle_of(oracle).oracle)); });
 }
 
+// The oracle's parameters a server needs to count its reports (oracles.hpp): the value of the one at `index`, and the
+// address of its NUL-terminated name, 0 past the last (the glue reads them in order until then).
+// (Nothing here allocates or throws.)
+EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter(double oracle, double index) {
+  return oracle_parameter(oracle_of(oracle).oracle, static_cast<std::size_t>(index)).value;
+}
+EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter_name(double oracle, double index) {
+  const OracleParameter p = oracle_parameter(oracle_of(oracle).oracle, static_cast<std::size_t>(index));
+  return p.name.empty() ? 0.0 : address_of(p.name.data());
+}
+
 // One report of `item`, drawn with the CSPRNG: an integer report itself, or the address of a bitset report's
 // NUL-terminated hex text (valid until the next call on this oracle).
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {

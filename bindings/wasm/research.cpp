@@ -741,10 +741,12 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
       .field<&AdviceCandidate::mechanism>("mechanism")
       .field<&AdviceCandidate::error>("error")
       .field<&AdviceCandidate::report_bits>("reportBits")
-      .field<&AdviceCandidate::server_cost>("serverCost");
+      .field<&AdviceCandidate::server_cost>("serverCost")
+      .field<&AdviceCandidate::server_operations>("serverOperations");
   Result<Advice>("Advice")
       .field<&Advice::mechanism>("mechanism")
       .field<&Advice::error>("error")
+      .field<&Advice::tolerance>("tolerance")
       .field<&Advice::reason>("reason")
       .field<&Advice::candidates>("candidates");
 

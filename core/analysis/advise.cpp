@@ -42,7 +42,26 @@ AdviceCandidate oracle_candidate(const Oracle& o, double k, double users) {
                         ? "one GROUP BY over the reports, then a Walsh–Hadamard transform, O(N + k log k)"
                         : "a walk over each report's preimages of its hash, O(N·k/g) (batch routine; O(N·k) in SQL)";
   }
+  // N reports of support_steps each; per-report counts add the transform of their counts, L·log2 L.
+  const auto length = static_cast<double>(counts_length(o));
+  c.server_operations = users * static_cast<double>(support_steps(o)) +
+                        (counts_kind(o) == CountsKind::per_report ? length * std::log2(length) : 0.0);
   return c;
+}
+
+// The rule of advise.hpp: the smallest report, then the fewest server operations, then the smallest error, among the
+// candidates within kAdviceTolerance times the smallest error (candidates sorted by error, so the first is within).
+const AdviceCandidate& chosen_of(const std::vector<AdviceCandidate>& sorted) {
+  const double limit = kAdviceTolerance * sorted.front().error;
+  const AdviceCandidate* chosen = &sorted.front();
+  for (const AdviceCandidate& c : sorted) {
+    if (c.error > limit) break;
+    if (c.report_bits < chosen->report_bits ||
+        (c.report_bits == chosen->report_bits && c.server_operations < chosen->server_operations)) {
+      chosen = &c;
+    }
+  }
+  return *chosen;
 }
 
 // The ratio of two errors to three decimals (1.000 for a tie, e.g. k-RR and subset selection with d = 1).
@@ -73,7 +92,7 @@ Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std
     // k-RR: the linear sampler on point masses (its release is one category)
     const double e = std::exp(std::min(epsilon, 700.0));
     AdviceCandidate krr{"linear", total_variance({e / (e + kk - 1.0), 1.0 / (e + kk - 1.0)}, kk, n),
-                        std::ceil(std::log2(kk)), "one GROUP BY over the reports, O(N + k)"};
+                        std::ceil(std::log2(kk)), "one GROUP BY over the reports, O(N + k)", n + kk};
     if (!std::isfinite(krr.error)) krr.error = 0.0;  // e^ε beyond doubles: k-RR releases the item itself
     out.candidates.push_back(krr);
     options.categories = kk;
@@ -97,18 +116,36 @@ Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std
   std::stable_sort(out.candidates.begin(), out.candidates.end(),
                    [](const AdviceCandidate& a, const AdviceCandidate& b) { return a.error < b.error; });
   const AdviceCandidate& best = out.candidates.front();
-  out.mechanism = best.mechanism;
-  out.error = best.error;
-  const AdviceCandidate& next = out.candidates.size() > 1 ? out.candidates[1] : best;
+  const AdviceCandidate& chosen = chosen_of(out.candidates);
+  out.mechanism = chosen.mechanism;
+  out.error = chosen.error;
   const std::string what = goal == AdviceGoal::frequencies
-                               ? "predicted total squared error of the shares, sum over items of Var"
+                               ? "predicted total squared error of the shares (the sum over items of Var)"
                                : "worst-case expected divergence of a user's sample";
-  out.reason = message({"'", best.mechanism, "' has the smallest ", what, ": ", format_error(best.error), " (next '",
-                        next.mechanism, "' ", format_error(next.error), ", ", format_ratio(next.error / best.error),
-                        " times)",
-                        goal == AdviceGoal::frequencies ? message({" at N = ", static_cast<std::uint64_t>(n)}) : "",
-                        ", k = ", k, ", epsilon = ", format_error(epsilon), "; a report of ",
-                        static_cast<std::uint64_t>(best.report_bits), " bits; server: ", best.server_cost, "."});
+  const std::string at =
+      message({" at ",
+               goal == AdviceGoal::frequencies ? message({"N = ", static_cast<std::uint64_t>(n), ", "}) : std::string(),
+               "k = ", k, ", epsilon = ", format_error(epsilon)});
+  const std::string within = message({"of the candidates within ", format_ratio(kAdviceTolerance),
+                                      " times the smallest error it has the smallest report, then the fewest server "
+                                      "operations"});
+  const std::string cost = message({"a report of ", static_cast<std::uint64_t>(chosen.report_bits), " bits; server: ",
+                                    chosen.server_cost,
+                                    goal == AdviceGoal::frequencies
+                                        ? message({", about ", format_error(chosen.server_operations), " operations"})
+                                        : std::string(),
+                                    "."});
+  if (&chosen == &best) {
+    const AdviceCandidate& next = out.candidates.size() > 1 ? out.candidates[1] : best;
+    out.reason = message({"'", best.mechanism, "' has the smallest ", what, ": ", format_error(best.error), " (next '",
+                          next.mechanism, "' ", format_error(next.error), ", ", format_ratio(next.error / best.error),
+                          " times)", at, "; ", within, "; ", cost});
+  } else {
+    out.reason = message({"'", chosen.mechanism, "' has a ", what, " of ", format_error(chosen.error), ", ",
+                          format_ratio(chosen.error / best.error), " times the smallest ('", best.mechanism, "' ",
+                          format_error(best.error), ", a report of ", static_cast<std::uint64_t>(best.report_bits),
+                          " bits)", at, "; ", within, "; ", cost});
+  }
   return out;
 }
 

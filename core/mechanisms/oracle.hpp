@@ -39,6 +39,13 @@ enum class ReportFormat { bits, integer };
 // value (how many times each possible integer report came in, for an oracle with few report values).
 enum class CountsKind { per_category, per_report };
 
+// A number a server needs to count an oracle's reports without the library (the SQL on its page), under the name the
+// page and ps.oracle(…).parameters use. The names are string literals (NUL-terminated, for the JS glue).
+struct OracleParameter {
+  std::string_view name;
+  double value = 0.0;
+};
+
 // p* and q* (module comment), as exact as the coins allow (rounded once where they are not dyadic).
 struct SupportLaw {
   long double p = 0.0L;

@@ -91,6 +91,33 @@ std::size_t counts_length(const Oracle& oracle) {
                                                           : static_cast<std::size_t>(report_values(oracle));
 }
 
+OracleParameter oracle_parameter(const Oracle& oracle, std::size_t index) {
+  return std::visit(
+      [&](const auto& o) -> OracleParameter {
+        if constexpr (requires { o.parameters(); }) {
+          const auto p = o.parameters();
+          if (index < p.size()) return p[index];
+        }
+        return {};
+      },
+      oracle);
+}
+
+std::uint64_t support_steps(const Oracle& oracle) {
+  return std::visit(
+      [](const auto& o) -> std::uint64_t {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (T::counts_kind == CountsKind::per_report) {
+          return 1;
+        } else if constexpr (requires { o.support_steps(); }) {
+          return o.support_steps();
+        } else {
+          return o.categories();
+        }
+      },
+      oracle);
+}
+
 std::uint64_t encode_report(const Oracle& oracle, std::size_t item, RandomBits& bits,
                             std::vector<std::uint8_t>& bytes) {
   return std::visit(

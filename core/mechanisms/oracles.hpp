@@ -30,6 +30,14 @@ namespace privsample {
 [[nodiscard]] std::uint64_t report_values(const Oracle& oracle);
 // The length of the counts the estimator takes: k support counts, or one count per report value.
 [[nodiscard]] std::size_t counts_length(const Oracle& oracle);
+// The numbers a server needs to count the oracle's reports without the library: the one at `index` of the oracle's own
+// parameters(), or an empty name past the last (at once for an oracle that declares none: its reports are counted
+// from k alone).
+[[nodiscard]] OracleParameter oracle_parameter(const Oracle& oracle, std::size_t index);
+// The steps the batch count takes per report (the advisor's server cost): one tally for per-report counts, else the
+// items a report is tested against — k for a bitset, or the oracle's own support_steps() where it finds the items a
+// report supports without testing all k.
+[[nodiscard]] std::uint64_t support_steps(const Oracle& oracle);
 
 // One report of `item` (< k, checked by the caller): an integer oracle returns it; a bitset oracle writes its
 // report_bytes() bytes into `bytes` (resized to them) and returns 0. Its random words have a law that does not depend

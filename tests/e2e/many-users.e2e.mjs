@@ -7,7 +7,8 @@
 // verdict ranks the mechanisms with its uncertainty and is the same on every run of the same settings (at ε = 0.1,
 // where 3 averaged repeats used to flip the ranking in one load out of five); the advisor's verdict names the mechanism
 // ps.advise names for the page's k, ε and N (computed here through the research entry: subset selection at the default
-// settings, k-RR at ε = 10) and the predicted curves of k-RR and the four frequency oracles are drawn.
+// settings, k-RR at ε = 10) and states its rule (error within its tolerance, then report, then server) and the chosen
+// mechanism's report size and server cost; the predicted curves of k-RR and the four frequency oracles are drawn.
 // No request leaves the page's own files; nothing is logged as an error. Screenshot: test-output/e2e/many-users.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -57,13 +58,19 @@ const LABELS = {
 };
 function assertAdvice({ text, data }, expected) {
   assert.deepEqual({ k: data.k, epsilon: data.epsilon, users: data.users }, expected);
-  const mechanism = research.advise({ ...expected, goal: 'frequencies' }).mechanism;
+  const advice = research.advise({ ...expected, goal: 'frequencies' });
+  const { mechanism } = advice;
   assert.equal(data.mechanism, mechanism);
   const users = expected.users.toLocaleString('en-US').replace(/,/g, '\u202f');
   const opening = `Advisor (ps.advise, closed forms) for the population's shares of k = ${expected.k} items ` +
     `at ε = ${expected.epsilon} and N = ${users}: use ${LABELS[mechanism]}, predicted total squared error `;
   assert.ok(text.startsWith(opening), text);
-  assert.match(text, /One report of .* is \d+ bits; server: /);
+  // the rule as ps.advise applies it (its tolerance), and the chosen candidate's report and server cost
+  assert.ok(text.includes(`Rule: of the candidates within ${advice.tolerance} times the smallest error, the smallest ` +
+    'report, then the cheapest server.'), text);
+  const chosen = advice.candidates.find((c) => c.mechanism === mechanism);
+  const cost = `One report of ${LABELS[mechanism]} is ${chosen.reportBits} bits; server: ${chosen.serverCost}.`;
+  assert.ok(text.endsWith(cost), text);
   return mechanism;
 }
 

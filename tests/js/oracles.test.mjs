@@ -75,15 +75,26 @@ test('counting and estimating refuse reports and counts of the wrong kind, by na
   assert.throws(() => ps.frequencyCounts(hadamard, [32]), { name: 'RangeError', message: /^reports\[0\] = 32: a 'hadamard' report is an integer in \[0, 31\]/ });
 });
 
-test('ps.advise: the smallest predicted error, with the reason; k-RR at small k, an oracle at large k', () => {
+test('ps.advise: the rule\'s choice, with the reason, report sizes and server operations; k-RR at small k', () => {
   for (const [k, epsilon] of [[2, 4], [10, 1], [1000, 1], [1000, 4]]) {
     const a = ps.advise({ k, epsilon, users: 10000 });
-    assert.ok(Object.isFrozen(a) && Object.isFrozen(a.candidates));
-    assert.equal(a.mechanism, a.candidates[0].mechanism);
-    assert.ok(a.candidates.every((c) => a.error <= c.error));
-    assert.match(a.reason, new RegExp(`^'${a.mechanism}' has the smallest predicted total squared error`));
+    assert.ok(Object.isFrozen(a) && Object.isFrozen(a.candidates) && a.candidates.every(Object.isFrozen));
+    assert.equal(a.tolerance, 1.05);
+    const chosen = a.candidates.find((c) => c.mechanism === a.mechanism);
+    assert.equal(a.error, chosen.error);
+    assert.ok(a.candidates.every((c, i) => i === 0 || a.candidates[i - 1].error <= c.error), 'smallest error first');
+    assert.ok(a.error <= a.tolerance * a.candidates[0].error);
+    assert.ok(a.candidates.every((c) => Number.isFinite(c.serverOperations) && c.serverOperations >= 10000));
+    assert.match(a.reason, new RegExp(`^'${a.mechanism}' has `));
     assert.match(a.reason, /bits; server: /);
   }
+  // k = 10^6 at ε = 1: OLH (a 42-bit report, its error within 1% of subset selection's, whose report is 10^6 bits)
+  const large = ps.advise({ k: 1e6, epsilon: 1, users: 1e4 });
+  assert.equal(large.candidates[0].mechanism, 'subset-selection');
+  assert.equal(large.mechanism, 'olh');
+  assert.ok(large.error <= 1.01 * large.candidates[0].error);
+  assert.equal(large.candidates.find((c) => c.mechanism === 'olh').reportBits, 42);
+  assert.match(large.reason, /^'olh' has a predicted total squared error .* times the smallest \('subset-selection' /);
   assert.equal(ps.advise({ k: 2, epsilon: 4, users: 100 }).mechanism, 'linear');
   assert.notEqual(ps.advise({ k: 1000, epsilon: 1, users: 100 }).mechanism, 'linear');
   assert.equal(ps.advise({ k: 10, epsilon: 1, goal: 'sample', divergence: 'tv' }).mechanism, 'minimax');
@@ -92,14 +103,23 @@ test('ps.advise: the smallest predicted error, with the reason; k-RR at small k,
   assert.throws(() => ps.advise({ k: 10, epsilon: 1, n: 3 }), { name: 'RangeError', message: /option 'n' is not supported by advise/ });
 });
 
-test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, subset selection above', async () => {
+test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, then the rule of 5%', async () => {
   const { readFile } = await import('node:fs/promises');
   for (const file of ['../../README.md', '../../docs/guide/choosing-a-mechanism.md', '../../docs/guide/research.md']) {
-    const text = await readFile(new URL(file, import.meta.url), 'utf8');
+    const text = (await readFile(new URL(file, import.meta.url), 'utf8')).replace(/\s+/g, ' ');
     assert.match(text, /k above 2e\^ε \+ 1|k < 2e\^ε \+ 1|k exceeds 2e\^ε \+ 1/, `${file} states the rule`);
     assert.doesNotMatch(text, /3e\^ε \+ 2/, `${file}: k-RR against OUE alone is not the advisor's switch`);
+    assert.match(text, /within 5% of the smallest error/, `${file} states the tolerance`);
+    assert.match(text, /the smallest report, then the cheapest server/, `${file} states the order`);
+    // The guides' thresholds where OLH takes over from subset selection ("OLH from k = 58 at ε = 1").
+    for (const [, k, epsilon] of text.matchAll(/OLH from k = (\d+) at ε = (\d+)/g)) {
+      const at = (kk) => ps.advise({ k: kk, epsilon: Number(epsilon), users: 1e4 }).mechanism;
+      assert.equal(at(Number(k)), 'olh', `${file}: k = ${k}`);
+      assert.equal(at(Number(k) - 1), 'subset-selection', `${file}: k = ${k} - 1`);
+    }
   }
-  // Both sides of the boundary at every ε of a log grid, and N plays no part.
+  // Both sides of the boundary at every ε of a log grid, and N plays no part: k-RR below, subset selection just above
+  // (the other oracles are beyond 5% there), and never k-RR above.
   for (let i = -20; i <= 20; i += 1) {
     const epsilon = Number((10 ** (i / 20)).toPrecision(3));
     const boundary = 2 * Math.exp(epsilon) + 1;
@@ -107,9 +127,15 @@ test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, 
     for (const k of [below - 1, below, Math.ceil(boundary), Math.ceil(boundary) + 1, 1000]) {
       if (k < 2) continue;
       for (const users of [100, 1e6]) {
-        const expected = k < boundary ? 'linear' : 'subset-selection';
-        assert.equal(ps.advise({ k, epsilon, users }).mechanism, expected, `k = ${k}, ε = ${epsilon}, N = ${users}`);
+        const advised = ps.advise({ k, epsilon, users }).mechanism;
+        const at = `k = ${k}, ε = ${epsilon}, N = ${users}`;
+        if (k < boundary) assert.equal(advised, 'linear', at);
+        else if (k <= Math.ceil(boundary) + 1) assert.equal(advised, 'subset-selection', at);
+        else assert.notEqual(advised, 'linear', at);
       }
     }
   }
+  // Large k: OLH's reports of tens of bits at ε from 0.5 to 4, Hadamard response's at ε = 0.1 (both within 1%).
+  for (const epsilon of [0.5, 1, 2, 4]) assert.equal(ps.advise({ k: 1e5, epsilon, users: 1e4 }).mechanism, 'olh');
+  assert.equal(ps.advise({ k: 1e5, epsilon: 0.1, users: 1e4 }).mechanism, 'hadamard');
 });

@@ -32,6 +32,10 @@ async function privatize(hist: Histogram): Promise<number> {
   const own: number = ps.divergence('kl', hist, q);
   const oracle: FrequencyOracle = ps.oracle('olh', { epsilon: 1, categories: q.length });
   const encoded: string | number = oracle.encode(0);
+  const hashRange: number | undefined = oracle.parameters.g;
+  const prime: number | undefined = oracle.parameters.P;
+  // @ts-expect-error the parameters are read-only
+  oracle.parameters.g = 3;
   const names: readonly OracleName[] = ps.oracles;
   oracle.dispose();
   // @ts-expect-error an oracle needs categories

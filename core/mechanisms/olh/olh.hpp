@@ -10,6 +10,7 @@
 // H_s(v) = ((a·v + b) mod P) mod g. For v ≠ w in [k] the pair (a·v + b, a·w + b) mod P is uniform on Z_P², so every
 // pair of items collides with the same probability c = Σ_j n_j²/P² (n_j = #{r < P : r mod g = j}), within
 // g/(4P²) of 1/g. The report is the integer s·g + y < P²·g <= 2^53 (g is lowered until it fits).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -41,6 +42,10 @@ class OlhOracle : public OracleParts<ReportFormat::integer, CountsKind::per_cate
 
   [[nodiscard]] std::uint64_t hash_range() const noexcept { return g_; }
   [[nodiscard]] std::uint64_t prime() const noexcept { return prime_; }
+  // What a server's SQL needs to decode a report (README.md#counting): g and P, by those names.
+  [[nodiscard]] std::array<OracleParameter, 2> parameters() const noexcept {
+    return {{{"g", static_cast<double>(g_)}, {"P", static_cast<double>(prime_)}}};
+  }
   // Reports are the integers below P²·g.
   [[nodiscard]] std::uint64_t report_values() const noexcept { return prime_ * prime_ * g_; }
   // c, the probability that two given items hash to the same value (exact rational, rounded once).
@@ -67,6 +72,8 @@ class OlhOracle : public OracleParts<ReportFormat::integer, CountsKind::per_cate
   // each report the items v < k with H_s(v) = y, found by walking the ≈ P/g residues r ≡ y (mod g) below P and
   // v = a⁻¹(r − b) mod P, one addition mod P per step: O(P/g) per report instead of O(k).
   void add_support(std::span<const std::uint64_t> reports, std::span<double> counts) const;
+  // The residues add_support walks per report, at most ceil(P/g).
+  [[nodiscard]] std::uint64_t support_steps() const noexcept { return (prime_ + g_ - 1) / g_; }
 
  private:
   std::uint64_t g_;

@@ -1,5 +1,6 @@
-// OLH (olh.hpp): its parameters (g, P) and coins against the proof, the hash family's exact collision probability,
-// the report law by chi-square, and the support walk against a direct count. Unbiasedness and the variance by
+// OLH (olh.hpp): its parameters (g, P; also as oracle_parameter gives them to JS) and coins against the proof, the
+// hash family's exact collision probability, the report law by chi-square, and the support walk against a direct
+// count. Unbiasedness and the variance by
 // simulation: tests/native/frequency_oracles_test.cpp; the registry-wide audit: tests/native/privacy_audit_test.cpp.
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "mechanisms/olh/olh.hpp"
+#include "mechanisms/oracles.hpp"
 #include "oracle_support.hpp"
 #include "privsample.hpp"
 
@@ -28,6 +30,24 @@ TEST_CASE("olh: g = round(e^eps + 1), P the smallest prime >= max(k, 16g), repor
     CHECK(o.hash_range() == row.g);
     CHECK(o.prime() == row.prime);
     CHECK(o.report_values() <= (std::uint64_t{1} << 53));
+    // the same through the oracle dispatch, as ps.oracle('olh', …).parameters shows them
+    MechanismOptions options;
+    options.epsilon = row.epsilon;
+    options.categories = static_cast<double>(row.k);
+    const Oracle oracle = make_oracle("olh", options);
+    const OracleParameter g = oracle_parameter(oracle, 0);
+    const OracleParameter p = oracle_parameter(oracle, 1);
+    CHECK((g.name == "g" && g.value == static_cast<double>(row.g)));
+    CHECK((p.name == "P" && p.value == static_cast<double>(row.prime)));
+    CHECK(p.name.data()[1] == '\0');  // NUL-terminated for the JS glue
+    CHECK(oracle_parameter(oracle, 2).name.empty());
+  }
+  // The other oracles are counted from k alone.
+  MechanismOptions options;
+  options.epsilon = 1.0;
+  options.categories = 10.0;
+  for (const char* name : {"oue", "hadamard", "subset-selection"}) {
+    CHECK(oracle_parameter(make_oracle(name, options), 0).name.empty());
   }
 }
 
