@@ -105,6 +105,27 @@ TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][st
   CHECK_THROWS_AS(binomial(bits, 10, std::nan("")), std::invalid_argument);
 }
 
+TEST_CASE("simulate: a binomial draw takes a bounded number of random words whatever n is", "[simulate]") {
+  // The multinomials of the point-mass fast path draw k binomials of up to N trials each: their cost must not grow
+  // with N (a splitting recursion takes O(log n) gamma draws, about 3 words each).
+  struct Counting final : RandomBits {
+    SeededRandom inner{9};
+    std::uint64_t words = 0;
+    std::uint64_t next_u64() override {
+      ++words;
+      return inner.next_u64();
+    }
+  };
+  for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1'000'000}, std::uint64_t{1'000'000'000}}) {
+    for (const double p : {0.5, 0.03, 0.9}) {
+      Counting bits;
+      for (int i = 0; i < 2000; ++i) (void)binomial(bits, n, p);
+      INFO("n = " << n << ", p = " << p << ": " << static_cast<double>(bits.words) / 2000.0 << " words per draw");
+      CHECK(bits.words < 2000 * 8);
+    }
+  }
+}
+
 TEST_CASE("simulate: multinomial counts sum to n and fit the probabilities", "[simulate][statistical]") {
   SeededRandom bits(11);
   const std::vector<double> probs{0.5, 0.0, 0.2, 0.2, 0.1};
