@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:-}"
-[[ -n "$name" ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ -n "$name" ]] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 bash scripts/bootstrap.sh
 [[ "$name" == clip-normalise-ab ]] || bash scripts/build-wasm.sh >/dev/null  # that one is native only
