@@ -459,6 +459,73 @@ TEST_CASE("simulate: point-mass users drawn by the law, or laplace-projection's 
   }
 }
 
+TEST_CASE("simulate: laplace-projection's point-mass users, drawn by the exponential race, match sample() per user",
+          "[simulate][statistical]") {
+  // All users on letter 0, so the own-letter share (the race's outcome) is the first cell; the others by symmetry.
+  // Settings where the own noisy count is often <= 0 (n = 1, small ε), where every noisy count is <= 0 often (k = 2),
+  // and where the own letter rarely wins (k = 200).
+  struct Case {
+    double epsilon;
+    double records;
+    std::size_t k;
+  };
+  for (const Case c : {Case{0.5, 1, 2}, Case{0.5, 1, 3}, Case{1.0, 5, 30}, Case{2.0, 40, 200}, Case{0.1, 3, 12}}) {
+    MechanismOptions o;
+    o.epsilon = c.epsilon;
+    o.records = c.records;
+    const Mechanism m = make_finite_mechanism("laplace-projection", o);
+    std::vector<double> items(c.k, 0.0);
+    items[0] = 40000;
+    SeededRandom a(21);
+    SeededRandom b(22);
+    const std::vector<double> fast = release_point_masses(m, items, a);
+    const std::vector<double> slow = release_point_masses_per_user(m, items, b);
+    // Two equal samples of one multinomial law; the other letters pooled into 3 cells so each cell expects enough.
+    std::vector<double> f{fast[0], 0, 0, 0};
+    std::vector<double> g{slow[0], 0, 0, 0};
+    for (std::size_t y = 1; y < c.k; ++y) {
+      f[1 + y % 3] += fast[y];
+      g[1 + y % 3] += slow[y];
+    }
+    double statistic = 0.0;
+    int bins = 0;
+    for (std::size_t y = 0; y < f.size(); ++y) {
+      if (f[y] + g[y] == 0.0) continue;
+      statistic += (f[y] - g[y]) * (f[y] - g[y]) / (f[y] + g[y]);
+      ++bins;
+    }
+    INFO("epsilon = " << c.epsilon << ", n = " << c.records << ", k = " << c.k << ": own letter " << fast[0]
+                      << " (race) vs " << slow[0] << " (per user); chi-square " << statistic);
+    CHECK(chi_square_survival(statistic, bins - 1) > kGoodnessOfFitLevel);
+  }
+}
+
+TEST_CASE("simulate: laplace-projection's point-mass users take a few random words each, whatever k is", "[simulate]") {
+  // The others' noisy counts are summarised by one closed-form draw, not by a count of positive ones and their sum.
+  struct Counting final : RandomBits {
+    SeededRandom inner{4};
+    std::uint64_t words = 0;
+    std::uint64_t next_u64() override {
+      ++words;
+      return inner.next_u64();
+    }
+  };
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  o.records = 40.0;
+  const Mechanism m = make_finite_mechanism("laplace-projection", o);
+  for (const std::size_t k : {std::size_t{10}, std::size_t{10000}, std::size_t{100000}}) {
+    std::vector<double> items(k, 0.0);
+    for (std::size_t x = 0; x < k; x += 1 + k / 100) items[x] = 200.0;
+    double users = 0.0;
+    for (const double i : items) users += i;
+    Counting bits;
+    (void)release_point_masses(m, items, bits);
+    INFO("k = " << k << ": " << static_cast<double>(bits.words) / users << " words per user");
+    CHECK(static_cast<double>(bits.words) < 5.0 * users);
+  }
+}
+
 TEST_CASE("simulate: 10^6 point-mass users at k = 10^5 take O(k) work", "[simulate]") {
   // Before the point-mass laws every item class cost distribution(e_x), O(k) each: O(k²) = 10^10 here.
   const std::size_t k = 100000;
