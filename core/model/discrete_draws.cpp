@@ -114,12 +114,13 @@ std::uint64_t binomial(RandomBits& bits, std::uint64_t n, double p) {
   return flipped ? n - successes : successes;
 }
 
-std::vector<std::uint64_t> multinomial(RandomBits& bits, std::uint64_t n, std::span<const double> probs) {
-  const std::vector<double> p = checked_pmf(probs, "probs");
-  std::vector<std::uint64_t> out(p.size(), 0);
-  // Suffix masses, so the conditional probability p_x / Σ_{y>=x} p_y is computed without cancellation.
-  std::vector<double> suffix(p.size() + 1, 0.0);
-  for (std::size_t x = p.size(); x-- > 0;) suffix[x] = suffix[x + 1] + p[x];
+namespace {
+
+// count_x ~ Bin(n − Σ_{y<x} count_y, p_x / suffix_x) into out. No object with a destructor is alive here, so where
+// C++ exceptions are handled on the JavaScript side (Emscripten's -fexceptions) each draw is a direct call, not a
+// trip through a JavaScript invoke_* wrapper, which a live vector in the caller's frame would force on every draw.
+[[gnu::noinline]] void sequential_binomials(RandomBits& bits, std::uint64_t n, std::span<const double> p,
+                                            std::span<const double> suffix, std::span<std::uint64_t> out) {
   std::uint64_t left = n;
   for (std::size_t x = 0; x < p.size() && left > 0; ++x) {
     if (x + 1 == p.size()) {
@@ -130,6 +131,17 @@ std::vector<std::uint64_t> multinomial(RandomBits& bits, std::uint64_t n, std::s
     out[x] = binomial(bits, left, conditional);
     left -= out[x];
   }
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> multinomial(RandomBits& bits, std::uint64_t n, std::span<const double> probs) {
+  const std::vector<double> p = checked_pmf(probs, "probs");
+  std::vector<std::uint64_t> out(p.size(), 0);
+  // Suffix masses, so the conditional probability p_x / Σ_{y>=x} p_y is computed without cancellation.
+  std::vector<double> suffix(p.size() + 1, 0.0);
+  for (std::size_t x = p.size(); x-- > 0;) suffix[x] = suffix[x + 1] + p[x];
+  sequential_binomials(bits, n, p, suffix, out);
   return out;
 }
 
