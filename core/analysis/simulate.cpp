@@ -84,7 +84,7 @@ namespace {
 
 std::size_t checked_users(std::size_t users) {
   if (users < 1 || users > kMaxSimulatedUsers) {
-    throw std::invalid_argument("users = " + std::to_string(users) + ": must be an integer in [1, " +
+    throw std::invalid_argument("options.users = " + std::to_string(users) + ": must be an integer in [1, " +
                                 std::to_string(kMaxSimulatedUsers) + "]");
   }
   return users;
@@ -206,7 +206,7 @@ std::vector<double> release_point_masses_per_user(const Mechanism& mechanism, st
 SimulationResult simulate(const Mechanism& mechanism, std::span<const double> population,
                           const SimulationOptions& options, RandomBits& bits) {
   validated_alpha(options.alpha);
-  const std::vector<double> pop = normalized_pmf(population, "population");
+  const std::vector<double> pop = normalized_pmf(population, "options.population");
   const std::size_t k = pop.size();
   const std::size_t n = checked_users(options.users);
   const Guarantee g = guarantee(mechanism);
@@ -230,6 +230,12 @@ SimulationResult simulate(const Mechanism& mechanism, std::span<const double> po
     const double concentration = options.concentration.value_or(1.0);
     if (!(concentration > 0.0) || !std::isfinite(concentration)) {
       throw_invalid({"options.concentration = ", concentration, ": must be finite and > 0"});
+    }
+    if (static_cast<double>(n) * static_cast<double>(k) > kMaxDirichletEntries) {
+      throw_invalid({"options.users = ", static_cast<double>(n), ": model 'dirichlet' draws a histogram of k = ",
+                     static_cast<double>(k), " categories for every user, ", static_cast<double>(n) *
+                     static_cast<double>(k), " numbers in all; at most ", kMaxDirichletEntries, " (use fewer users, "
+                     "or model 'point-masses', whose cost does not grow with the number of users)"});
     }
     std::vector<double> alpha(pop);
     for (double& a : alpha) a *= concentration;

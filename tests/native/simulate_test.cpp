@@ -78,7 +78,7 @@ TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][st
     std::uint64_t n;
     double p;
   };
-  // Inversion only (small n·p), the splitting recursion (large n·p), p > ½ (symmetry), extreme p.
+  // Inversion only (small n·p), BTRS (large n·p), p > ½ (symmetry), extreme p.
   const std::vector<Case> cases{{1, 0.3},       {5, 0.3},     {40, 0.5},       {1000, 0.01},  {1000, 0.3},
                                 {100000, 0.3},  {100000, 0.999}, {1000000, 2e-5}, {1000000, 0.5}, {7, 1.0}};
   std::uint64_t seed = 1;
@@ -271,9 +271,18 @@ TEST_CASE("simulate: one call runs N users end to end", "[simulate]") {
   SECTION("bad options are named") {
     o.users = 0;
     CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
-                      "users = 0: must be an integer in [1, 1000000000]");
+                      "options.users = 0: must be an integer in [1, 1000000000]");
     o.users = 10;
+    std::vector<double> huge(kMaxCategories + 1, 1.0);
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), huge, o, bits),
+                      "options.population has 10000001 categories: at most 10000000 are supported");
+    huge = {};
     o.model = PopulationModel::dirichlet;
+    o.users = 1'000'000'000;  // 10^9 users of k = 4: an hours-long loop, refused up front
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
+                      Contains("options.users = 1000000000: model 'dirichlet' draws a histogram of k = 4 categories") &&
+                          Contains("at most 100000000"));
+    o.users = 10;
     o.concentration = -1.0;
     CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
                       "options.concentration = -1: must be finite and > 0");
