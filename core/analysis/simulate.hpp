@@ -101,7 +101,7 @@ struct SimulationResult {
                                               std::span<const double> population = {});
 
 // The released counts alone for N point-mass users with item counts `items` (items[x] users hold item x): the
-// fast path of simulate (one multinomial per item) and its baseline (one draw per user) for the bench.
+// fast path of simulate (the point-mass law, or laplace-projection's own draw) and its baseline (one sample() per user).
 [[nodiscard]] std::vector<double> release_point_masses(const Mechanism& mechanism,
                                                        std::span<const double> items, RandomBits& bits);
 [[nodiscard]] std::vector<double> release_point_masses_per_user(const Mechanism& mechanism,
