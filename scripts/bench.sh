@@ -5,7 +5,8 @@
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
 #   client-clip     minimax distribution(): client entry vs research entry vs the 5fd3315 module (bench/client-clip.mjs)
 #   side-by-side [largest k] [s/row]  native, client, research vs the papers' loop, one pass, hand-written JS, alias
-#   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp)
+#   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp;
+#                   simulate also times ps.simulate through the research entry: bench/simulate.mjs)
 #   clip-normalise-ab [commit] [largest k]   clip-normalise against another commit's, in one native process
 #   <file>.mjs      any other JS benchmark in bench/
 set -euo pipefail
@@ -23,6 +24,7 @@ case "$name" in
     NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target "$target" >/dev/null
     echo "== native"; "build/native/$target" "$@"
     echo "== WebAssembly (Node $(node --version))"; node "build/wasm/$target.cjs" "$@"
+    if [[ "$name" == simulate ]]; then echo "== ps.simulate, research entry"; node bench/simulate.mjs "$@"; fi
     ;;
   clip-normalise-ab)
     bash scripts/bench-clip-ab.sh "$@"

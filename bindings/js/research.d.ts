@@ -429,7 +429,9 @@ export interface SimulateCommon {
 /** ps.simulate() options: each user holds one item drawn from `population` ('point-masses', the default), or has a
  * histogram drawn from Dirichlet(concentration · population) ('dirichlet', concentration default 1), or the given
  * histograms ('given'). An option the model does not use is refused with a RangeError naming it, not ignored:
- * `concentration` with 'point-masses' or 'given', `population` with 'given'. */
+ * `concentration` with 'point-masses' or 'given', `population` with 'given'. `users`: at most 10^9; 'point-masses'
+ * costs O(k) whatever the number of users, 'dirichlet' O(k) per user and refuses users · k > 10^8 (a RangeError
+ * naming options.users). */
 export type SimulateOptions =
   | (SimulateCommon & { model?: 'point-masses'; population: Histogram; users: number })
   | (SimulateCommon & { model: 'dirichlet'; population: Histogram; users: number; concentration?: number })

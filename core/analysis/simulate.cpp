@@ -84,7 +84,7 @@ namespace {
 
 std::size_t checked_users(std::size_t users) {
   if (users < 1 || users > kMaxSimulatedUsers) {
-    throw std::invalid_argument("users = " + std::to_string(users) + ": must be an integer in [1, " +
+    throw std::invalid_argument("options.users = " + std::to_string(users) + ": must be an integer in [1, " +
                                 std::to_string(kMaxSimulatedUsers) + "]");
   }
   return users;
@@ -108,9 +108,29 @@ std::size_t release_one(const Mechanism& mechanism, std::span<const double> hist
   return sample_many(mechanism, hist, 1, bits).front();
 }
 
+// Each item's holders split three ways — their item (into counts), the floor, the lift (the totals) — by sequential
+// binomials, a Multinomial(items[x]; spike[x], Σfloor, theta[x]·Σlift) per item. No object with a destructor is
+// alive here, so where C++ exceptions are handled on the JavaScript side (Emscripten's -fexceptions) each draw is a
+// direct call, not a trip through a JavaScript invoke_* wrapper, which a live vector in the frame would force.
+[[gnu::noinline]] void split_items(const PointMassLaw& law, double floor_mass, double lift_mass,
+                                   std::span<const double> items, RandomBits& bits, std::span<double> counts,
+                                   std::uint64_t& on_floor, std::uint64_t& on_lift) {
+  for (std::size_t x = 0; x < items.size(); ++x) {
+    if (items[x] == 0.0) continue;
+    const double lift = law.theta.empty() ? 0.0 : law.theta[x] * lift_mass;
+    const double away = floor_mass + lift;
+    const auto holders = static_cast<std::uint64_t>(items[x]);
+    const std::uint64_t own = binomial(bits, holders, std::clamp(law.spike[x] / (law.spike[x] + away), 0.0, 1.0));
+    const std::uint64_t floor = away > 0.0 ? binomial(bits, holders - own, std::clamp(floor_mass / away, 0.0, 1.0)) : 0;
+    counts[x] += static_cast<double>(own);
+    on_floor += floor;
+    on_lift += holders - own - floor;
+  }
+}
+
 // The released counts of point-mass users from the mechanism's point-mass law (PointMassLaw, spec.hpp): each item's
-// holders split three ways — their item, the floor, the lift — as one multinomial, and the floor's and the lift's
-// totals are then spread by one multinomial each. O(k) work whatever N is, and the counts have the mechanism's law.
+// holders split three ways (split_items), and the floor's and the lift's totals are then spread by one multinomial
+// each. O(k) work whatever N is, and the counts have the mechanism's law.
 std::vector<double> counts_from_law(const PointMassLaw& law, std::span<const double> items, RandomBits& bits) {
   const std::size_t k = items.size();
   std::vector<double> counts(k, 0.0);
@@ -118,19 +138,9 @@ std::vector<double> counts_from_law(const PointMassLaw& law, std::span<const dou
   CompensatedSum lift_sum;
   for (const double v : law.floor) floor_sum.add(v);
   for (const double v : law.lift) lift_sum.add(v);
-  const double floor_mass = floor_sum.value();
-  const double lift_mass = lift_sum.value();
   std::uint64_t on_floor = 0;
   std::uint64_t on_lift = 0;
-  for (std::size_t x = 0; x < k; ++x) {
-    if (items[x] == 0.0) continue;
-    const double lift = law.theta.empty() ? 0.0 : law.theta[x] * lift_mass;
-    const std::array<double, 3> shares{law.spike[x], floor_mass, lift};
-    const std::vector<std::uint64_t> split = multinomial(bits, static_cast<std::uint64_t>(items[x]), shares);
-    counts[x] += static_cast<double>(split[0]);
-    on_floor += split[1];
-    on_lift += split[2];
-  }
+  split_items(law, floor_sum.value(), lift_sum.value(), items, bits, counts, on_floor, on_lift);
   if (on_floor > 0) {
     const std::vector<std::uint64_t> spread = multinomial(bits, on_floor, law.floor);
     for (std::size_t y = 0; y < k; ++y) counts[y] += static_cast<double>(spread[y]);
@@ -196,7 +206,7 @@ std::vector<double> release_point_masses_per_user(const Mechanism& mechanism, st
 SimulationResult simulate(const Mechanism& mechanism, std::span<const double> population,
                           const SimulationOptions& options, RandomBits& bits) {
   validated_alpha(options.alpha);
-  const std::vector<double> pop = normalized_pmf(population, "population");
+  const std::vector<double> pop = normalized_pmf(population, "options.population");
   const std::size_t k = pop.size();
   const std::size_t n = checked_users(options.users);
   const Guarantee g = guarantee(mechanism);
@@ -220,6 +230,12 @@ SimulationResult simulate(const Mechanism& mechanism, std::span<const double> po
     const double concentration = options.concentration.value_or(1.0);
     if (!(concentration > 0.0) || !std::isfinite(concentration)) {
       throw_invalid({"options.concentration = ", concentration, ": must be finite and > 0"});
+    }
+    if (static_cast<double>(n) * static_cast<double>(k) > kMaxDirichletEntries) {
+      throw_invalid({"options.users = ", static_cast<double>(n), ": model 'dirichlet' draws a histogram of k = ",
+                     static_cast<double>(k), " categories for every user, ", static_cast<double>(n) *
+                     static_cast<double>(k), " numbers in all; at most ", kMaxDirichletEntries, " (use fewer users, "
+                     "or model 'point-masses', whose cost does not grow with the number of users)"});
     }
     std::vector<double> alpha(pop);
     for (double& a : alpha) a *= concentration;

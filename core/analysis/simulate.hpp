@@ -3,9 +3,9 @@
 // population model, privatize each with a finite mechanism, aggregate the counts, estimate, and measure the
 // error against the truth P̄ = mean of the users' (normalised) histograms. One call does the whole batch.
 //
-// Point-mass users are fast: all users holding item x share the output law distribution(e_x), so the counts are
-// drawn item by item as multinomials (sequential binomials) instead of one draw per user: O(k² + k·draws) work,
-// independent of N (10^6 users, k = 1000 in a few ms natively; bench/simulate_bench.cpp).
+// Point-mass users are fast: every finite mechanism's point-mass law (spec.hpp's PointMassLaw) gives the counts of
+// all users holding item x by two binomials, then the floor's and the lift's totals are spread by one multinomial
+// each: O(k) work whatever N is (laplace-projection, which has no closed-form law: an exact O(1) draw per user).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -70,8 +70,10 @@ struct SimulationOptions {
   bool point_mass_inversion = true;       // also run estimate_point_masses (k <= kMaxPointMassCategories)
 };
 
-// Largest N the simulation accepts (point masses cost O(k²) whatever N is; the per-user models cost O(N·k)).
+// Largest N the simulation accepts (point masses cost O(k) whatever N is; the per-user models cost O(N·k)).
 inline constexpr std::size_t kMaxSimulatedUsers = 1'000'000'000;
+// Largest N·k the 'dirichlet' model accepts: it draws k gammas and privatizes a k-category histogram per user.
+inline constexpr double kMaxDirichletEntries = 1e8;
 
 struct SimulationResult {
   std::vector<double> truth;    // P̄ = mean of the users' normalised histograms (the realised users, not the model)
@@ -99,7 +101,7 @@ struct SimulationResult {
                                               std::span<const double> population = {});
 
 // The released counts alone for N point-mass users with item counts `items` (items[x] users hold item x): the
-// fast path of simulate (one multinomial per item) and its baseline (one draw per user) for the bench.
+// fast path of simulate (the point-mass law, or laplace-projection's own draw) and its baseline (one sample() per user).
 [[nodiscard]] std::vector<double> release_point_masses(const Mechanism& mechanism,
                                                        std::span<const double> items, RandomBits& bits);
 [[nodiscard]] std::vector<double> release_point_masses_per_user(const Mechanism& mechanism,

@@ -10,11 +10,10 @@
 
 namespace privsample {
 
-// Binomial(n, p), p in [0, 1] (std::invalid_argument otherwise). For n·min(p,1−p) small: inversion (sequential
-// search of the cdf, Devroye 1986 §X.4.1; expected O(np) steps). Larger: Knuth's beta-splitting recursion (TAOCP
-// vol. 2, §3.4.1 F, exercise 27 / Devroye §X.4.3): the j-th smallest of n uniforms is Beta(j, n+1−j); comparing it
-// with p halves n per level, so O(log n) Beta draws (Marsaglia–Tsang gammas) then inversion. Exact up to
-// floating-point rounding of the uniforms and the gamma draws.
+// Binomial(n, p), p in [0, 1] (std::invalid_argument otherwise), drawn for min(p, 1−p) (the other side by symmetry).
+// For n·min(p,1−p) small: inversion (sequential search of the cdf, Devroye 1986 §X.4.1; expected O(np) steps).
+// Larger: Hörmann's transformed rejection with squeeze (BTRS, 1993), O(1) expected work whatever n is. Exact up to
+// floating-point rounding of the uniforms and of the acceptance test.
 [[nodiscard]] std::uint64_t binomial(RandomBits& bits, std::uint64_t n, double p);
 
 // Multinomial(n, probs): counts by sequential conditional binomials, count_x ~ Bin(n − Σ_{y<x} count_y,

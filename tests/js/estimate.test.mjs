@@ -345,6 +345,11 @@ test('bad counts and options are rejected with clear errors; the module stays us
   assert.throws(() => ps.estimate(local, [1, 2, 3, 4]), TypeError); // a shape error (README: TypeError)
   assert.throws(() => ps.simulate(s, { population: POPULATION, users: -5 }), RangeError);
   assert.throws(() => ps.simulate(s, { population: POPULATION, users: 10, model: 'galaxy' }), RangeError);
+  // Too large for the per-user model: refused up front, naming the user's option (it used to run for hours).
+  assert.throws(() => ps.simulate(s, { population: POPULATION, users: 1e9, model: 'dirichlet' }),
+    (e) => e instanceof RangeError && /^options\.users = 1000000000: model 'dirichlet'/.test(e.message));
+  assert.throws(() => ps.simulate(s, { population: new Float64Array(1e7 + 1).fill(1), users: 10 }),
+    (e) => e instanceof RangeError && /^options\.population has 10000001 categories/.test(e.message));
   assert.throws(() => ps.collection.compose({ epsilon: -1, reports: 3, method: 'basic' }), RangeError);
   assert.throws(() => ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'magic' }), RangeError);
   assert.ok(ps.estimate(s, [1, 2, 3]).population, 'still usable');

@@ -78,7 +78,7 @@ TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][st
     std::uint64_t n;
     double p;
   };
-  // Inversion only (small n·p), the splitting recursion (large n·p), p > ½ (symmetry), extreme p.
+  // Inversion only (small n·p), BTRS (large n·p), p > ½ (symmetry), extreme p.
   const std::vector<Case> cases{{1, 0.3},       {5, 0.3},     {40, 0.5},       {1000, 0.01},  {1000, 0.3},
                                 {100000, 0.3},  {100000, 0.999}, {1000000, 2e-5}, {1000000, 0.5}, {7, 1.0}};
   std::uint64_t seed = 1;
@@ -103,6 +103,27 @@ TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][st
   CHECK(binomial(bits, 0, 0.5) == 0);
   CHECK_THROWS_AS(binomial(bits, 10, 1.5), std::invalid_argument);
   CHECK_THROWS_AS(binomial(bits, 10, std::nan("")), std::invalid_argument);
+}
+
+TEST_CASE("simulate: a binomial draw takes a bounded number of random words whatever n is", "[simulate]") {
+  // The multinomials of the point-mass fast path draw k binomials of up to N trials each: their cost must not grow
+  // with N (a splitting recursion takes O(log n) gamma draws, about 3 words each).
+  struct Counting final : RandomBits {
+    SeededRandom inner{9};
+    std::uint64_t words = 0;
+    std::uint64_t next_u64() override {
+      ++words;
+      return inner.next_u64();
+    }
+  };
+  for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1'000'000}, std::uint64_t{1'000'000'000}}) {
+    for (const double p : {0.5, 0.03, 0.9}) {
+      Counting bits;
+      for (int i = 0; i < 2000; ++i) (void)binomial(bits, n, p);
+      INFO("n = " << n << ", p = " << p << ": " << static_cast<double>(bits.words) / 2000.0 << " words per draw");
+      CHECK(bits.words < 2000 * 8);
+    }
+  }
 }
 
 TEST_CASE("simulate: multinomial counts sum to n and fit the probabilities", "[simulate][statistical]") {
@@ -250,9 +271,18 @@ TEST_CASE("simulate: one call runs N users end to end", "[simulate]") {
   SECTION("bad options are named") {
     o.users = 0;
     CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
-                      "users = 0: must be an integer in [1, 1000000000]");
+                      "options.users = 0: must be an integer in [1, 1000000000]");
     o.users = 10;
+    std::vector<double> huge(kMaxCategories + 1, 1.0);
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), huge, o, bits),
+                      "options.population has 10000001 categories: at most 10000000 are supported");
+    huge = {};
     o.model = PopulationModel::dirichlet;
+    o.users = 1'000'000'000;  // 10^9 users of k = 4: an hours-long loop, refused up front
+    CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
+                      Contains("options.users = 1000000000: model 'dirichlet' draws a histogram of k = 4 categories") &&
+                          Contains("at most 100000000"));
+    o.users = 10;
     o.concentration = -1.0;
     CHECK_THROWS_WITH(simulate(named("linear", 1.0), population, o, bits),
                       "options.concentration = -1: must be finite and > 0");
@@ -435,6 +465,73 @@ TEST_CASE("simulate: point-mass users drawn by the law, or laplace-projection's 
     }
     INFO(name << ": chi-square " << statistic << " on " << bins - 1 << " degrees of freedom");
     CHECK(chi_square_survival(statistic, bins - 1) > 1e-4);
+  }
+}
+
+TEST_CASE("simulate: laplace-projection's point-mass users, drawn by the exponential race, match sample() per user",
+          "[simulate][statistical]") {
+  // All users on letter 0, so the own-letter share (the race's outcome) is the first cell; the others by symmetry.
+  // Settings where the own noisy count is often <= 0 (n = 1, small ε), where every noisy count is <= 0 often (k = 2),
+  // and where the own letter rarely wins (k = 200).
+  struct Case {
+    double epsilon;
+    double records;
+    std::size_t k;
+  };
+  for (const Case c : {Case{0.5, 1, 2}, Case{0.5, 1, 3}, Case{1.0, 5, 30}, Case{2.0, 40, 200}, Case{0.1, 3, 12}}) {
+    MechanismOptions o;
+    o.epsilon = c.epsilon;
+    o.records = c.records;
+    const Mechanism m = make_finite_mechanism("laplace-projection", o);
+    std::vector<double> items(c.k, 0.0);
+    items[0] = 40000;
+    SeededRandom a(21);
+    SeededRandom b(22);
+    const std::vector<double> fast = release_point_masses(m, items, a);
+    const std::vector<double> slow = release_point_masses_per_user(m, items, b);
+    // Two equal samples of one multinomial law; the other letters pooled into 3 cells so each cell expects enough.
+    std::vector<double> f{fast[0], 0, 0, 0};
+    std::vector<double> g{slow[0], 0, 0, 0};
+    for (std::size_t y = 1; y < c.k; ++y) {
+      f[1 + y % 3] += fast[y];
+      g[1 + y % 3] += slow[y];
+    }
+    double statistic = 0.0;
+    int bins = 0;
+    for (std::size_t y = 0; y < f.size(); ++y) {
+      if (f[y] + g[y] == 0.0) continue;
+      statistic += (f[y] - g[y]) * (f[y] - g[y]) / (f[y] + g[y]);
+      ++bins;
+    }
+    INFO("epsilon = " << c.epsilon << ", n = " << c.records << ", k = " << c.k << ": own letter " << fast[0]
+                      << " (race) vs " << slow[0] << " (per user); chi-square " << statistic);
+    CHECK(chi_square_survival(statistic, bins - 1) > kGoodnessOfFitLevel);
+  }
+}
+
+TEST_CASE("simulate: laplace-projection's point-mass users take a few random words each, whatever k is", "[simulate]") {
+  // The others' noisy counts are summarised by one closed-form draw, not by a count of positive ones and their sum.
+  struct Counting final : RandomBits {
+    SeededRandom inner{4};
+    std::uint64_t words = 0;
+    std::uint64_t next_u64() override {
+      ++words;
+      return inner.next_u64();
+    }
+  };
+  MechanismOptions o;
+  o.epsilon = 1.0;
+  o.records = 40.0;
+  const Mechanism m = make_finite_mechanism("laplace-projection", o);
+  for (const std::size_t k : {std::size_t{10}, std::size_t{10000}, std::size_t{100000}}) {
+    std::vector<double> items(k, 0.0);
+    for (std::size_t x = 0; x < k; x += 1 + k / 100) items[x] = 200.0;
+    double users = 0.0;
+    for (const double i : items) users += i;
+    Counting bits;
+    (void)release_point_masses(m, items, bits);
+    INFO("k = " << k << ": " << static_cast<double>(bits.words) / users << " words per user");
+    CHECK(static_cast<double>(bits.words) < 5.0 * users);
   }
 }
 

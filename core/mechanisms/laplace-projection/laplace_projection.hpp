@@ -48,9 +48,9 @@ class LaplaceProjectionSampler : public RecordDpSampler<LaplaceProjectionSampler
   [[nodiscard]] std::size_t sample(std::span<const double> counts, RandomBits& bits) const;
 
   // The released counts of users who each hold all n records on one letter (items[x] users on letter x), drawn
-  // exactly for the idealised mechanism in O(1) per user: the letter's own noisy count max(0, n + L), and the others'
-  // total, a Gamma(m, 2/ε) with m ~ Binomial(k − 1, ½) of them positive; the release is the letter with probability
-  // its share, else (by symmetry) a uniform other letter; uniform when every noisy count is <= 0.
+  // exactly for the idealised mechanism in O(1) per user (about 4 random words): the draw from the normalised noisy
+  // counts as an exponential race, where the k − 1 other letters' best time has a closed-form law; the release is the
+  // letter when it wins, else (by symmetry) a uniform other letter; uniform when every noisy count is <= 0.
   [[nodiscard]] std::vector<double> point_mass_counts(std::span<const double> items, RandomBits& bits) const;
 
   // Throws std::domain_error("laplace-projection has no closed-form worst-case risk"), for every f.
