@@ -74,13 +74,15 @@ struct Regimes {
 // t·p = +∞ (overflow) an atom at its ceiling, so every atom is the same term; t is finite (t = +∞ would make
 // 0·t = NaN).
 #if PRIVSAMPLE_VECTOR_LANES
-// Lanes 0-3 of F̃ over the whole groups of four atoms from `from` on (`groups` of them): lanes 0 and 1 in one f64x2,
-// 2 and 3 in another, each lane the scalar form's adds in its order; the clip is max then min (maxpd/minpd,
-// f64x2.pmax/pmin), no branch. They differ from std::max/std::min only where x equals a bound, in the sign of a zero,
-// which no sum starting at +0 keeps.
+// A block's part of F̃, (lane 0 + lane 2) + (lane 1 + lane 3), from the `groups` whole groups of four atoms from `from`
+// on, then the `rest` (0 to 3) after them: lanes 0 and 1 in one f64x2, 2 and 3 in another, each lane the scalar form's
+// adds in its order; the clip is max then min (maxpd/minpd, f64x2.pmax/pmin), no branch. They differ from
+// std::max/std::min only where x equals a bound, in the sign of a zero, which no sum starting at +0 keeps. The rest
+// goes into lanes 0, 1 and 2 as a last group whose lanes without an atom add +0 (masked), which changes no sum: the
+// same doubles as the scalar form's tail, without its integer clips.
 template <bool kPerAtom>
-PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, std::size_t from, std::size_t groups,
-                                         double t, double (&lane)[4]) {
+PRIVSAMPLE_SIMD_FUNCTION double block_part(const double* p, const Bounds& bounds, std::size_t from, std::size_t groups,
+                                           std::size_t rest, double t) {
   const F64x2 scale = splat(t);
   F64x2 lo = splat(bounds.lo_at[0]);
   F64x2 hi = splat(bounds.hi_at[0]);
@@ -88,7 +90,8 @@ PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, 
   F64x2 hi_next = hi;
   F64x2 low_lanes = splat(0.0);  // lanes 0 and 1
   F64x2 high_lanes = low_lanes;  // lanes 2 and 3
-  for (std::size_t i = from; i < from + 4 * groups; i += 4) {
+  std::size_t i = from;
+  for (; i < from + 4 * groups; i += 4) {
     if constexpr (kPerAtom) {
       lo = load_pair(bounds.lo_at + i);
       hi = load_pair(bounds.hi_at + i);
@@ -98,42 +101,50 @@ PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, 
     low_lanes += smaller(larger(scale * load_pair(p + i), lo), hi);
     high_lanes += smaller(larger(scale * load_pair(p + i + 2), lo_next), hi_next);
   }
-  lane[0] = low_lanes[0];
-  lane[1] = low_lanes[1];
-  lane[2] = high_lanes[0];
-  lane[3] = high_lanes[1];
+  if (rest > 0) {  // k's remainder, the same for every p
+    const std::size_t second = rest > 1 ? i + 1 : i;
+    const I64x2 keep_low{-1, rest > 1 ? -1 : 0};
+    const I64x2 keep_high{rest > 2 ? -1 : 0, 0};
+    const std::size_t third = rest > 2 ? i + 2 : i;
+    const F64x2 low = F64x2{p[i], p[second]};
+    const F64x2 high = F64x2{p[third], p[third]};
+    low_lanes += masked(keep_low, smaller(larger(scale * low, F64x2{bounds.lo(i), bounds.lo(second)}),
+                                          F64x2{bounds.hi(i), bounds.hi(second)}));
+    high_lanes += masked(keep_high, smaller(larger(scale * high, splat(bounds.lo(third))), splat(bounds.hi(third))));
+  }
+  const F64x2 halves = low_lanes + high_lanes;  // (lane 0 + lane 2, lane 1 + lane 3)
+  return halves[0] + halves[1];
 }
 #endif
 
 [[gnu::noinline]] double value_in_fixed_order(std::span<const double> p, const Bounds& bounds, double t) {
   ExactSum total;  // TwoSum: no branch (Neumaier's CompensatedSum selects by magnitude)
   const std::size_t k = p.size();
+#if !PRIVSAMPLE_VECTOR_LANES
   const auto term = [&](std::size_t i) { return clip_bits(t * p[i], bounds.lo(i), bounds.hi(i)); };
+#endif
   for (std::size_t block = 0; block < k; block += kBlock) {
     const std::size_t end = std::min(k, block + kBlock);
-    double lane[4] = {0.0, 0.0, 0.0, 0.0};
-    std::size_t i = block;
 #if PRIVSAMPLE_VECTOR_LANES
     const std::size_t groups = (end - block) / 4;
-    if (bounds.uniform()) {
-      add_groups<false>(p.data(), bounds, block, groups, t, lane);
-    } else {
-      add_groups<true>(p.data(), bounds, block, groups, t, lane);
-    }
-    i += 4 * groups;
+    const std::size_t rest = end - block - 4 * groups;
+    total.add(bounds.uniform() ? block_part<false>(p.data(), bounds, block, groups, rest, t)
+                               : block_part<true>(p.data(), bounds, block, groups, rest, t));
 #else
+    double lane[4] = {0.0, 0.0, 0.0, 0.0};
+    std::size_t i = block;
     for (; i + 4 <= end; i += 4) {
       lane[0] += term(i);
       lane[1] += term(i + 1);
       lane[2] += term(i + 2);
       lane[3] += term(i + 3);
     }
-#endif
     // the atoms after the last group of four, by constant indices: the lanes stay in registers
     if (i < end) lane[0] += term(i++);
     if (i < end) lane[1] += term(i++);
     if (i < end) lane[2] += term(i++);
     total.add((lane[0] + lane[2]) + (lane[1] + lane[3]));
+#endif
   }
   return total.value();
 }
