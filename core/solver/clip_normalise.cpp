@@ -275,6 +275,14 @@ ClipNormalised clip_normalise_without_small_route(std::span<const double> p, con
   return out;
 }
 
+double fixed_schedule_value(std::span<const double> p, const UniformBox& box, double t) {
+  return clip_solver::fixed_schedule_value(p, uniform_bounds(box), t);
+}
+
+double fixed_schedule_value(std::span<const double> p, const AtomBox& box, double t) {
+  return clip_solver::fixed_schedule_value(p, atom_bounds(box), t);
+}
+
 }  // namespace detail
 
 }  // namespace privsample

@@ -1,8 +1,8 @@
 // clip-normalise's fixed schedule (RootSchedule::fixed; docs/solvers/clip-normalise.md, docs/draw-policy.md): the same
 // problem, solved with a sequence of operations that k alone fixes: whatever p is, the same passes run and each does
 // the same arithmetic per atom, with no data-dependent branch, not even a select on doubles (select_bits, clip_bits;
-// in the client's WebAssembly f64x2 lanes). What is left to the data is the time of one floating-point operation,
-// constant on common CPUs except for subnormal numbers (masses below ~2^-500, or boxes with such bounds).
+// f64x2 lanes with masks where the build has them). What is left to the data is the time of one floating-point
+// operation, constant on common CPUs except for subnormal numbers (masses below ~2^-500, or boxes with such bounds).
 //
 //  1. 63 passes evaluate F̃(t) = Σ clip(t·p; lo, hi), each at the next candidate of a binary search over the bit
 //     patterns of the finite doubles t >= 0 (one bit per pass, highest first). F̃ sums in a fixed order, and
@@ -18,11 +18,14 @@
 // are handed to the adaptive search.
 //
 // The passes sum in lanes: lane j takes the atoms whose index (in F̃'s blocks, counted from the block's start) is j
-// modulo the number of lanes, in order, and the lanes are merged in one fixed order. In the client's WebAssembly the
-// lanes are f64x2 registers: the clip is f64x2.pmin/pmax, which V8 compiles to minpd/maxpd, and selects are masks,
-// so no branch; an odd k's last pair in the checking pass holds a zero atom (p = lo = hi = 0), which adds exactly
-// nothing. Elsewhere scalar lanes with the same roundings in the same order: every build gives the same answers bit
-// for bit (tests/digest/).
+// modulo the number of lanes, in order, and the lanes are merged in one fixed order. Where the build has f64x2 vectors
+// (natively SSE2 or NEON, the research module's and the client's WebAssembly SIMD), F̃ keeps lanes 0 and 1 in one
+// vector and 2 and 3 in another: the clip is max then min (maxpd/minpd, f64x2.pmax/pmin, which V8 compiles to
+// maxpd/minpd), no branch. The checking pass keeps the even and the odd atoms' sums in the two lanes of one vector
+// (in the client by WebAssembly SIMD intrinsics, elsewhere by vector types), selects by masks; an odd k's last pair
+// holds a zero atom (p = lo = hi = 0), which adds exactly nothing. The scalar lanes (PRIVSAMPLE_SCALAR_FORMS) do the
+// same roundings in the same order: every build gives the same answers bit for bit (tests/digest/, and F̃ against the
+// plain scalar loop in tests/native/clip_normalise_test.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -66,64 +69,89 @@ struct Regimes {
   bool faulty = false;
 };
 
-// The two passes of the schedule, F̃(t) (value_in_fixed_order) and the checking pass (regimes_on), in the client's
-// WebAssembly SIMD lanes or in scalar lanes: the same operations in the same order, so the same doubles.
-//
 // F̃(t) = Σ clip(t·p; lo, hi): blocks of kBlock terms summed plainly in four lanes, the block's part
 // (lane 0 + lane 2) + (lane 1 + lane 3), one error-free add per block. t·0 = 0 puts a zero atom at its floor and
 // t·p = +∞ (overflow) an atom at its ceiling, so every atom is the same term; t is finite (t = +∞ would make
 // 0·t = NaN).
-#if PRIVSAMPLE_SIMD_LANES
-// Lanes 0-3 of F̃ over the whole groups of four atoms from `from` on (`groups` of them), with plain loads.
+#if PRIVSAMPLE_VECTOR_LANES
+// A block's part of F̃, (lane 0 + lane 2) + (lane 1 + lane 3), from the `groups` whole groups of four atoms from `from`
+// on, then the `rest` (0 to 3) after them: lanes 0 and 1 in one f64x2, 2 and 3 in another, each lane the scalar form's
+// adds in its order; the clip is max then min (maxpd/minpd, f64x2.pmax/pmin), no branch. They differ from
+// std::max/std::min only where x equals a bound, in the sign of a zero, which no sum starting at +0 keeps. The rest
+// goes into lanes 0, 1 and 2 as a last group whose lanes without an atom add +0 (masked), which changes no sum: the
+// same doubles as the scalar form's tail, without its integer clips.
 template <bool kPerAtom>
-PRIVSAMPLE_SIMD_FUNCTION void add_groups(const double* p, const Bounds& bounds, std::size_t from, std::size_t groups,
-                                         double t, double (&lane)[4]) {
-  const v128_t scale = wasm_f64x2_splat(t);
-  v128_t lo = wasm_f64x2_splat(bounds.lo_at[0]);
-  v128_t hi = wasm_f64x2_splat(bounds.hi_at[0]);
-  v128_t lo_next = lo;
-  v128_t hi_next = hi;
-  v128_t low_lanes = wasm_f64x2_splat(0.0);  // lanes 0 and 1
-  v128_t high_lanes = low_lanes;             // lanes 2 and 3
-  for (std::size_t i = from; i < from + 4 * groups; i += 4) {
+PRIVSAMPLE_SIMD_FUNCTION double block_part(const double* p, const Bounds& bounds, std::size_t from, std::size_t groups,
+                                           std::size_t rest, double t) {
+  const F64x2 scale = splat(t);
+  F64x2 lo = splat(bounds.lo_at[0]);
+  F64x2 hi = splat(bounds.hi_at[0]);
+  F64x2 lo_next = lo;
+  F64x2 hi_next = hi;
+  F64x2 low_lanes = splat(0.0);  // lanes 0 and 1
+  F64x2 high_lanes = low_lanes;  // lanes 2 and 3
+  std::size_t i = from;
+  for (; i < from + 4 * groups; i += 4) {
     if constexpr (kPerAtom) {
-      lo = wasm_v128_load(bounds.lo_at + i);
-      hi = wasm_v128_load(bounds.hi_at + i);
-      lo_next = wasm_v128_load(bounds.lo_at + i + 2);
-      hi_next = wasm_v128_load(bounds.hi_at + i + 2);
+      lo = load_pair(bounds.lo_at + i);
+      hi = load_pair(bounds.hi_at + i);
+      lo_next = load_pair(bounds.lo_at + i + 2);
+      hi_next = load_pair(bounds.hi_at + i + 2);
     }
-    const v128_t low = wasm_f64x2_mul(scale, wasm_v128_load(p + i));
-    const v128_t high = wasm_f64x2_mul(scale, wasm_v128_load(p + i + 2));
-    low_lanes = wasm_f64x2_add(low_lanes, wasm_f64x2_pmin(hi, wasm_f64x2_pmax(lo, low)));
-    high_lanes = wasm_f64x2_add(high_lanes, wasm_f64x2_pmin(hi_next, wasm_f64x2_pmax(lo_next, high)));
+    low_lanes += smaller(larger(scale * load_pair(p + i), lo), hi);
+    high_lanes += smaller(larger(scale * load_pair(p + i + 2), lo_next), hi_next);
   }
-  lane[0] = wasm_f64x2_extract_lane(low_lanes, 0);
-  lane[1] = wasm_f64x2_extract_lane(low_lanes, 1);
-  lane[2] = wasm_f64x2_extract_lane(high_lanes, 0);
-  lane[3] = wasm_f64x2_extract_lane(high_lanes, 1);
+  if (rest > 0) {  // k's remainder, the same for every p
+    const std::size_t second = rest > 1 ? i + 1 : i;
+    const I64x2 keep_low{-1, rest > 1 ? -1 : 0};
+    const I64x2 keep_high{rest > 2 ? -1 : 0, 0};
+    const std::size_t third = rest > 2 ? i + 2 : i;
+    const F64x2 low = F64x2{p[i], p[second]};
+    const F64x2 high = F64x2{p[third], p[third]};
+    low_lanes += masked(keep_low, smaller(larger(scale * low, F64x2{bounds.lo(i), bounds.lo(second)}),
+                                          F64x2{bounds.hi(i), bounds.hi(second)}));
+    high_lanes += masked(keep_high, smaller(larger(scale * high, splat(bounds.lo(third))), splat(bounds.hi(third))));
+  }
+  const F64x2 halves = low_lanes + high_lanes;  // (lane 0 + lane 2, lane 1 + lane 3)
+  return halves[0] + halves[1];
 }
+#endif
 
 [[gnu::noinline]] double value_in_fixed_order(std::span<const double> p, const Bounds& bounds, double t) {
   ExactSum total;  // TwoSum: no branch (Neumaier's CompensatedSum selects by magnitude)
   const std::size_t k = p.size();
+#if !PRIVSAMPLE_VECTOR_LANES
   const auto term = [&](std::size_t i) { return clip_bits(t * p[i], bounds.lo(i), bounds.hi(i)); };
+#endif
   for (std::size_t block = 0; block < k; block += kBlock) {
     const std::size_t end = std::min(k, block + kBlock);
+#if PRIVSAMPLE_VECTOR_LANES
+    const std::size_t groups = (end - block) / 4;
+    const std::size_t rest = end - block - 4 * groups;
+    total.add(bounds.uniform() ? block_part<false>(p.data(), bounds, block, groups, rest, t)
+                               : block_part<true>(p.data(), bounds, block, groups, rest, t));
+#else
     double lane[4] = {0.0, 0.0, 0.0, 0.0};
     std::size_t i = block;
-    const std::size_t groups = (end - block) / 4;
-    if (bounds.uniform()) {
-      add_groups<false>(p.data(), bounds, block, groups, t, lane);
-    } else {
-      add_groups<true>(p.data(), bounds, block, groups, t, lane);
+    for (; i + 4 <= end; i += 4) {
+      lane[0] += term(i);
+      lane[1] += term(i + 1);
+      lane[2] += term(i + 2);
+      lane[3] += term(i + 3);
     }
-    // the atoms after the last group of four (lanes 0, 1, 2)
-    for (i += 4 * groups; i < end; ++i) lane[(i - block) % 4] += term(i);
+    // the atoms after the last group of four, by constant indices: the lanes stay in registers
+    if (i < end) lane[0] += term(i++);
+    if (i < end) lane[1] += term(i++);
+    if (i < end) lane[2] += term(i++);
     total.add((lane[0] + lane[2]) + (lane[1] + lane[3]));
+#endif
   }
   return total.value();
 }
 
+// The checking pass (regimes_on) in the client's WebAssembly SIMD lanes, in f64x2 vector types (natively, the research
+// module) or in scalar lanes: the same operations in the same order, so the same doubles.
+#if PRIVSAMPLE_SIMD_LANES
 PRIVSAMPLE_SIMD_FUNCTION inline void unpack(const LaneSums& lanes, PairedSum& out) {
   out.even = lanes.lane(0);
   out.odd = lanes.lane(1);
@@ -172,29 +200,69 @@ PRIVSAMPLE_SIMD_FUNCTION Regimes regimes_on(std::span<const double> p, const Bou
       static_cast<std::size_t>(-(wasm_i64x2_extract_lane(open_count, 0) + wasm_i64x2_extract_lane(open_count, 1)));
   return r;
 }
-#else
-[[gnu::noinline]] double value_in_fixed_order(std::span<const double> p, const Bounds& bounds, double t) {
-  ExactSum total;  // TwoSum: no branch (Neumaier's CompensatedSum selects by magnitude)
-  const std::size_t k = p.size();
-  const auto term = [&](std::size_t i) { return clip_bits(t * p[i], bounds.lo(i), bounds.hi(i)); };
-  for (std::size_t block = 0; block < k; block += kBlock) {
-    const std::size_t end = std::min(k, block + kBlock);
-    double lane[4] = {0.0, 0.0, 0.0, 0.0};
-    std::size_t i = block;
-    for (; i + 4 <= end; i += 4) {
-      lane[0] += term(i);
-      lane[1] += term(i + 1);
-      lane[2] += term(i + 2);
-      lane[3] += term(i + 3);
-    }
-    if (i < end) lane[0] += term(i++);  // the same, by constant indices: the lanes stay in registers
-    if (i < end) lane[1] += term(i++);
-    if (i < end) lane[2] += term(i++);
-    total.add((lane[0] + lane[2]) + (lane[1] + lane[3]));
+#elif PRIVSAMPLE_VECTOR_LANES
+// Two ExactSums lane by lane, the even atoms in lane 0 and the odd ones in lane 1: ExactSum::add's TwoSum on each.
+struct PairSums {
+  F64x2 sum{0.0, 0.0};
+  F64x2 error{0.0, 0.0};
+  void add(F64x2 x) {
+    const F64x2 total = sum + x;
+    const F64x2 x_part = total - sum;
+    error += (sum - (total - x_part)) + (x - x_part);
+    sum = total;
   }
-  return total.value();
-}
+  void unpack(PairedSum& out) const {
+    out.even = ExactSum{sum[0], error[0]};
+    out.odd = ExactSum{sum[1], error[1]};
+  }
+};
 
+// The scalar form's sums in f64x2 lanes (natively and in the research module), the counts and checks in scalar code
+// beside them (integer flags, no branch). An odd k's last pair holds a zero atom (p = lo = hi = 0) in lane 1, which
+// adds exactly +0 to every odd sum: the same doubles.
+Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, double b) {
+  Regimes r;
+  PairSums lo_total, at_infinity, hi_total, zero_room, constant, slope;
+  const F64x2 zero = splat(0.0);
+  const F64x2 at_a = splat(a);
+  const F64x2 at_b = splat(b);
+  const auto check = [&](double mass, double lo, double hi) {
+    r.faulty |= !valid_mass(mass) | !valid_bounds(lo, hi);
+    r.any_room |= hi > lo;
+    r.open_count += mass > 0.0 && hi > 0.0;
+  };
+  const auto visit = [&](F64x2 mass, F64x2 lo, F64x2 hi) {
+    lo_total.add(lo);
+    const I64x2 has_mass = mass > zero;
+    at_infinity.add(select_lanes(has_mass, hi, lo));
+    hi_total.add(hi);
+    zero_room.add(masked_out(has_mass, hi - lo));
+    // floor where b·p <= lo; ceiling where it is not and a·p >= hi; else scaled
+    const I64x2 above_floor = at_b * mass > lo;
+    const I64x2 reaches_ceiling = at_a * mass >= hi;
+    constant.add(select_lanes(above_floor, masked(reaches_ceiling, hi), lo));
+    slope.add(masked(above_floor, masked_out(reaches_ceiling, mass)));
+  };
+  const std::size_t k = p.size();
+  std::size_t i = 0;
+  for (; i + 2 <= k; i += 2) {
+    check(p[i], bounds.lo(i), bounds.hi(i));
+    check(p[i + 1], bounds.lo(i + 1), bounds.hi(i + 1));
+    visit(load_pair(p.data() + i), F64x2{bounds.lo(i), bounds.lo(i + 1)}, F64x2{bounds.hi(i), bounds.hi(i + 1)});
+  }
+  if (i < k) {
+    check(p[i], bounds.lo(i), bounds.hi(i));
+    visit(F64x2{p[i], 0.0}, F64x2{bounds.lo(i), 0.0}, F64x2{bounds.hi(i), 0.0});
+  }
+  lo_total.unpack(r.lo);
+  at_infinity.unpack(r.at_infinity);
+  hi_total.unpack(r.hi);
+  zero_room.unpack(r.zero_room);
+  constant.unpack(r.constant);
+  slope.unpack(r.slope);
+  return r;
+}
+#else
 Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, double b) {
   Regimes r;
   // One atom into the even or the odd lanes, the lane chosen at compile time.
@@ -229,6 +297,10 @@ Regimes regimes_on(std::span<const double> p, const Bounds& bounds, double a, do
 #endif
 
 }  // namespace
+
+double fixed_schedule_value(std::span<const double> p, const Bounds& bounds, double t) {
+  return value_in_fixed_order(p, bounds, t);
+}
 
 ClipSolution solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds, const QOut& q) {
   const std::size_t k = p.size();

@@ -12,4 +12,10 @@ namespace privsample::detail {
 // they are.
 [[nodiscard]] ClipNormalised clip_normalise_without_small_route(std::span<const double> p, const UniformBox& box);
 
+// F̃(t) = Σ clip(t·p; lo, hi) as the fixed schedule sums it (blocks of 256 atoms, four lanes by index modulo 4, each
+// block's (lane 0 + lane 2) + (lane 1 + lane 3) added error-free), in this build's form of the pass (f64x2 lanes where
+// it has them); the test checks it against the plain scalar loop bit for bit. p and the box unchecked, of one size.
+[[nodiscard]] double fixed_schedule_value(std::span<const double> p, const UniformBox& box, double t);
+[[nodiscard]] double fixed_schedule_value(std::span<const double> p, const AtomBox& box, double t);
+
 }  // namespace privsample::detail

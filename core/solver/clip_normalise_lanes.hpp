@@ -23,8 +23,9 @@
 // PRIVSAMPLE_SCALAR_FORMS (the test build privsample_scalar_forms_tests, CMakeLists.txt) compiles the scalar form of
 // every pass instead, as a build without SSE2, NEON or WebAssembly SIMD would: no shipped build runs the scalar scan or
 // steering pass, and only the client the scalar closing pass, yet the digests' goldens came from them.
-// The fixed schedule's passes have a third form, WebAssembly SIMD intrinsics in the client (PRIVSAMPLE_SIMD_LANES,
-// base/simd_lanes.hpp); every other build runs their scalar lanes, which give the same doubles.
+// The fixed schedule's F̃ runs in these f64x2 lanes in every build that has them (the client included); its checking
+// pass too, except in the client, which keeps a form by WebAssembly SIMD intrinsics (PRIVSAMPLE_SIMD_LANES,
+// base/simd_lanes.hpp). The scalar-forms build runs their scalar lanes, which give the same doubles.
 #if defined(PRIVSAMPLE_SCALAR_FORMS)
 #define PRIVSAMPLE_VECTOR_LANES 0
 #define PRIVSAMPLE_VECTOR_CLOSING 0
@@ -108,7 +109,7 @@ PRIVSAMPLE_SIMD_FUNCTION inline v128_t pair_at(const double* base, std::size_t s
 }
 #endif
 
-// ---- f64x2 vector lanes (the adaptive search's passes) -------------------------------------------------------------
+// ---- f64x2 vector lanes (the adaptive search's passes, the fixed schedule's) ----------------------------------------
 #if PRIVSAMPLE_VECTOR_LANES
 using F64x2 = double __attribute__((vector_size(16)));
 using I64x2 = long long __attribute__((vector_size(16)));  // a comparison's mask: -1 (all ones) or 0 per lane

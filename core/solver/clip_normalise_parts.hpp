@@ -195,6 +195,9 @@ struct RootSearch {
 // RootSchedule::fixed: the same passes for every p of a given length (docs/draw-policy.md).
 [[nodiscard]] ClipSolution solve_in_fixed_steps(std::span<const double> p, const Bounds& bounds, const QOut& q);
 
+// F̃(t), the fixed schedule's sum Σ clip(t·p; lo, hi) in its order, as this build computes it (for the tests).
+[[nodiscard]] double fixed_schedule_value(std::span<const double> p, const Bounds& bounds, double t);
+
 // ---- clip_normalise_output.cpp --------------------------------------------------------------------------------------
 
 // q_x = clip(scale·p_x; lo_x, hi_x) on the atoms with mass and lo_x + θ(hi_x − lo_x) on the others, for every case

@@ -1,6 +1,7 @@
 // Both WebAssembly builds run the fixed schedule's arithmetic in their own way: the client module in f64x2 lanes
-// (the fixed schedule, the histogram scan), the research module in scalar lanes with integer clips on the doubles'
-// bits; the adaptive search's small-k steering pass and its validating scan of uniform boxes also have f64x2 lanes in
+// (the fixed schedule, the histogram scan; its checking pass by SIMD intrinsics), the research module in f64x2 lanes
+// of vector types (F̃ in the client's form, the checking pass in the native one) with integer clips on the doubles'
+// bits where a scalar clip remains; the adaptive search's small-k steering pass and its validating scan of uniform boxes also have f64x2 lanes in
 // the client (the research module: the scan and the closing pass, as natively). Each must give the same
 // answers bit for bit as the native build (min/max): the digests of tests/digest/fixed_schedule_digest.hpp over
 // 2,400 generated inputs and over 1,200 corrupted and edge-case inputs (both schedules each)
@@ -28,7 +29,7 @@ function digestOf(target) {
   return JSON.parse(execFileSync(process.execPath, [program.pathname], { encoding: 'utf8' }));
 }
 
-for (const [target, build] of [['fixed_schedule_digest', 'the client module (f64x2 lanes)'], ['fixed_schedule_digest_research', 'the research module (integer clips)']]) {
+for (const [target, build] of [['fixed_schedule_digest', 'the client module (f64x2 lanes)'], ['fixed_schedule_digest_research', 'the research module (f64x2 vector types)']]) {
   test(`${build} gives the golden digests (fixed schedule, adaptive search, normalized_pmf; corrupted inputs; large k), as native does`, () => {
     const wasm = digestOf(target);
     assert.equal(wasm.cases, golden.cases);

@@ -299,6 +299,64 @@ TEST_CASE("clip_normalise: the fixed schedule (sample()'s solve) passes every ch
   CHECK(uniform_box_sweep(false, RootSchedule::fixed) >= 50);
 }
 
+namespace {
+
+// F̃(t) by the plain scalar loop in the fixed schedule's documented order: blocks of 256 atoms, lane i mod 4 within a
+// block, each block's (lane 0 + lane 2) + (lane 1 + lane 3) added error-free.
+double scalar_fixed_value(const std::vector<double>& p, const std::vector<double>& lo, const std::vector<double>& hi,
+                          double t) {
+  ExactSum total;
+  for (std::size_t block = 0; block < p.size(); block += 256) {
+    double lane[4] = {0.0, 0.0, 0.0, 0.0};
+    for (std::size_t i = block; i < std::min(p.size(), block + 256); ++i) {
+      lane[(i - block) % 4] += std::min(std::max(t * p[i], lo[i]), hi[i]);
+    }
+    total.add((lane[0] + lane[2]) + (lane[1] + lane[3]));
+  }
+  return total.value();
+}
+
+}  // namespace
+
+TEST_CASE("clip_normalise: the fixed schedule's F sums in its documented order bit for bit, in every form of its pass",
+          "[clip_normalise][property]") {
+  // The search of the fixed schedule ends at the largest double a with F̃(a) < 1, so every build must compute F̃ to the
+  // same bits: natively and in the WebAssembly modules the pass runs in f64x2 lanes (two atoms per vector, four
+  // lanes per block in two vectors), which must add what the scalar loop adds in the same order. Every k from 1 to
+  // 300 (every tail after the groups of four, the block boundary at 256) and a few larger ones, the digest's eight
+  // shapes of masses (subnormals, exponents over ±700, ties, point masses), uniform and per-atom boxes, and t over
+  // every exponent (t·p overflowing to +∞, underflowing to subnormals and 0) and near the root.
+  digest_detail::SplitMix64 rng{20261127};
+  std::size_t compared = 0;
+  std::vector<std::size_t> sizes;
+  for (std::size_t k = 1; k <= 300; ++k) sizes.push_back(k);
+  for (const std::size_t k : {511u, 512u, 513u, 1000u, 4097u, 65'537u}) sizes.push_back(k);
+  for (const std::size_t k : sizes) {
+    const std::vector<double> p = digest_detail::masses(rng, k, rng.below(8));
+    const double floor = 0.5 / static_cast<double>(k);
+    std::vector<double> lo(k, floor);
+    std::vector<double> hi(k, 3.0 * floor);
+    const UniformBox uniform{k, floor, 3.0 * floor};
+    std::vector<double> atom_lo(k), atom_hi(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const double weight = (1.0 + static_cast<double>(rng.below(100))) / (50.0 * static_cast<double>(k));
+      atom_lo[i] = rng.below(5) == 0 ? 0.0 : 0.4 * weight;
+      atom_hi[i] = rng.below(7) == 0 ? atom_lo[i] : 2.5 * weight;
+    }
+    const AtomBox atoms{atom_lo, atom_hi};
+    for (int draw = 0; draw < 24; ++draw) {
+      // a random finite double >= 0 by its bit pattern, or one near the root's scale (1/Σp)
+      double t = double_of(rng.below(0x7FF0'0000'0000'0000ULL));
+      if (draw % 3 == 0) t = std::ldexp(0.5 + rng.unit(), static_cast<int>(rng.below(40)) - 20);
+      REQUIRE(bits_of(detail::fixed_schedule_value(p, uniform, t)) == bits_of(scalar_fixed_value(p, lo, hi, t)));
+      REQUIRE(bits_of(detail::fixed_schedule_value(p, atoms, t)) ==
+              bits_of(scalar_fixed_value(p, atom_lo, atom_hi, t)));
+      compared += 2;
+    }
+  }
+  CHECK(compared == 2 * 24 * (300 + 6));
+}
+
 // A digest's counts and both schedules' hashes (16 hex digits) against its golden entry.
 template <class Golden>
 void check_digest(const FixedScheduleDigest& d, const Golden& golden) {
