@@ -7,7 +7,9 @@
 #include <type_traits>
 
 #include "base/errors.hpp"
+#include "base/release_table.hpp"
 #include "mechanisms/factory.hpp"
+#include "model/histogram.hpp"
 
 namespace privsample {
 namespace {
@@ -165,6 +167,29 @@ std::optional<std::vector<double>> point_mass_counts(const Mechanism& mechanism,
 
 IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws) {
   return std::visit([&](const auto& m) { return m.prepare(input, draws); }, mechanism);
+}
+
+std::size_t SingleReleases::sample(const Mechanism& mechanism, std::span<const double> input, RandomBits& bits) {
+  return std::visit(
+      [&](const auto& m) -> std::size_t {
+        if constexpr (requires { m.release_plan(input.size()); }) {
+          if (!m.on_cells()) {
+            const std::size_t k = input.size();
+            if (!plan_ || target_.size() != k) {
+              check_category_count(k, "hist");  // before k sizes anything
+              plan_.reset();
+              target_ = std::vector<double>(k);
+              units_ = std::vector<std::uint64_t>(k);
+              plan_ = m.release_plan(k);
+            }
+            m.release_target_into(input, *plan_, target_);
+            quantize_units(target_, plan_->box, units_);
+            return draw_release_once(*plan_, units_, bits);
+          }
+        }
+        return m.prepare(input)(bits);
+      },
+      mechanism);
 }
 
 std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input) {

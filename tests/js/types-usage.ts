@@ -32,6 +32,10 @@ async function privatize(hist: Histogram): Promise<number> {
   const own: number = ps.divergence('kl', hist, q);
   const oracle: FrequencyOracle = ps.oracle('olh', { epsilon: 1, categories: q.length });
   const encoded: string | number = oracle.encode(0);
+  const batch: string[] | Float64Array = oracle.encodeMany([0, 1, 1]);
+  const fromTyped: string[] | Float64Array = oracle.encodeMany(new Uint32Array([0, 1]));
+  // @ts-expect-error items are numbers
+  oracle.encodeMany(['0']);
   const names: readonly OracleName[] = ps.oracles;
   oracle.dispose();
   // @ts-expect-error an oracle needs categories
