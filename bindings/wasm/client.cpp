@@ -115,7 +115,11 @@ Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_
 // A frequency oracle built once from its options, and the buffers of its last report (JS owns it: ps_oracle_new /
 // ps_oracle_delete).
 struct OracleHandle {
+  explicit OracleHandle(Oracle made)
+      : oracle(std::move(made)), k(categories(oracle)), integer(report_format(oracle) == ReportFormat::integer) {}
   Oracle oracle;
+  std::size_t k;  // k and the report format, asked once: every encode needs them
+  bool integer;
   std::vector<std::uint8_t> bytes;
   std::string hex;
   std::vector<double> reports;  // of the last ps_oracle_encode_many of an integer oracle
@@ -268,7 +272,7 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
   MechanismOptions options = std::move(staged_options());
   staged_options() = {};
   return guarded_number([&] {
-    auto made = std::make_unique<OracleHandle>(OracleHandle{make_oracle(staged_text(name_length), options), {}, {}, {}});
+    auto made = std::make_unique<OracleHandle>(make_oracle(staged_text(name_length), options));
     return address_of(made.release());  // owned by the JS handle
   });
 }
@@ -290,9 +294,9 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) {
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
   return guarded_number([&] {
     OracleHandle& h = oracle_of(oracle);
-    const std::size_t v = validated_item(item, categories(h.oracle));
+    const std::size_t v = validated_item(item, h.k);
     const std::uint64_t report = encode_report(h.oracle, v, secure_bits(), h.bytes);
-    if (report_format(h.oracle) == ReportFormat::integer) return static_cast<double>(report);
+    if (h.integer) return static_cast<double>(report);
     h.hex.assign(2 * h.bytes.size(), '0');
     write_hex(h.bytes, h.hex.data());
     return address_of(h.hex.c_str());
@@ -306,19 +310,19 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
   return guarded_number([&] {
     OracleHandle& h = oracle_of(oracle);
     const std::vector<double>& items = staging().arrays[0];
-    const std::size_t k = categories(h.oracle);
+    const std::size_t k = h.k;
     if (items.size() > kMaxDrawsPerCall) {
       throw_invalid({"items has ", items.size(), " entries: at most ", kMaxDrawsPerCall, " per call"});
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
       const double item = items[i];
-      const bool plain = item >= 0.0 && item < static_cast<double>(k) && item == std::floor(item);
-      if (!plain) {  // validated_item decides
-        (void)validated_item(item, k, "items[" + std::to_string(i) + "]");  // throws, naming the item's index
+      if (!(item >= 0.0 && item < static_cast<double>(k) && item == std::floor(item))) {
+        // validated_item's rule and words, with the item's index
+        throw_invalid({"items[", i, "] = ", item, ": must be an integer in [0, ", k - 1, "]"});
       }
     }
     RandomBits& bits = secure_bits();
-    if (report_format(h.oracle) == ReportFormat::integer) {
+    if (h.integer) {
       double* out = sized(h.reports, items.size());
       for (std::size_t i = 0; i < items.size(); ++i) {
         out[i] = static_cast<double>(encode_report(h.oracle, static_cast<std::size_t>(items[i]), bits, h.bytes));

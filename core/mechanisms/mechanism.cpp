@@ -170,26 +170,29 @@ IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std
 }
 
 std::size_t SingleReleases::sample(const Mechanism& mechanism, std::span<const double> input, RandomBits& bits) {
-  return std::visit(
-      [&](const auto& m) -> std::size_t {
+  // The data part into target_ where the mechanism has a plan on categories (made for k once); else false.
+  const bool planned = std::visit(
+      [&](const auto& m) -> bool {
         if constexpr (requires { m.release_plan(input.size()); }) {
-          if (!m.on_cells()) {
-            const std::size_t k = input.size();
-            if (!plan_ || target_.size() != k) {
-              check_category_count(k, "hist");  // before k sizes anything
-              plan_.reset();
-              target_ = std::vector<double>(k);
-              units_ = std::vector<std::uint64_t>(k);
-              plan_ = m.release_plan(k);
-            }
-            m.release_target_into(input, *plan_, target_);
-            quantize_units(target_, plan_->box, units_);
-            return draw_release_once(*plan_, units_, bits);
+          if (m.on_cells()) return false;
+          const std::size_t k = input.size();
+          if (!plan_ || target_.size() != k) {
+            check_category_count(k, "hist");  // before k sizes anything
+            plan_.reset();
+            target_ = std::vector<double>(k);
+            units_ = std::vector<std::uint64_t>(k);
+            plan_ = m.release_plan(k);
           }
+          m.release_target_into(input, *plan_, target_);
+          return true;
+        } else {
+          return false;
         }
-        return m.prepare(input)(bits);
       },
       mechanism);
+  if (!planned) return prepare(mechanism, input)(bits);
+  quantize_units(target_, plan_->box, units_);
+  return draw_release_once(*plan_, units_, bits);
 }
 
 std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input) {
