@@ -112,7 +112,11 @@ for (const [name, makeJs] of [['oue', oueJs], ['olh', olhJs], ['hadamard', hadam
   for (const k of [10, 1000, 100_000]) {
     const oracle = ps.oracle(name, { epsilon: EPSILON, categories: k });
     const js = makeJs(k, EPSILON);
-    const jsMany = name === 'oue' ? (items) => items.map(js) : (items) => Float64Array.from(items, js);
+    const jsMany = (items) => {
+      const out = name === 'oue' ? new Array(items.length) : new Float64Array(items.length);
+      for (let i = 0; i < items.length; i += 1) out[i] = js(items[i]);
+      return out;
+    };
     const reports = name === 'oue' ? Math.max(20, Math.floor(2e6 / k)) : 200_000;
     const items = Array.from({ length: reports }, (_, i) => (i * 7919) % k);
     const runs = [
