@@ -279,7 +279,9 @@ export interface FrequencyOracle {
    * TypeError for items that are not numbers, RangeError naming the first bad one (`items[3] = 1.5: …`); at most
    * 10^7 items per call.
    */
-  encodeMany(items: readonly number[] | Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array): string[] | Float64Array;
+  encodeMany(
+    items: readonly number[] | Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array,
+  ): string[] | Float64Array;
   /** True after dispose(): encode() and encodeMany() then throw TypeError. */
   readonly disposed: boolean;
   /** Releases the oracle's WebAssembly memory now (idempotent); else the garbage collector does. */

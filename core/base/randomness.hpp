@@ -35,7 +35,7 @@ class SecureRandom final : public RandomBits {
 
  private:
   EntropySource source_;
-  std::vector<std::uint64_t> block_;  // allocated at the first draw, on the heap (a SecureRandom on the stack stays small)
+  std::vector<std::uint64_t> block_;  // made at the first draw, on the heap: a SecureRandom itself stays small
   std::size_t next_ = kBlockWords;
 };
 
