@@ -1,7 +1,9 @@
-// The frequency oracles' client encoders (ps.oracle(…).encode, WebAssembly, CSPRNG) against careful hand-written JS
-// encoders drawing from the same CSPRNG (crypto.getRandomValues in 4 KiB blocks, as the module's own buffer), in the
-// same run: rounds alternate which goes first; the median per report of each, and their ratio. Both produce the
-// report as it travels (hex text, or a number). Subset selection has no hand-written twin here.
+// The frequency oracles' client encoders (ps.oracle(…).encode and encodeMany, WebAssembly, CSPRNG) against careful
+// hand-written JS encoders drawing from the same CSPRNG (crypto.getRandomValues in 64 KiB blocks, as the module's own
+// buffer), in the same run: rounds alternate which goes first; the median per report of each, and their ratio. Both
+// produce the report as it travels (hex text, or a number). Single: one call per report; batch: encodeMany(items)
+// against the hand encoder's loop over the same items into an array (a Float64Array for integer reports). Subset
+// selection has no hand-written twin here.
 // Run: node bench/oracle-encode.mjs   (after scripts/build-wasm.sh)
 import { init } from '../bindings/js/privsample.mjs';
 
@@ -9,8 +11,8 @@ const ps = await init();
 const EPSILON = 1;
 const ROUNDS = 15;
 
-// The CSPRNG in 4 KiB blocks.
-const block = new Uint32Array(1024);
+// The CSPRNG in 64 KiB blocks (the most crypto.getRandomValues fills at once).
+const block = new Uint32Array(16384);
 let at = block.length;
 const word = () => {
   if (at === block.length) {
@@ -97,29 +99,45 @@ function time(encode, items) {
   return ns;
 }
 
-console.log(`encode one report, epsilon = ${EPSILON}; median of ${ROUNDS} interleaved rounds; ns per report`);
-console.log('oracle      k        wasm        JS          wasm/JS');
+function timeBatch(encodeMany, items) {
+  const start = performance.now();
+  const reports = encodeMany(items);
+  const ns = ((performance.now() - start) * 1e6) / items.length;
+  if (reports.length !== items.length) throw new Error('a report per item');
+  return ns;
+}
+
+const rows = [];
 for (const [name, makeJs] of [['oue', oueJs], ['olh', olhJs], ['hadamard', hadamardJs]]) {
   for (const k of [10, 1000, 100_000]) {
     const oracle = ps.oracle(name, { epsilon: EPSILON, categories: k });
     const js = makeJs(k, EPSILON);
+    const jsMany = (items) => {
+      const out = name === 'oue' ? new Array(items.length) : new Float64Array(items.length);
+      for (let i = 0; i < items.length; i += 1) out[i] = js(items[i]);
+      return out;
+    };
     const reports = name === 'oue' ? Math.max(20, Math.floor(2e6 / k)) : 200_000;
     const items = Array.from({ length: reports }, (_, i) => (i * 7919) % k);
-    const wasm = [];
-    const hand = [];
-    time((v) => oracle.encode(v), items.slice(0, 100));
-    time(js, items.slice(0, 100));
+    const runs = [
+      () => time((v) => oracle.encode(v), items),
+      () => time(js, items),
+      () => timeBatch((v) => oracle.encodeMany(v), items),
+      () => timeBatch(jsMany, items),
+    ];
+    const times = runs.map(() => []);
+    for (const run of runs) run(); // warm-up
     for (let r = 0; r < ROUNDS; r += 1) {
-      if (r % 2 === 0) {
-        wasm.push(time((v) => oracle.encode(v), items));
-        hand.push(time(js, items));
-      } else {
-        hand.push(time(js, items));
-        wasm.push(time((v) => oracle.encode(v), items));
-      }
+      const order = r % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0];
+      for (const i of order) times[i].push(runs[i]());
     }
-    const [w, h] = [median(wasm), median(hand)];
-    console.log(`${name.padEnd(12)}${String(k).padEnd(9)}${w.toFixed(0).padStart(9)}   ${h.toFixed(0).padStart(9)}   ${(w / h).toFixed(2).padStart(8)}`);
+    rows.push([name, k, ...times.map(median)]);
     oracle.dispose();
   }
+}
+console.log(`encode reports, epsilon = ${EPSILON}; median of ${ROUNDS} interleaved rounds; ns per report`);
+console.log('oracle      k        single: wasm   JS   wasm/JS    batch: wasm   JS   wasm/JS');
+for (const [name, k, w, h, wm, hm] of rows) {
+  const cell = (a, b) => `${a.toFixed(0).padStart(9)} ${b.toFixed(0).padStart(6)} ${(a / b).toFixed(2).padStart(8)}`;
+  console.log(`${name.padEnd(12)}${String(k).padEnd(9)}${cell(w, h)}      ${cell(wm, hm)}`);
 }

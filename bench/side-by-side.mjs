@@ -50,7 +50,7 @@ function histogramOf(k) {
   return h;
 }
 
-const word = cryptoWords(4096);
+const word = cryptoWords(16384); // 64 KiB blocks, as the module's CSPRNG buffer
 const unit = () => (word() * 2 ** 21 + (word() >>> 11)) / 2 ** 53;
 
 // Median seconds per call of each run, timed in turns; each turn a batch of calls lasting >= 20 ms.

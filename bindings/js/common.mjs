@@ -22,12 +22,16 @@ export function histogram(value, name) {
   if (!Array.isArray(value)) {
     throw new TypeError(`${name} must be an array of numbers or a numeric typed array, got ${describe(value)}`);
   }
-  const out = new Float64Array(value.length);
+  return numbersInto(value, name, new Float64Array(value.length), 0);
+}
+
+/** The entries of an array (numbers, else TypeError naming the first other one) into out from `at`. */
+function numbersInto(value, name, out, at) {
   for (let i = 0; i < value.length; i += 1) {
     if (typeof value[i] !== 'number') {
       throw new TypeError(`${name}[${i}] is ${describe(value[i])}: entries must be numbers`);
     }
-    out[i] = value[i];
+    out[at + i] = value[i];
   }
   return out;
 }
@@ -159,12 +163,14 @@ export function makeFiniteApi(abi) {
   // buffer's place while its length stays the same (the module reallocates it only for another length), so a call
   // with the same k as the last one copies in without asking the module.
   function toInput(handle, hist, kept) {
-    const values = histogram(hist, 'hist');
+    // an array's entries are checked as they are copied in (no Float64Array made for them)
+    const values = Array.isArray(hist) ? hist : histogram(hist, 'hist');
     if (values.length !== kept.length || values.length === 0) {
       kept.at = checkedNumber(abi, fn.ps_input(handle, values.length)) / 8;
       kept.length = values.length;
     }
-    abi.doubles().set(values, kept.at);
+    if (Array.isArray(values)) numbersInto(values, 'hist', abi.doubles(), kept.at);
+    else abi.doubles().set(values, kept.at);
     return values.length;
   }
 
@@ -324,6 +330,17 @@ export function makeFiniteApi(abi) {
         number(item, 'item');
         const r = checkedNumber(abi, fn.ps_oracle_encode(live(), item));
         return entry.report === 'hex' ? abi.readText(r) : r;
+      },
+      encodeMany(items) {
+        live();
+        const values = histogram(items, 'items');
+        toArray(0, values);
+        const at = checkedNumber(abi, fn.ps_oracle_encode_many(handle));
+        const n = values.length;
+        if (entry.report !== 'hex') return abi.doubles().slice(at / 8, at / 8 + n); // a copy: no view escapes
+        const text = abi.readText(at);
+        const width = n && text.length / n;
+        return Array.from({ length: n }, (_, i) => text.slice(i * width, (i + 1) * width));
       },
     })).made;
   }

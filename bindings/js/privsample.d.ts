@@ -298,7 +298,17 @@ export interface FrequencyOracle {
    * for a bad item.
    */
   encode(item: number): string | number;
-  /** True after dispose(): encode() then throws TypeError. */
+  /**
+   * One report per item, as encode(item) draws it for each (independent reports, the same law; the random words they
+   * read do not depend on the items), in one call into the module: hex strings for 'oue' and 'subset-selection', a
+   * Float64Array of the integer reports for 'olh' and 'hadamard'. Every item is checked before any report is drawn:
+   * TypeError for items that are not numbers, RangeError naming the first bad one (`items[3] = 1.5: …`); at most
+   * 10^7 items per call.
+   */
+  encodeMany(
+    items: readonly number[] | Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array,
+  ): string[] | Float64Array;
+  /** True after dispose(): encode() and encodeMany() then throw TypeError. */
   readonly disposed: boolean;
   /** Releases the oracle's WebAssembly memory now (idempotent); else the garbage collector does. */
   dispose(): void;

@@ -15,6 +15,7 @@
 #include <malloc.h>
 #endif
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -48,8 +49,11 @@ RandomBits& secure_bits() {
 }
 
 void Sampler::configure(std::string_view name, const MechanismOptions& options) {
+  releases_.forget();
   mechanism_ = make_finite_mechanism(name, options);
 }
+
+std::size_t Sampler::sample(RandomBits& bits) { return releases_.sample(mechanism(), input, bits); }
 
 const Mechanism& Sampler::mechanism() const {
   if (!mechanism_) throw std::logic_error("the sampler was not configured");
@@ -111,9 +115,14 @@ Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_
 // A frequency oracle built once from its options, and the buffers of its last report (JS owns it: ps_oracle_new /
 // ps_oracle_delete).
 struct OracleHandle {
+  explicit OracleHandle(Oracle made)
+      : oracle(std::move(made)), k(categories(oracle)), integer(report_format(oracle) == ReportFormat::integer) {}
   Oracle oracle;
+  std::size_t k;  // k and the report format, asked once: every encode needs them
+  bool integer;
   std::vector<std::uint8_t> bytes;
   std::string hex;
+  std::vector<double> reports;  // of the last ps_oracle_encode_many of an integer oracle
 };
 
 OracleHandle& oracle_of(double address) {
@@ -234,8 +243,7 @@ EMSCRIPTEN_KEEPALIVE double ps_normaliser(double sampler) {
 // One category released for the input, drawn with the CSPRNG.
 EMSCRIPTEN_KEEPALIVE double ps_sample(double sampler) {
   return guarded_number([&] {
-    const Sampler& s = sampler_of(sampler);
-    return static_cast<double>(prepare(s.mechanism(), s.input)(secure_bits()));
+    return static_cast<double>(sampler_of(sampler).sample(secure_bits()));
   });
 }
 
@@ -264,7 +272,7 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
   MechanismOptions options = std::move(staged_options());
   staged_options() = {};
   return guarded_number([&] {
-    auto made = std::make_unique<OracleHandle>(OracleHandle{make_oracle(staged_text(name_length), options), {}, {}});
+    auto made = std::make_unique<OracleHandle>(make_oracle(staged_text(name_length), options));
     return address_of(made.release());  // owned by the JS handle
   });
 }
@@ -297,11 +305,47 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter_name(double oracle, double index
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
   return guarded_number([&] {
     OracleHandle& h = oracle_of(oracle);
-    const std::size_t v = validated_item(item, categories(h.oracle));
+    const std::size_t v = validated_item(item, h.k);
     const std::uint64_t report = encode_report(h.oracle, v, secure_bits(), h.bytes);
-    if (report_format(h.oracle) == ReportFormat::integer) return static_cast<double>(report);
+    if (h.integer) return static_cast<double>(report);
     h.hex.assign(2 * h.bytes.size(), '0');
     write_hex(h.bytes, h.hex.data());
+    return address_of(h.hex.c_str());
+  });
+}
+
+// One report per item of array slot 0 (every item checked before any is drawn; a bad one is named by its index),
+// drawn with the CSPRNG: the address of the integer reports as doubles, or of the bitset reports' hex texts one after
+// another (2·report_bytes characters each, NUL-terminated); valid until the next call on this oracle.
+EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
+  return guarded_number([&] {
+    OracleHandle& h = oracle_of(oracle);
+    const std::vector<double>& items = staging().arrays[0];
+    const std::size_t k = h.k;
+    if (items.size() > kMaxDrawsPerCall) {
+      throw_invalid({"items has ", items.size(), " entries: at most ", kMaxDrawsPerCall, " per call"});
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const double item = items[i];
+      if (!(item >= 0.0 && item < static_cast<double>(k) && item == std::floor(item))) {
+        // validated_item's rule and words, with the item's index
+        throw_invalid({"items[", i, "] = ", item, ": must be an integer in [0, ", k - 1, "]"});
+      }
+    }
+    RandomBits& bits = secure_bits();
+    if (h.integer) {
+      double* out = sized(h.reports, items.size());
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        out[i] = static_cast<double>(encode_report(h.oracle, static_cast<std::size_t>(items[i]), bits, h.bytes));
+      }
+      return address_of(out);
+    }
+    const std::size_t width = 2 * report_bytes(h.oracle);
+    h.hex.assign(width * items.size(), '0');
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      (void)encode_report(h.oracle, static_cast<std::size_t>(items[i]), bits, h.bytes);
+      write_hex(h.bytes, h.hex.data() + i * width);
+    }
     return address_of(h.hex.c_str());
   });
 }

@@ -23,6 +23,9 @@ class Sampler {
   // A histogram of k categories is being copied in: the mechanism keeps what it computes once for k
   // (keep_for_categories), so that the calls on it that follow skip that work.
   void expect_categories(std::size_t k);
+  // One release for `input` (SingleReleases: the plan for its k kept in this sampler). Throws std::logic_error when
+  // not configured.
+  [[nodiscard]] std::size_t sample(RandomBits& bits);
 
   // Buffers the JS wrapper copies into and out of (typed-array copies instead of JS values crossing the boundary).
   std::vector<double> input;
@@ -31,12 +34,13 @@ class Sampler {
 
  private:
   std::optional<Mechanism> mechanism_;
+  SingleReleases releases_;
 };
 
 // The sampler at a heap address the JS wrapper holds (from ps_sampler_new); for the research module's functions.
 [[nodiscard]] const Sampler& sampler_at(double address);
 
-// The platform CSPRNG captured by the JS wrapper at init, in 4 KiB blocks.
+// The platform CSPRNG captured by the JS wrapper at init, in 64 KiB blocks (SecureRandom).
 RandomBits& secure_bits();
 
 // run(bits) with the CSPRNG when there is no seed, else with a seeded generator (reproducible, NOT secure) from the

@@ -30,12 +30,13 @@ SecureRandom::SecureRandom(EntropySource source) : source_(std::move(source)) {
 
 std::uint64_t SecureRandom::next_u64() {
   if (next_ == kBlockWords) {
-    source_(std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(block_.data()), sizeof block_));
-    // A working CSPRNG returns 4096 zero bytes with probability 2^-32768; a stubbed or broken one often does,
-    // and drawing from it would make every release predictable (or loop forever in a rejection sampler).
+    if (block_.empty()) block_ = std::vector<std::uint64_t>(kBlockWords);
+    source_(std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(block_.data()), kBlockBytes));
+    // A working CSPRNG returns a block of zero bytes with probability below 2^-32768; a stubbed or broken one
+    // often does, and drawing from it would make every release predictable (or loop forever in a rejection sampler).
     if (std::all_of(block_.begin(), block_.end(), [](std::uint64_t word) { return word == 0; })) {
       throw std::runtime_error(
-          "the platform CSPRNG returned an all-zero block of 4096 bytes: the randomness source is broken");
+          "the platform CSPRNG returned an all-zero block of 65536 bytes: the randomness source is broken");
     }
     next_ = 0;
   }

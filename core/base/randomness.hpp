@@ -25,13 +25,17 @@ void system_entropy(std::span<std::uint8_t> out);
 
 class SecureRandom final : public RandomBits {
  public:
+  // 64 KiB per call into the entropy source, the most crypto.getRandomValues fills at once: its cost per call is
+  // most of its cost per byte for smaller blocks, and a word is drawn per coin or index of every release.
+  static constexpr std::size_t kBlockWords = 8192;
+  static constexpr std::size_t kBlockBytes = kBlockWords * sizeof(std::uint64_t);
+
   explicit SecureRandom(EntropySource source = system_entropy);
   std::uint64_t next_u64() override;
 
  private:
-  static constexpr std::size_t kBlockWords = 512;  // 4 KiB per call into the entropy source
   EntropySource source_;
-  std::array<std::uint64_t, kBlockWords> block_{};
+  std::vector<std::uint64_t> block_;  // made at the first draw, on the heap: a SecureRandom itself stays small
   std::size_t next_ = kBlockWords;
 };
 

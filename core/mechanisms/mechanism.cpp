@@ -7,7 +7,9 @@
 #include <type_traits>
 
 #include "base/errors.hpp"
+#include "base/release_table.hpp"
 #include "mechanisms/factory.hpp"
+#include "model/histogram.hpp"
 
 namespace privsample {
 namespace {
@@ -156,6 +158,32 @@ std::optional<std::vector<double>> point_mass_counts(const Mechanism& mechanism,
 
 IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws) {
   return std::visit([&](const auto& m) { return m.prepare(input, draws); }, mechanism);
+}
+
+std::size_t SingleReleases::sample(const Mechanism& mechanism, std::span<const double> input, RandomBits& bits) {
+  // The data part into target_ where the mechanism has a plan on categories (made for k once); else false.
+  const bool planned = std::visit(
+      [&](const auto& m) -> bool {
+        if constexpr (requires { m.release_plan(input.size()); }) {
+          if (m.on_cells()) return false;
+          const std::size_t k = input.size();
+          if (!plan_ || target_.size() != k) {
+            check_category_count(k, "hist");  // before k sizes anything
+            plan_.reset();
+            target_ = std::vector<double>(k);
+            units_ = std::vector<std::uint64_t>(k);
+            plan_ = m.release_plan(k);
+          }
+          m.release_target_into(input, *plan_, target_);
+          return true;
+        } else {
+          return false;
+        }
+      },
+      mechanism);
+  if (!planned) return prepare(mechanism, input)(bits);
+  quantize_units(target_, plan_->box, units_);
+  return draw_release_once(*plan_, units_, bits);
 }
 
 std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input) {

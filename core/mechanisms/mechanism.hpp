@@ -79,6 +79,23 @@ void distribution_into(const Mechanism& mechanism, std::span<const double> input
 // release takes do not depend on the input.
 [[nodiscard]] IndexDraw prepare(const Mechanism& mechanism, std::span<const double> input, std::size_t draws = 1);
 
+// Single releases for an owner that makes many with one mechanism and inputs of one k (the JS sampler handle): the
+// mechanism's release plan for k and the buffers of an input's data part are kept between calls, so a release after
+// the first with that k builds no plan and allocates nothing (the mechanisms with release_plan(k) on categories:
+// linear, minimax; the others go through prepare()). The same law and the same random words as
+// prepare(mechanism, input)(bits). The plan depends on the mechanism and k only, never on an input. Use one object
+// per mechanism: forget() when the owner's mechanism changes.
+class SingleReleases {
+ public:
+  [[nodiscard]] std::size_t sample(const Mechanism& mechanism, std::span<const double> input, RandomBits& bits);
+  void forget() noexcept { plan_.reset(); }
+
+ private:
+  std::optional<ReleasePlan> plan_;  // for inputs of target_.size() categories
+  std::vector<double> target_;
+  std::vector<std::uint64_t> units_;
+};
+
 // The exact law a release draws from for this input (release_plan.hpp), for the mechanisms that release through a
 // plan; nothing for the record-level ones, whose released law is their distribution() (records.hpp).
 [[nodiscard]] std::optional<Release> released_law(const Mechanism& mechanism, std::span<const double> input);

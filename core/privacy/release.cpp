@@ -2,9 +2,34 @@
 // themselves, built once per sampler and k, are release_plan.cpp).
 #include "privacy/release_plan.hpp"
 
+#include <algorithm>
 #include <utility>
 
+#include "base/errors.hpp"
+
 namespace privsample {
+
+void clip_data_target_into(const ReleasePlan& plan, std::span<const double> q, std::span<double> target) {
+  if (q.size() != plan.size() || target.size() != q.size()) {
+    throw_shape({"q has ", q.size(), " entries, the target ", target.size(), " and the release plan ", plan.size()});
+  }
+  const double data_share = plan.data_share();
+  if (data_share <= 0.0) {
+    std::fill(target.begin(), target.end(), 0.0);
+    return;
+  }
+  const double base_share = plan.base_share();
+  const double total = static_cast<double>(plan.base.total());
+  for (std::size_t x = 0; x < q.size(); ++x) {
+    const double floor = base_share * (static_cast<double>(plan.base.weight(x)) / total);
+    target[x] = (q[x] - floor) / data_share;  // the quantizer clamps what rounding puts below 0
+  }
+}
+
+std::size_t draw_release_once(const ReleasePlan& plan, std::span<const std::uint64_t> units, RandomBits& bits) {
+  if (plan.draws_data(bits)) return draw_units_once(units, bits);
+  return plan.base.draw(bits);
+}
 
 Release::Release(std::shared_ptr<const ReleasePlan> plan, std::span<const double> data_target)
     : plan_(std::move(plan)), units_(data_target.size()) {
@@ -22,10 +47,7 @@ std::vector<double> Release::probabilities() const {
   return out;
 }
 
-std::size_t Release::draw_once(RandomBits& bits) const {
-  if (plan_->draws_data(bits)) return draw_units_once(units_, bits);
-  return plan_->base.draw(bits);
-}
+std::size_t Release::draw_once(RandomBits& bits) const { return draw_release_once(*plan_, units_, bits); }
 
 IndexDraw Release::draw(Release release, std::size_t draws) {
   if (draws <= 1) return [release = std::move(release)](RandomBits& bits) { return release.draw_once(bits); };

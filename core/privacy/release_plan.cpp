@@ -121,16 +121,8 @@ ReleasePlan class_release_plan(ReleasePlan plan, double c1, double c2) {
 }
 
 std::vector<double> clip_data_target(const ReleasePlan& plan, std::span<const double> q) {
-  if (q.size() != plan.size()) throw_shape({"q has ", q.size(), " entries but the release plan ", plan.size()});
   std::vector<double> target(q.size(), 0.0);
-  const double data_share = plan.data_share();
-  if (data_share <= 0.0) return target;
-  const double base_share = plan.base_share();
-  const double total = static_cast<double>(plan.base.total());
-  for (std::size_t x = 0; x < q.size(); ++x) {
-    const double floor = base_share * (static_cast<double>(plan.base.weight(x)) / total);
-    target[x] = (q[x] - floor) / data_share;  // the quantizer clamps what rounding puts below 0
-  }
+  clip_data_target_into(plan, q, target);
   return target;
 }
 

@@ -61,6 +61,14 @@ struct ReleasePlan {
 // The data part a clip output q needs under a plan from clip_release_plan: (q − (1 − λ)B)/λ, so that the released
 // law is q up to the units' rounding. Fixed work; q: one entry per atom.
 [[nodiscard]] std::vector<double> clip_data_target(const ReleasePlan& plan, std::span<const double> q);
+// The same into `target` (q's size; may be q itself).
+void clip_data_target_into(const ReleasePlan& plan, std::span<const double> q, std::span<double> target);
+
+// One release of the data part `units` (Σ = 2^63, one entry per atom) under `plan`: the coin, then one scan of the
+// units (O(k), the same operations for every input) or a draw of the base. Release::draw_once, for callers that keep
+// the plan and the units' buffer between releases.
+[[nodiscard]] std::size_t draw_release_once(const ReleasePlan& plan, std::span<const std::uint64_t> units,
+                                            RandomBits& bits);
 
 // One input's release: the plan and the input's units (Σ = 2^63, inside the plan's box).
 class Release {

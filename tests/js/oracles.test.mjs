@@ -139,3 +139,88 @@ test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, 
   for (const epsilon of [0.5, 1, 2, 4]) assert.equal(ps.advise({ k: 1e5, epsilon, users: 1e4 }).mechanism, 'olh');
   assert.equal(ps.advise({ k: 1e5, epsilon: 0.1, users: 1e4 }).mechanism, 'hadamard');
 });
+
+// encodeMany(items): one call for many reports, each drawn as encode(item) draws it.
+test('encodeMany: the form encode() gives, one report per item, and errors naming the parameter', () => {
+  for (const name of client.oracles) {
+    const o = client.oracle(name, { epsilon: 1, categories: 12 });
+    const items = [11, 0, 5, 5, 3];
+    for (const given of [items, new Float64Array(items), new Uint32Array(items)]) {
+      const reports = o.encodeMany(given);
+      assert.equal(reports.length, items.length);
+      if (o.report === 'hex') {
+        assert.ok(Array.isArray(reports) && reports.every((r) => /^[0-9a-f]{4}$/.test(r)), `${name}: ${reports}`);
+      } else {
+        assert.ok(reports instanceof Float64Array && reports.every((r) => Number.isSafeInteger(r) && r >= 0));
+      }
+    }
+    assert.equal(o.encodeMany([]).length, 0);
+    assert.throws(() => o.encodeMany([1, 12]), { name: 'RangeError', message: /^items\[1\] = 12: must be an integer in \[0, 11\]/ });
+    assert.throws(() => o.encodeMany([0, 0, -1]), { name: 'RangeError', message: /^items\[2\] = -1/ });
+    assert.throws(() => o.encodeMany([0.5]), { name: 'RangeError', message: /^items\[0\] = 0.5/ });
+    assert.throws(() => o.encodeMany([0, NaN]), { name: 'RangeError', message: /^items\[1\] = NaN/ });
+    assert.throws(() => o.encodeMany([0, '1']), { name: 'TypeError', message: /^items\[1\] is the string "1"/ });
+    assert.throws(() => o.encodeMany(3), { name: 'TypeError', message: /^items must be an array/ });
+    o.dispose();
+    assert.throws(() => o.encodeMany([0]), { name: 'TypeError', message: /disposed/ });
+  }
+});
+
+// Two samples of reports (encode() one by one, encodeMany() at once) of one item: the same law. Where the reports
+// take few values (oue, subset selection, hadamard at k = 4) every value's frequency is compared (chi-square
+// homogeneity); for olh (a fresh hash seed per report) each item's support frequency, what the server counts.
+test('encodeMany: each report is distributed as encode()\'s', () => {
+  const n = 20000;
+  const chiSquare = (a, b) => {
+    let stat = 0;
+    for (const key of new Set([...a.keys(), ...b.keys()])) {
+      const x = a.get(key) ?? 0;
+      const y = b.get(key) ?? 0;
+      stat += (x - y) ** 2 / (x + y); // equal sample sizes
+    }
+    return stat;
+  };
+  const tally = (reports) => {
+    const m = new Map();
+    for (const r of reports) m.set(r, (m.get(r) ?? 0) + 1);
+    return m;
+  };
+  for (const name of client.oracles) {
+    const o = client.oracle(name, { epsilon: 1, categories: 4 });
+    const one = Array.from({ length: n }, () => o.encode(2));
+    const many = [...o.encodeMany(new Array(n).fill(2))];
+    if (name !== 'olh') {
+      const a = tally(one);
+      const b = tally(many);
+      const df = new Set([...a.keys(), ...b.keys()]).size - 1;
+      // the chi-square with df <= 15 degrees of freedom exceeds 3·df + 30 with probability below 1e-6
+      assert.ok(df >= 1 && chiSquare(a, b) < 3 * df + 30, `${name}: chi-square ${chiSquare(a, b)} on ${df} df`);
+      if (name === 'hadamard') assert.equal(df, 7); // every report value of K = 4 is drawn
+    }
+    const ca = ps.frequencyCounts(o, one).counts;
+    const cb = ps.frequencyCounts(o, many).counts;
+    ca.forEach((x, v) => {
+      const p = (x + cb[v]) / (2 * n);
+      const sd = Math.sqrt((2 * p * (1 - p)) / n) * n;
+      assert.ok(Math.abs(x - cb[v]) < 5.5 * sd + 1, `${name} count ${v}: ${x} vs ${cb[v]}`);
+    });
+    o.dispose();
+  }
+});
+
+test('encodeMany: reports of many users, counted and estimated, land near the truth', () => {
+  const shares = [0.4, 0.25, 0.15, 0.1, 0.05, 0.05, 0, 0];
+  const users = 4000;
+  const items = [];
+  shares.forEach((f, v) => {
+    for (let u = 0; u < f * users; u += 1) items.push(v);
+  });
+  for (const name of ps.oracles) {
+    const o = client.oracle(name, { epsilon: 2, categories: shares.length });
+    const c = ps.frequencyCounts(o, [...o.encodeMany(items)]);
+    assert.equal(c.users, users);
+    const e = ps.estimateFrequencies(o, c.counts, name === 'hadamard' ? {} : { users: c.users });
+    shares.forEach((f, v) => assert.ok(Math.abs(e.estimate[v] - f) < 6 * e.standardError[v], `${name} item ${v}: ${e.estimate[v]} vs ${f}`));
+    o.dispose();
+  }
+});

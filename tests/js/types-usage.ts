@@ -36,6 +36,10 @@ async function privatize(hist: Histogram): Promise<number> {
   const prime: number | undefined = oracle.parameters.P;
   // @ts-expect-error the parameters are read-only
   oracle.parameters.g = 3;
+  const batch: string[] | Float64Array = oracle.encodeMany([0, 1, 1]);
+  const fromTyped: string[] | Float64Array = oracle.encodeMany(new Uint32Array([0, 1]));
+  // @ts-expect-error items are numbers
+  oracle.encodeMany(['0']);
   const names: readonly OracleName[] = ps.oracles;
   oracle.dispose();
   // @ts-expect-error an oracle needs categories

@@ -233,7 +233,7 @@ TEST_CASE("randomness: DiscreteSampler draws in proportion to the weights", "[ra
   }
 }
 
-TEST_CASE("randomness: SecureRandom reads 4096-byte blocks from its entropy source", "[randomness]") {
+TEST_CASE("randomness: SecureRandom reads 65536-byte blocks from its entropy source", "[randomness]") {
   SECTION("the system CSPRNG gives non-constant, balanced output") {
     SecureRandom secure;
     std::set<std::uint64_t> seen;
@@ -253,7 +253,8 @@ TEST_CASE("randomness: SecureRandom reads 4096-byte blocks from its entropy sour
     CHECK(a != b);
     CHECK(std::count(a.begin(), a.end(), 0) < 100);
   }
-  SECTION("an injected source: 512 words per fill, returned in order") {
+  SECTION("an injected source: 8192 words per fill, returned in order") {
+    static_assert(SecureRandom::kBlockWords == 8192 && SecureRandom::kBlockBytes == 65536);
     std::size_t fills = 0;
     std::vector<std::size_t> sizes;
     SecureRandom counted([&](std::span<std::uint8_t> out) {
@@ -263,18 +264,18 @@ TEST_CASE("randomness: SecureRandom reads 4096-byte blocks from its entropy sour
     });
     CHECK(fills == 0);  // nothing is read before the first draw
     std::vector<std::uint64_t> words;
-    for (int i = 0; i < 512; ++i) words.push_back(counted.next_u64());
+    for (int i = 0; i < 8192; ++i) words.push_back(counted.next_u64());
     CHECK(fills == 1);
     CHECK(counted.next_u64() != 0);
     CHECK(fills == 2);
-    CHECK(sizes == std::vector<std::size_t>{4096, 4096});
+    CHECK(sizes == std::vector<std::size_t>{65536, 65536});
     // the words are the block's bytes in memory order
-    std::vector<std::uint8_t> block(4096);
+    std::vector<std::uint8_t> block(65536);
     for (std::size_t i = 0; i < block.size(); ++i) block[i] = static_cast<std::uint8_t>(i * 7 + 1);
-    std::vector<std::uint64_t> want(512);
+    std::vector<std::uint64_t> want(8192);
     std::memcpy(want.data(), block.data(), block.size());
     CHECK(words == want);
-    for (int i = 0; i < 511 + 512; ++i) (void)counted.next_u64();
+    for (int i = 0; i < 8191 + 8192; ++i) (void)counted.next_u64();
     CHECK(fills == 3);
   }
   SECTION("a failing source propagates its error") {

@@ -125,19 +125,30 @@ void LinearSampler::distribution_into(std::span<const double> input, std::span<d
 Release LinearSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
   const std::vector<double> p = normalized_pmf(input);
+  return Release(std::make_shared<const ReleasePlan>(release_plan(p.size())), p);
+}
+
+ReleasePlan LinearSampler::release_plan(std::size_t k) const {
   double lambda = 0.0;
   if (randomized_response()) {
-    const double k = static_cast<double>(p.size());
+    const double categories = static_cast<double>(k);
     const double eps = effective_epsilon(guarantee_.epsilon);
-    lambda = std::clamp(response_weight(p.size()), 0.0, 1.0);
+    lambda = std::clamp(response_weight(k), 0.0, 1.0);
     // kγ/(1−γ) <= e^ε − 1 checked with both sides' rounding errors (<= 3 ulps and 1 ulp) counted against us.
     constexpr double kUlp = 0x1.0p-52;
     const double room = std::expm1(eps) * (1.0 - 2.0 * kUlp);
-    while (lambda > 0.0 && k * lambda / (1.0 - lambda) * (1.0 + 4.0 * kUlp) > room) lambda = std::nextafter(lambda, 0.0);
+    while (lambda > 0.0 && categories * lambda / (1.0 - lambda) * (1.0 + 4.0 * kUlp) > room) {
+      lambda = std::nextafter(lambda, 0.0);
+    }
   } else {
-    lambda = mix(p.size()).lambda;
+    lambda = mix(k).lambda;
   }
-  return Release(std::make_shared<const ReleasePlan>(mixture_release_plan(lambda, PublicBase::uniform(p.size()))), p);
+  return mixture_release_plan(lambda, PublicBase::uniform(k));
+}
+
+void LinearSampler::release_target_into(std::span<const double> input, const ReleasePlan& /*plan*/,
+                                        std::span<double> target) const {
+  normalized_pmf_into(input, target);
 }
 
 double LinearSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

@@ -69,6 +69,11 @@ class LinearSampler : public SamplerBase<LinearSampler> {
   void distribution_into(std::span<const double> input, std::span<double> out) const;
   // The exact release (release_plan.hpp): with probability λ a draw from P, else one from the base.
   [[nodiscard]] Release release(std::span<const double> input) const;
+  // On categories: release()'s plan for k categories (from ε, the notion and k only) and an input's data part under it
+  // into `target` (k entries), so that release(input) is Release(plan, target) with the same bits; for callers that
+  // keep the plan per k (SingleReleases, mechanism.hpp).
+  [[nodiscard]] ReleasePlan release_plan(std::size_t k) const;
+  void release_target_into(std::span<const double> input, const ReleasePlan& plan, std::span<double> target) const;
 
   // The weight on categories for k categories (pure: k-RR's γ; else clamped, after the GDP slack).
   [[nodiscard]] double lambda(std::size_t k) const;

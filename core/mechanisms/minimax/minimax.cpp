@@ -50,10 +50,26 @@ double MinimaxSampler::normaliser(std::span<const double> input) const {
 Release MinimaxSampler::release(std::span<const double> input) const {
   if (cells_) return cells_->release(input);
   std::vector<double> q(input.size());
-  normalized_pmf_into(input, q);
-  const FiniteBox box = finite_minimax_box(q.size(), epsilon_);
-  (void)clip_normalise_into(q, UniformBox{q.size(), box.floor, box.ceiling}, q, RootSchedule::fixed);
-  return clip_release(uniform_clip_release_plan(q.size(), box.floor, epsilon_), q);
+  fixed_schedule_q(input, q);
+  return clip_release(release_plan(q.size()), q);
+}
+
+ReleasePlan MinimaxSampler::release_plan(std::size_t k) const {
+  return uniform_clip_release_plan(k, finite_minimax_box(k, epsilon_).floor, epsilon_);
+}
+
+void MinimaxSampler::release_target_into(std::span<const double> input, const ReleasePlan& plan,
+                                         std::span<double> target) const {
+  fixed_schedule_q(input, target);
+  clip_data_target_into(plan, target, target);
+}
+
+// q for a release: p = normalized_pmf(input) into `out`, then solved in place by the fixed schedule (the same
+// operations for every input of this length).
+void MinimaxSampler::fixed_schedule_q(std::span<const double> input, std::span<double> out) const {
+  normalized_pmf_into(input, out);
+  const FiniteBox box = finite_minimax_box(out.size(), epsilon_);
+  (void)clip_normalise_into(out, UniformBox{out.size(), box.floor, box.ceiling}, out, RootSchedule::fixed);
 }
 
 double MinimaxSampler::worst_case_risk(const FDivergence& f, std::size_t k) const {

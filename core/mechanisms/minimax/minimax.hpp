@@ -58,6 +58,11 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   // The exact release for this input (release_plan.hpp): the fixed schedule's q with the box's floors as the public
   // base; prepare() and sample() draw from it.
   [[nodiscard]] Release release(std::span<const double> input) const;
+  // On categories: release()'s plan for k categories (from ε and k only) and an input's data part under it into
+  // `target` (k entries), so that release(input) is Release(plan, target) with the same bits; for callers that keep
+  // the plan per k (SingleReleases, mechanism.hpp).
+  [[nodiscard]] ReleasePlan release_plan(std::size_t k) const;
+  void release_target_into(std::span<const double> input, const ReleasePlan& plan, std::span<double> target) const;
   // Theorem 3.1 (finite_minimax_risk), the named divergences through their closed forms; on cells Thm 3.3 over the
   // class (k is then the number of cells, which the class fixes).
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
@@ -68,6 +73,8 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   [[nodiscard]] const OnCells* on_cells() const noexcept { return cells_.get(); }
 
  private:
+  void fixed_schedule_q(std::span<const double> input, std::span<double> out) const;
+
   std::shared_ptr<const OnCells> cells_;
 };
 
