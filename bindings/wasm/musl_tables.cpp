@@ -1,4 +1,4 @@
-// musl's __exp_data and __log_data for the client module, filled from musl_tables.hpp's quarter-size form before
+// musl's __exp_data and __log_data for the client module, filled from musl_tables.hpp's 624 bytes before
 // any other constructor runs. Linked ahead of libc, these definitions are the ones musl's exp() and log() read, and
 // musl's exp_data.o and log_data.o (6 KB of data that barely compresses) are not linked in. The layouts and the
 // scalar constants are musl's (src/math/exp_data.h, log_data.h: Arm's optimized routines, Copyright (c) 2018 Arm

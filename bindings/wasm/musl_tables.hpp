@@ -1,13 +1,12 @@
 // The tables of musl's exp() and log() (Arm's optimized routines, Copyright (c) 2018 Arm Limited, MIT licence),
-// rebuilt bit for bit from a quarter of their bytes. musl stores 2,048 bytes for exp (__exp_data.tab) and 4,096 for
-// log (__log_data.tab, tab2), numbers that barely compress; in the client module they were the largest block of its
-// data. The client module (bindings/wasm/musl_tables.cpp) defines musl's two tables itself and fills them from these
+// rebuilt bit for bit from 624 bytes. musl stores 2,048 bytes for exp (__exp_data.tab) and 4,096 for log
+// (__log_data.tab, tab2), numbers that barely compress; in the client module they were the largest block of its data. The client module (bindings/wasm/musl_tables.cpp) defines musl's two tables itself and fills them from these
 // before anything runs; exp() and log() are musl's own code reading the same bits, so every result is unchanged.
 // tests/native/musl_tables_test.cpp compares every entry with musl's tables.
 //
-// exp: tab[2k + 1] = bits(H_k) - (k << 45) where H_k = 2^(k/128) rounded to nearest, and tab[2k] = bits(T_k) where
-// 2^(k/128) = H_k (1 + T_k). T_k needs 2^(k/128) to ~2^-110 and is kept; H_k is 2^(k/128) in double-double, the
-// product of 2^(2^j/128) over the bits j of k, rounded.
+// exp: tab[2k + 1] = bits(H_k) - (k << 45) and tab[2k] = bits(T_k), where H_k = 2^(k/128) rounded to nearest and
+// 2^(k/128) = H_k (1 + T_k) with T_k rounded to nearest. Both come from 2^(k/128) in 128-bit fixed point (the product
+// of 2^(2^j/128) over the bits j of k, within 2^-122), H_k by rounding it, T_k by a division whose remainder is exact.
 // log: entry i covers the inputs whose bits lie in [OFF + i 2^45, OFF + (i + 1) 2^45); invc_i was chosen by musl's
 // authors among the doubles within 2^29 units in the last place of 1 / (the interval's midpoint) and is kept as that
 // offset. The rest follows from invc (c = 1 / invc exactly): chi = c rounded, clo = (1 - chi invc) / invc (the
@@ -25,51 +24,15 @@ namespace privsample::musl_tables {
 
 inline constexpr int kEntries = 128;
 
-// T_k: the tails of exp's table, tab[2k].
-inline constexpr std::uint64_t kExpTails[kEntries] = {
-    0x0u, 0x3c9b3b4f1a88bf6eu, 0xbc7160139cd8dc5du, 0xbc905e7a108766d1u,
-    0x3c8cd2523567f613u, 0xbc8bce8023f98efau, 0x3c60f74e61e6c861u, 0x3c90a3e45b33d399u,
-    0x3c979aa65d837b6du, 0x3c8eb51a92fdeffcu, 0x3c3ebe3d702f9cd1u, 0xbc6a033489906e0bu,
-    0xbc9556522a2fbd0eu, 0xbc5080ef8c4eea55u, 0xbc91c923b9d5f416u, 0x3c80d3e3e95c55afu,
-    0xbc801b15eaa59348u, 0xbc8f1ff055de323du, 0x3c8b898c3f1353bfu, 0xbc96d99c7611eb26u,
-    0x3c9aecf73e3a2f60u, 0xbc8fe782cb86389du, 0x3c8a6f4144a6c38du, 0x3c807a05b0e4047du,
-    0x3c968efde3a8a894u, 0x3c875e18f274487du, 0x3c80472b981fe7f2u, 0xbc96b87b3f71085eu,
-    0x3c82f7e16d09ab31u, 0xbc3d219b1a6fbffau, 0x3c8b3782720c0ab4u, 0x3c6e149289cecb8fu,
-    0x3c834d754db0abb6u, 0x3c864201e2ac744cu, 0x3c8fdd395dd3f84au, 0xbc86a3803b8e5b04u,
-    0xbc924aedcc4b5068u, 0xbc9907f81b512d8eu, 0xbc71d1e83e9436d2u, 0xbc991919b3ce1b15u,
-    0x3c859f48a72a4c6du, 0xbc9312607a28698au, 0xbc58a78f4817895bu, 0xbc7c2c9b67499a1bu,
-    0x3c4363ed60c2ac11u, 0x3c9666093b0664efu, 0x3c6ecce1daa10379u, 0x3c93ff8e3f0f1230u,
-    0x3c7690cebb7aafb0u, 0x3c931dbdeb54e077u, 0xbc8f94340071a38eu, 0xbc87deccdc93a349u,
-    0xbc78dec6bd0f385fu, 0xbc861246ec7b5cf6u, 0x3c93350518fdd78eu, 0x3c7b98b72f8a9b05u,
-    0x3c9063e1e21c5409u, 0x3c34c7855019c6eau, 0x3c9432e62b64c035u, 0xbc8ce44a6199769fu,
-    0xbc8c33c53bef4da8u, 0xbc845378892be9aeu, 0xbc93cedd78565858u, 0x3c5710aa807e1964u,
-    0xbc93b3efbf5e2228u, 0xbc6a12ad8734b982u, 0xbc6367efb86da9eeu, 0xbc80dc3d54e08851u,
-    0xbc781f647e5a3ecfu, 0xbc86ee4ac08b7db0u, 0xbc8619321e55e68au, 0x3c909ccb5e09d4d3u,
-    0xbc7b32dcb94da51du, 0x3c94ecfd5467c06bu, 0x3c65ebe1abd66c55u, 0xbc88a1c52fb3cf42u,
-    0xbc9369b6f13b3734u, 0xbc805e843a19ff1eu, 0xbc94d450d872576eu, 0x3c90ad675b0e8a00u,
-    0x3c8db72fc1f0eab4u, 0xbc65b6609cc5e7ffu, 0x3c7bf68359f35f44u, 0xbc93091fa71e3d83u,
-    0xbc5da9b88b6c1e29u, 0xbc6c23f97c90b959u, 0xbc92434322f4f9aau, 0xbc85ca6cd7668e4bu,
-    0x3c71affc2b91ce27u, 0x3c6dd235e10a73bbu, 0xbc87c50422622263u, 0x3c8b1c86e3e231d5u,
-    0xbc91bbd1d3bcbb15u, 0x3c90cc319cee31d2u, 0x3c8469846e735ab3u, 0xbc82dfcd978e9db4u,
-    0x3c8c1a7792cb3387u, 0xbc907b8f4ad1d9fau, 0xbc55c3d956dcaebau, 0xbc90a40e3da6f640u,
-    0xbc68d6f438ad9334u, 0xbc91eee26b588a35u, 0x3c74ffd70a5fddcdu, 0xbc91bdfbfa9298acu,
-    0x3c736eae30af0cb3u, 0x3c8ee3325c9ffd94u, 0x3c84e08fd10959acu, 0x3c63cdaf384e1a67u,
-    0x3c676b2c6c921968u, 0xbc808a1883ccb5d2u, 0xbc8fad5d3ffffa6fu, 0xbc900dae3875a949u,
-    0x3c74a385a63d07a7u, 0xbc82919e2040220fu, 0x3c8e5a50d5c192acu, 0x3c843a59ac016b4bu,
-    0xbc82d52107b43e1fu, 0xbc892ab93b470dc9u, 0x3c74b604603a88d3u, 0x3c83c5ec519d7271u,
-    0xbc8ff7128fd391f0u, 0xbc8dae98e223747du, 0x3c8ec3bc41aa2008u, 0x3c842b94c3a9eb32u,
-    0x3c8a64a931d185eeu, 0xbc8e37bae43be3edu, 0x3c77893b4d91cd9du, 0x3c5305c14160cc89u,
-};
-
-// 2^(2^j / 128) for j = 0..6, as double-double (nearest double, then the rest rounded).
-inline constexpr double kExpSteps[7][2] = {
-    {0x1.0163da9fb3335p+0, 0x1.b61299ab8cdb7p-54},
-    {0x1.02c9a3e778061p+0, -0x1.19083535b085dp-56},
-    {0x1.059b0d3158574p+0, 0x1.d73e2a475b465p-55},
-    {0x1.0b5586cf9890fp+0, 0x1.8a62e4adc610bp-54},
-    {0x1.172b83c7d517bp+0, -0x1.19041b9d78a76p-55},
-    {0x1.306fe0a31b715p+0, 0x1.6f46ad23182e4p-55},
-    {0x1.6a09e667f3bcdp+0, -0x1.bdd3413b26456p-54},
+// 2^(2^j / 128) for j = 0..6 in fixed point, 126 bits after the point, rounded to nearest: {high, low} 64-bit halves.
+inline constexpr std::uint64_t kExpSteps[7][2] = {
+    {4636727017470743990u, 1340290985584983696u},
+    {4661903986662671289u, 13687198565695909754u},
+    {4712668792719003883u, 11463107655215154688u},
+    {4815862801830788490u, 7126011576601698521u},
+    {5029079263719320435u, 9075370365828636232u},
+    {5484249825272419511u, 11769754707048889211u},
+    {6521908912666391106u, 3224230822662201168u},
 };
 
 // invc_i - 1 / (midpoint of interval i), in units in the last place.
@@ -104,20 +67,41 @@ inline constexpr std::int32_t kLogInvcOffsets[kEntries] = {
   return x;
 }
 
+__extension__ using Unsigned128 = unsigned __int128;
+
+// floor(a b / 2^126) for a, b below 2^127 (fixed point with 126 bits after the point), from 64-bit halves.
+[[nodiscard]] inline Unsigned128 fixed_product(Unsigned128 a, Unsigned128 b) noexcept {
+  constexpr Unsigned128 kLow = 0xffffffffffffffffu;
+  const Unsigned128 a1 = a >> 64, a0 = a & kLow, b1 = b >> 64, b0 = b & kLow;
+  const Unsigned128 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  const Unsigned128 middle = (p00 >> 64) + (p01 & kLow) + (p10 & kLow);
+  const Unsigned128 high = p11 + (p01 >> 64) + (p10 >> 64) + (middle >> 64);  // the product >> 128
+  return (high << 2) | ((middle & kLow) >> 62);
+}
+
 // musl's exp_data.tab.
 inline void fill_exp_table(std::uint64_t (&tab)[2 * kEntries]) noexcept {
   for (int k = 0; k < kEntries; ++k) {
-    double hi = 1.0;
-    double lo = 0.0;
+    Unsigned128 y = Unsigned128{1} << 126;
     for (int j = 0; j < 7; ++j) {
-      if (((k >> j) & 1) == 0) continue;
-      const TwoDoubles p = two_product(hi, kExpSteps[j][0]);
-      const double tail = p.lo + (hi * kExpSteps[j][1] + lo * kExpSteps[j][0]);
-      hi = p.hi + tail;
-      lo = tail - (hi - p.hi);
+      if (((k >> j) & 1) != 0) y = fixed_product(y, (Unsigned128{kExpSteps[j][0]} << 64) | kExpSteps[j][1]);
     }
-    tab[2 * k] = kExpTails[k];
-    tab[2 * k + 1] = bits_of(hi) - (static_cast<std::uint64_t>(k) << 45);
+    // H = head 2^-52 (53 bits), and y - head 2^74 = (H T) 2^126, below 2^73 in magnitude.
+    const auto head = static_cast<std::uint64_t>((y + (Unsigned128{1} << 73)) >> 74);
+    const Unsigned128 scaled_head = Unsigned128{head} << 74;
+    const bool below = y < scaled_head;
+    const Unsigned128 gap = below ? scaled_head - y : y - scaled_head;
+    // gap / head: the quotient of gap's top 53 bits, the remainder of that division (exact: two_product's parts
+    // and gap's low 21 bits are whole multiples of 2^-31 below 2^21), then the remainder's quotient.
+    const double gap_high = static_cast<double>(static_cast<std::uint64_t>(gap >> 21)) * 0x1p21;
+    const double gap_low = static_cast<double>(static_cast<std::uint64_t>(gap & ((Unsigned128{1} << 21) - 1)));
+    const double divisor = static_cast<double>(head);
+    const double quotient = gap_high / divisor;
+    const TwoDoubles product = two_product(quotient, divisor);
+    const double remainder = ((gap_high - product.hi) - product.lo) + gap_low;
+    const double tail = (quotient + remainder / divisor) * 0x1p-74;
+    tab[2 * k] = bits_of(below ? -tail : tail);
+    tab[2 * k + 1] = bits_of(static_cast<double>(head) * 0x1p-52) - (static_cast<std::uint64_t>(k) << 45);
   }
 }
 
