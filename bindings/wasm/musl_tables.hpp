@@ -1,7 +1,8 @@
 // The tables of musl's exp() and log() (Arm's optimized routines, Copyright (c) 2018 Arm Limited, MIT licence),
 // rebuilt bit for bit from 624 bytes. musl stores 2,048 bytes for exp (__exp_data.tab) and 4,096 for log
-// (__log_data.tab, tab2), numbers that barely compress; in the client module they were the largest block of its data. The client module (bindings/wasm/musl_tables.cpp) defines musl's two tables itself and fills them from these
-// before anything runs; exp() and log() are musl's own code reading the same bits, so every result is unchanged.
+// (__log_data.tab, tab2), numbers that barely compress; in the client module they were the largest block of its
+// data. The client module (bindings/wasm/musl_tables.cpp) defines musl's two tables itself and fills them from
+// these before anything runs; exp() and log() are musl's own code reading the same bits, so every result is unchanged.
 // tests/native/musl_tables_test.cpp compares every entry with musl's tables.
 //
 // exp: tab[2k + 1] = bits(H_k) - (k << 45) and tab[2k] = bits(T_k), where H_k = 2^(k/128) rounded to nearest and
