@@ -31,11 +31,12 @@ for (const [name, needed] of Object.entries(MODULES)) {
   for (const fn of needed) {
     if (!exported.includes(fn)) throw new Error(`the ${name} module does not export ${fn} (are export names minified?)`);
   }
-  // A second run of binaryen's -O2 over the linked module (Emscripten's link ran it once): a smaller client module,
-  // the same code otherwise (binaryen does not reassociate floating point) and the same speed (bench/README.md).
+  // A second run of binaryen over the linked module (Emscripten's link ran its -O2 once), at -Os, which inlines less
+  // (clang has already inlined what the hot loops need): a smaller client module, the same code otherwise (binaryen
+  // does not reassociate floating point) and the same speed (bench/README.md).
   // wasm-opt comes with Emscripten (Debian's binaryen). The features are the ones the link enabled; one missing fails
   // validation here.
-  execFileSync('wasm-opt', ['-O2', ...WASM_FEATURES.map((f) => `--enable-${f}`), glue, '-o', `${root}build/wasm/privsample-${name}.wasm`], { stdio: 'inherit' });
+  execFileSync('wasm-opt', ['-Os', ...WASM_FEATURES.map((f) => `--enable-${f}`), glue, '-o', `${root}build/wasm/privsample-${name}.wasm`], { stdio: 'inherit' });
 }
 
 const bundle = await rolldown({ input: `${root}bindings/js/privsample.mjs`, platform: 'neutral', logLevel: 'warn' });
