@@ -306,8 +306,7 @@ EMSCRIPTEN_KEEPALIVE double ps_divergence(double f_length) {
 // The registry of mechanisms and options (registry.hpp) as JSON, for the wrapper's type conversions and the
 // public ps.registry; NUL-terminated UTF-8.
 EMSCRIPTEN_KEEPALIVE const char* ps_registry_json() {
-  static const std::string json = registry_json();
-  return json.c_str();
+  return registry_json().data();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* ps_version() { return PRIVSAMPLE_VERSION; }
