@@ -18,17 +18,16 @@ bool given(const MechanismOptions& o, std::string_view key) {
   return false;
 }
 
-std::string joined(std::span<const std::string_view> keys) {
-  std::string out;
-  for (const auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
-  return out;
+bool listed(std::span<const std::string_view> keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// The options a mechanism's notion reads, in the order messages list them.
-std::vector<std::string_view> notion_options(const MechanismSpec& spec, const MechanismOptions& o) {
-  if (spec.notion != NotionRule::ldp_from_options) return {"epsilon"};
-  if (o.mu) return {"mu"};
-  return {"epsilon", "delta"};
+// Whether the mechanism's notion reads option `key` (given these options): epsilon, or by the ldp_from_options rule
+// mu alone, or epsilon and delta.
+bool notion_reads(const MechanismSpec& spec, const MechanismOptions& o, std::string_view key) {
+  if (spec.notion != NotionRule::ldp_from_options) return key == "epsilon";
+  if (o.mu) return key == "mu";
+  return key == "epsilon" || key == "delta";
 }
 
 }  // namespace
@@ -83,18 +82,13 @@ Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) 
   for (const auto key : spec.required) {
     if (!given(o, key)) throw_invalid({"options.", key, " is required for '", mechanism, "'"});
   }
-  std::vector<std::string_view> used = notion_options(spec, o);
-  used.insert(used.end(), spec.required.begin(), spec.required.end());
-  used.insert(used.end(), spec.optional.begin(), spec.optional.end());
   for (const auto& option : kOptionSpecs) {
-    if (given(o, option.name) && std::find(used.begin(), used.end(), option.name) == used.end()) {
-      std::vector<std::string_view> supported =
-          spec.notion == NotionRule::ldp_from_options ? std::vector<std::string_view>{"epsilon", "delta", "mu"}
-                                                      : std::vector<std::string_view>{"epsilon"};
-      supported.insert(supported.end(), spec.required.begin(), spec.required.end());
-      supported.insert(supported.end(), spec.optional.begin(), spec.optional.end());
-      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", joined(supported),
-                     ")"});
+    if (given(o, option.name) && !notion_reads(spec, o, option.name) && !listed(spec.required, option.name) &&
+        !listed(spec.optional, option.name)) {
+      std::string supported = spec.notion == NotionRule::ldp_from_options ? "epsilon, delta, mu" : "epsilon";
+      for (const auto key : spec.required) (supported += ", ") += key;
+      for (const auto key : spec.optional) (supported += ", ") += key;
+      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", supported, ")"});
     }
   }
   switch (spec.notion) {
