@@ -196,7 +196,9 @@ const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space)
     if (spec.space == space && spec.name == name) return spec;
   }
   std::string names;
-  for (const auto& known : mechanism_names(space)) names += (names.empty() ? "'" : ", '") + known + "'";
+  for (const auto& known : kRegistry) {
+    if (known.space == space) ((names += names.empty() ? "'" : ", '") += known.name) += '\'';
+  }
   throw_invalid({"mechanism = '", name, "': unknown ", space == MechanismSpace::continuous ? "continuous " : "",
                  "mechanism; use one of ", names});
 }
@@ -208,7 +210,7 @@ const MechanismSpec& oracle_spec(std::string_view name) {
     if (spec.name == name) return spec;
   }
   std::string names;
-  for (const auto& known : kOracleSpecs) names += (names.empty() ? "'" : ", '") + std::string(known.name) + "'";
+  for (const auto& known : kOracleSpecs) ((names += names.empty() ? "'" : ", '") += known.name) += '\'';
   throw_invalid({"oracle = '", name, "': unknown frequency oracle; use one of ", names});
 }
 
