@@ -48,7 +48,9 @@ RandomBits& secure_bits() {
 }
 
 void Sampler::configure(std::string_view name, const MechanismOptions& options) {
-  mechanism_ = make_finite_mechanism(name, options);
+  // Built before the old one goes (a failed configure keeps it), then moved in: emplace move-constructs, where an
+  // assignment would add the variant's move assignment, one case per mechanism, to the module.
+  mechanism_.emplace(make_finite_mechanism(name, options));
 }
 
 const Mechanism& Sampler::mechanism() const {
