@@ -14,7 +14,7 @@ import { rolldown } from 'rolldown';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // The loader provides exactly these imports and calls the ps_* exports by name: fail the build, not a user's page.
-const PROVIDED = ['emscripten_memcpy_big', 'emscripten_resize_heap', 'fill_with_captured_crypto', 'abort', 'setTempRet0'];
+const PROVIDED = ['emscripten_memcpy_big', 'emscripten_resize_heap', 'fill_with_captured_crypto', 'abort'];
 const WASM_FEATURES = ['simd', 'exception-handling', 'bulk-memory', 'sign-ext', 'mutable-globals', 'nontrapping-float-to-int'];
 const MODULES = {
   client: ['memory', 'ps_sampler_new', 'ps_configure', 'ps_distribution', 'ps_registry_json', 'ps_error_kind'],
@@ -22,7 +22,20 @@ const MODULES = {
 };
 for (const [name, needed] of Object.entries(MODULES)) {
   const glue = `${root}build/wasm/privsample-${name}-glue.wasm`;
-  const compiled = new WebAssembly.Module(readFileSync(glue));
+  const shipped = `${root}build/wasm/privsample-${name}.wasm`;
+  // A second run of binaryen over the linked module (Emscripten's link ran its -O2 once), at -Os, which inlines less
+  // (clang has already inlined what the hot loops need): a smaller client module, the same code otherwise (binaryen
+  // does not reassociate floating point) and the same speed (bench/README.md).
+  // wasm-opt comes with Emscripten (Debian's binaryen). The features are the ones the link enabled; one missing fails
+  // validation here.
+  // Before it, the exports the loader does not call are dropped (Emscripten's glue wanted malloc, the stack functions,
+  // setThrew, dynCall_*), so that binaryen drops the code only they reached (and the setTempRet0 import dynCall_ji
+  // needed).
+  const kept = `${root}build/wasm/privsample-${name}-kept.wasm`;
+  writeFileSync(kept, withExports(readFileSync(glue), (e) => e === 'memory' || e === '__wasm_call_ctors' || e.startsWith('ps_')));
+  execFileSync('wasm-opt', ['-Os', ...WASM_FEATURES.map((f) => `--enable-${f}`), kept, '-o', shipped], { stdio: 'inherit' });
+  rmSync(kept);
+  const compiled = new WebAssembly.Module(readFileSync(shipped));
   const missing = WebAssembly.Module.imports(compiled).filter((i) => i.module !== 'env' || !PROVIDED.includes(i.name));
   if (missing.length) {
     throw new Error(`the ${name} module imports ${missing.map((i) => `${i.module}.${i.name}`).join(', ')}, which bindings/js/abi.mjs does not provide`);
@@ -31,12 +44,50 @@ for (const [name, needed] of Object.entries(MODULES)) {
   for (const fn of needed) {
     if (!exported.includes(fn)) throw new Error(`the ${name} module does not export ${fn} (are export names minified?)`);
   }
-  // A second run of binaryen over the linked module (Emscripten's link ran its -O2 once), at -Os, which inlines less
-  // (clang has already inlined what the hot loops need): a smaller client module, the same code otherwise (binaryen
-  // does not reassociate floating point) and the same speed (bench/README.md).
-  // wasm-opt comes with Emscripten (Debian's binaryen). The features are the ones the link enabled; one missing fails
-  // validation here.
-  execFileSync('wasm-opt', ['-Os', ...WASM_FEATURES.map((f) => `--enable-${f}`), glue, '-o', `${root}build/wasm/privsample-${name}.wasm`], { stdio: 'inherit' });
+}
+
+// The module `bytes` with only the exports whose names pass `keep` (its export section rewritten, the rest as is).
+function withExports(bytes, keep) {
+  let at = 8;
+  const uleb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  const leb = (n) => {
+    const out = [];
+    do {
+      out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n = Math.floor(n / 128);
+    } while (n > 0);
+    return Buffer.from(out);
+  };
+  const parts = [bytes.subarray(0, 8)];
+  while (at < bytes.length) {
+    const start = at;
+    const id = bytes[at++];
+    const end = uleb() + at;
+    if (id === 7) {  // the export section: name, kind byte, index
+      const entries = [];
+      for (let count = uleb(); count > 0; count -= 1) {
+        const from = at;
+        const length = uleb();
+        const exported = bytes.subarray(at, at + length).toString();
+        at += length + 1;
+        uleb();
+        if (keep(exported)) entries.push(bytes.subarray(from, at));
+      }
+      const body = Buffer.concat([leb(entries.length), ...entries]);
+      parts.push(Buffer.from([7]), leb(body.length), body);
+    } else {
+      parts.push(bytes.subarray(start, end));
+    }
+    at = end;
+  }
+  return Buffer.concat(parts);
 }
 
 const bundle = await rolldown({ input: `${root}bindings/js/privsample.mjs`, platform: 'neutral', logLevel: 'warn' });
