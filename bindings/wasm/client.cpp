@@ -173,12 +173,14 @@ EMSCRIPTEN_KEEPALIVE double ps_option_text(double key_length, double text_length
 
 // Builds the mechanism named by the staged text from the staged options (which are cleared either way).
 EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
-  MechanismOptions options = std::move(staged_options());
-  staged_options() = {};
-  return guarded_number([&] {
-    sampler_of(sampler).configure(staged_text(name_length), options);
+  // The options are read where they were staged (configure copies what it keeps) and cleared after the call, which
+  // returns either way.
+  const double done = guarded_number([&] {
+    sampler_of(sampler).configure(staged_text(name_length), staged_options());
     return 1.0;
   });
+  staged_options() = {};
+  return done;
 }
 
 // "notion field field…" (space-separated, e.g. "approx-ldp epsilon delta"); the values by ps_guarantee_value.
@@ -263,12 +265,13 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
 // ---- frequency oracles -------------------------------------------------------------------------------------------
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
-  MechanismOptions options = std::move(staged_options());
-  staged_options() = {};
-  return guarded_number([&] {
-    auto made = std::make_unique<OracleHandle>(OracleHandle{make_oracle(staged_text(name_length), options), {}, {}});
+  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
+    auto made = std::make_unique<OracleHandle>(OracleHandle{make_oracle(staged_text(name_length), staged_options()),
+                                                            {}, {}});
     return address_of(made.release());  // owned by the JS handle
   });
+  staged_options() = {};
+  return address;
 }
 
 EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
