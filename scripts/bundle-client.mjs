@@ -35,6 +35,10 @@ for (const [name, needed] of Object.entries(MODULES)) {
   writeFileSync(kept, withExports(readFileSync(glue), (e) => e === 'memory' || e === '__wasm_call_ctors' || e.startsWith('ps_')));
   execFileSync('wasm-opt', ['-Os', ...WASM_FEATURES.map((f) => `--enable-${f}`), kept, '-o', shipped], { stdio: 'inherit' });
   rmSync(kept);
+  // binaryen splits the data into a segment per run of non-zero bytes (84 in the client), which saves raw bytes but
+  // costs gzip ones (a header per segment, where zeros cost gzip almost nothing): segments less than 64 zero bytes
+  // apart are joined again, the gaps written as the zeros that fresh memory holds there anyway.
+  writeFileSync(shipped, withJoinedData(readFileSync(shipped), 64));
   const compiled = new WebAssembly.Module(readFileSync(shipped));
   const missing = WebAssembly.Module.imports(compiled).filter((i) => i.module !== 'env' || !PROVIDED.includes(i.name));
   if (missing.length) {
@@ -46,8 +50,19 @@ for (const [name, needed] of Object.entries(MODULES)) {
   }
 }
 
-// The module `bytes` with only the exports whose names pass `keep` (its export section rewritten, the rest as is).
-function withExports(bytes, keep) {
+// Unsigned LEB128, as WebAssembly writes sizes, counts and indices.
+function leb(n) {
+  const out = [];
+  do {
+    out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+    n = Math.floor(n / 128);
+  } while (n > 0);
+  return Buffer.from(out);
+}
+
+// The module `bytes` with some sections rewritten: edit(id, reader) returns a section's new body, or null to keep it.
+// The reader reads the section from its start: uleb(), bytes(n), byte(), at().
+function withSections(bytes, edit) {
   let at = 8;
   const uleb = () => {
     let value = 0;
@@ -57,37 +72,79 @@ function withExports(bytes, keep) {
       if (byte < 0x80) return value;
     }
   };
-  const leb = (n) => {
-    const out = [];
-    do {
-      out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-      n = Math.floor(n / 128);
-    } while (n > 0);
-    return Buffer.from(out);
-  };
+  const reader = { uleb, byte: () => bytes[at++], bytes: (n) => bytes.subarray(at, (at += n)), at: () => at };
   const parts = [bytes.subarray(0, 8)];
   while (at < bytes.length) {
     const start = at;
     const id = bytes[at++];
     const end = uleb() + at;
-    if (id === 7) {  // the export section: name, kind byte, index
-      const entries = [];
-      for (let count = uleb(); count > 0; count -= 1) {
-        const from = at;
-        const length = uleb();
-        const exported = bytes.subarray(at, at + length).toString();
-        at += length + 1;
-        uleb();
-        if (keep(exported)) entries.push(bytes.subarray(from, at));
-      }
-      const body = Buffer.concat([leb(entries.length), ...entries]);
-      parts.push(Buffer.from([7]), leb(body.length), body);
-    } else {
-      parts.push(bytes.subarray(start, end));
-    }
+    const body = edit(id, reader);
+    parts.push(body ? Buffer.concat([Buffer.from([id]), leb(body.length), body]) : bytes.subarray(start, end));
     at = end;
   }
   return Buffer.concat(parts);
+}
+
+// The module with only the exports whose names pass `keep`.
+function withExports(bytes, keep) {
+  return withSections(bytes, (id, r) => {
+    if (id !== 7) return null;
+    const entries = [];
+    for (let count = r.uleb(); count > 0; count -= 1) {  // name, kind byte, index
+      const from = r.at();
+      const name = r.bytes(r.uleb()).toString();
+      r.byte();
+      r.uleb();
+      if (keep(name)) entries.push(bytes.subarray(from, r.at()));
+    }
+    return Buffer.concat([leb(entries.length), ...entries]);
+  });
+}
+
+// The module with its active data segments (memory 0, at i32.const offsets: what Emscripten writes) joined where
+// fewer than `gap` bytes lie between two, the gap filled with zeros; the data count section says the new count.
+function withJoinedData(bytes, gap) {
+  const groups = [];
+  const data = withSections(bytes, (id, r) => {
+    if (id !== 11) return null;
+    for (let count = r.uleb(); count > 0; count -= 1) {
+      const flags = r.uleb();
+      const opcode = r.byte();
+      let offset = 0;
+      let shift = 0;
+      for (let byte = 0x80; byte & 0x80; shift += 7) {
+        byte = r.byte();
+        offset += (byte & 0x7f) * 2 ** shift;
+      }
+      if (flags !== 0 || opcode !== 0x41 || r.byte() !== 0x0b || offset >= 2 ** 30) {
+        throw new Error('bundle-client: a data segment not at an i32.const offset of memory 0');
+      }
+      const segment = r.bytes(r.uleb());
+      const last = groups.at(-1);
+      if (last && offset >= last.end && offset - last.end < gap) {
+        last.pieces.push(Buffer.alloc(offset - last.end), segment);
+      } else {
+        groups.push({ offset, end: offset, pieces: [segment] });
+      }
+      groups.at(-1).end = offset + segment.length;
+    }
+    return Buffer.concat([leb(groups.length), ...groups.flatMap((g) => {
+      const joined = Buffer.concat(g.pieces);
+      return [Buffer.from([0, 0x41]), sleb(g.offset), Buffer.from([0x0b]), leb(joined.length), joined];
+    })]);
+  });
+  return withSections(data, (id) => (id === 12 ? leb(groups.length) : null));
+}
+
+// Signed LEB128 of a non-negative number.
+function sleb(n) {
+  const out = [];
+  for (;;) {
+    const low = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n === 0 && !(low & 0x40)) return Buffer.from([...out, low]);
+    out.push(low | 0x80);
+  }
 }
 
 const bundle = await rolldown({ input: `${root}bindings/js/privsample.mjs`, platform: 'neutral', logLevel: 'warn' });
