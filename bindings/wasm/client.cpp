@@ -316,7 +316,6 @@ EMSCRIPTEN_KEEPALIVE const char* ps_registry_json() {
 
 EMSCRIPTEN_KEEPALIVE const char* ps_version() { return PRIVSAMPLE_VERSION; }
 EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMaxCategories); }
-EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
 // For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position. (With emmalloc,
 // the client module's allocator, its heap less its free memory: mallinfo() computes much more, in more bytes.)
