@@ -189,7 +189,7 @@ EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
     const Guarantee g = guarantee(sampler_of(sampler).mechanism());
     std::string& text = staging().text;
     text = notion_name(g.notion);
-    for (const auto& [name, value] : guarantee_fields(g)) text.append(" ").append(name);
+    for (const auto& [name, value] : guarantee_fields(g)) (text += ' ') += name;
     return address_of(text.c_str());
   });
 }
