@@ -165,8 +165,8 @@ constexpr void write_registry(JsonSink& out) {
   out << "]}";
 }
 
-// The registry's JSON as one constant, NUL-terminated: written by the compiler from the specs above, so a module
-// carries the text rather than the code that would write it.
+// The registry's JSON as one constant, NUL-terminated: written by the compiler from the mechanisms' specs above, so
+// a module carries the text rather than the code that would write it.
 constexpr std::size_t kJsonSize = [] {
   JsonSink counter;
   write_registry(counter);
