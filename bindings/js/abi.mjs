@@ -54,8 +54,7 @@ export function writeText(abi, value) {
 
 /**
  * Instantiates the client module (a compiled WebAssembly.Module). Its imports: the CSPRNG the wrapper captured,
- * heap growth up to the module's 2 GiB maximum, a large memcpy, abort (a trap in the core, never a bad input) and
- * setTempRet0.
+ * heap growth up to the module's 2 GiB maximum, a large memcpy and abort (a trap in the core, never a bad input).
  */
 export async function instantiateClient(compiled, privsampleRandom) {
   let memory = null;
@@ -75,8 +74,6 @@ export async function instantiateClient(compiled, privsampleRandom) {
         return 0;
       }
     },
-    // The high half of an i64 returned to JS (Emscripten's legalised dynCall_ji); nothing here reads it.
-    setTempRet0: () => {},
     abort() {
       throw new WebAssembly.RuntimeError('privsample: the WebAssembly module aborted');
     },

@@ -49,8 +49,11 @@ RandomBits& secure_bits() {
 }
 
 void Sampler::configure(std::string_view name, const MechanismOptions& options) {
+  // Built before the old one goes (a failed configure keeps it), then moved in: emplace move-constructs, where an
+  // assignment would add the variant's move assignment, one case per mechanism, to the module. The kept release
+  // plan belonged to the old mechanism.
+  mechanism_.emplace(make_finite_mechanism(name, options));
   releases_.forget();
-  mechanism_ = make_finite_mechanism(name, options);
 }
 
 std::size_t Sampler::sample(RandomBits& bits) { return releases_.sample(mechanism(), input, bits); }
@@ -180,12 +183,14 @@ EMSCRIPTEN_KEEPALIVE double ps_option_text(double key_length, double text_length
 
 // Builds the mechanism named by the staged text from the staged options (which are cleared either way).
 EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
-  MechanismOptions options = std::move(staged_options());
-  staged_options() = {};
-  return guarded_number([&] {
-    sampler_of(sampler).configure(staged_text(name_length), options);
+  // The options are read where they were staged (configure copies what it keeps) and cleared after the call, which
+  // returns either way.
+  const double done = guarded_number([&] {
+    sampler_of(sampler).configure(staged_text(name_length), staged_options());
     return 1.0;
   });
+  staged_options() = {};
+  return done;
 }
 
 // "notion field field…" (space-separated, e.g. "approx-ldp epsilon delta"); the values by ps_guarantee_value.
@@ -194,7 +199,7 @@ EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
     const Guarantee g = guarantee(sampler_of(sampler).mechanism());
     std::string& text = staging().text;
     text = notion_name(g.notion);
-    for (const auto& [name, value] : guarantee_fields(g)) text.append(" ").append(name);
+    for (const auto& [name, value] : guarantee_fields(g)) (text += ' ') += name;
     return address_of(text.c_str());
   });
 }
@@ -269,12 +274,12 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
 // ---- frequency oracles -------------------------------------------------------------------------------------------
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
-  MechanismOptions options = std::move(staged_options());
-  staged_options() = {};
-  return guarded_number([&] {
-    auto made = std::make_unique<OracleHandle>(make_oracle(staged_text(name_length), options));
+  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
+    auto made = std::make_unique<OracleHandle>(make_oracle(staged_text(name_length), staged_options()));
     return address_of(made.release());  // owned by the JS handle
   });
+  staged_options() = {};
+  return address;
 }
 
 EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
@@ -361,13 +366,11 @@ EMSCRIPTEN_KEEPALIVE double ps_divergence(double f_length) {
 // The registry of mechanisms and options (registry.hpp) as JSON, for the wrapper's type conversions and the
 // public ps.registry; NUL-terminated UTF-8.
 EMSCRIPTEN_KEEPALIVE const char* ps_registry_json() {
-  static const std::string json = registry_json();
-  return json.c_str();
+  return registry_json().data();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* ps_version() { return PRIVSAMPLE_VERSION; }
 EMSCRIPTEN_KEEPALIVE double ps_max_categories() { return static_cast<double>(kMaxCategories); }
-EMSCRIPTEN_KEEPALIVE double ps_max_draws_per_call() { return static_cast<double>(kMaxDrawsPerCall); }
 
 // For the wrapper's leak tests: bytes allocated on the heap, and the current shadow-stack position. (With emmalloc,
 // the client module's allocator, its heap less its free memory: mallinfo() computes much more, in more bytes.)

@@ -48,23 +48,32 @@ class IndexDraw {
   IndexDraw() = default;
   template <class Draw, std::enable_if_t<!std::is_same_v<std::decay_t<Draw>, IndexDraw>, int> = 0>
   IndexDraw(Draw draw)  // NOLINT(google-explicit-constructor): samplers return their lambdas as IndexDraw
-      : held_(std::make_unique<Held<Draw>>(std::move(draw))) {}
+      : held_(std::make_unique<Held<Draw>>(std::move(draw)).release()) {}
 
   std::size_t operator()(RandomBits& bits) const { return (*held_)(bits); }
   explicit operator bool() const noexcept { return held_ != nullptr; }
 
  private:
+  // One virtual destroy() rather than a virtual destructor, which gives every Held two destructors (the complete
+  // one and the deleting one) in the module.
   struct Callable {
-    virtual ~Callable() = default;
     virtual std::size_t operator()(RandomBits& bits) const = 0;
+    virtual void destroy() const noexcept = 0;  // deletes this Held
+
+   protected:
+    ~Callable() = default;
   };
   template <class Draw>
   struct Held final : Callable {
     explicit Held(Draw d) : draw(std::move(d)) {}
     std::size_t operator()(RandomBits& bits) const override { return draw(bits); }
+    void destroy() const noexcept override { std::unique_ptr<const Held>{this}; }
     Draw draw;
   };
-  std::unique_ptr<const Callable> held_;
+  struct Destroy {
+    void operator()(const Callable* held) const noexcept { held->destroy(); }
+  };
+  std::unique_ptr<const Callable, Destroy> held_;
 };
 
 }  // namespace privsample

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/errors.hpp"
 #include "mechanisms/list.hpp"
 #include "mechanisms/spec.hpp"
 
@@ -22,7 +23,7 @@ Mechanism made(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismO
   for (std::size_t i = 0; i < kNames.size(); ++i) {
     if (kNames[i] == spec.name) return kMakers[i](o);
   }
-  throw std::logic_error("mechanism '" + std::string(spec.name) + "' is in the registry but not in the list");
+  throw std::logic_error(message({"mechanism '", spec.name, "' is in the registry but not in the list"}));
 }
 
 }  // namespace privsample

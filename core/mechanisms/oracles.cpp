@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "base/errors.hpp"
 #include "mechanisms/registry.hpp"
 
 namespace privsample {
@@ -25,7 +26,7 @@ Oracle made(MechanismList<Ts...>, const MechanismSpec& spec, const MechanismOpti
   for (std::size_t i = 0; i < kNames.size(); ++i) {
     if (kNames[i] == spec.name) return kMakers[i](o);
   }
-  throw std::logic_error("oracle '" + std::string(spec.name) + "' is in the registry but not in the list");
+  throw std::logic_error(message({"oracle '", spec.name, "' is in the registry but not in the list"}));
 }
 
 template <class T>

@@ -45,9 +45,11 @@ constexpr auto kOracleSpecs = [] {
   return out;
 }();
 
-std::string_view space_name(MechanismSpace space) { return space == MechanismSpace::finite ? "finite" : "continuous"; }
+constexpr std::string_view space_name(MechanismSpace space) {
+  return space == MechanismSpace::finite ? "finite" : "continuous";
+}
 
-std::string_view rule_name(NotionRule rule) {
+constexpr std::string_view rule_name(NotionRule rule) {
   switch (rule) {
     case NotionRule::pure_epsilon: return "pure-ldp";
     case NotionRule::ldp_from_options: return "ldp-from-options";
@@ -56,23 +58,135 @@ std::string_view rule_name(NotionRule rule) {
   return "";
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+// Where the registry's JSON is written: counts its characters when `out` is null, stores them otherwise (the two
+// passes of the compile-time build below).
+struct JsonSink {
+  char* out = nullptr;
+  std::size_t size = 0;
+
+  constexpr JsonSink& operator<<(char c) {
+    if (out) out[size] = c;
+    ++size;
+    return *this;
   }
-  out += '"';
+  constexpr JsonSink& operator<<(std::string_view s) {
+    for (const char c : s) *this << c;
+    return *this;
+  }
+  constexpr void string(std::string_view s) {
+    *this << '"';
+    for (const char c : s) {
+      if (c == '"' || c == '\\') *this << '\\';
+      *this << c;
+    }
+    *this << '"';
+  }
+  // ["first", items...]; `first` is the notion's own option, or empty for none.
+  constexpr void list(std::string_view first, std::span<const std::string_view> items) {
+    *this << '[';
+    if (!first.empty()) string(first);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i || !first.empty()) *this << ',';
+      string(items[i]);
+    }
+    *this << ']';
+  }
+  // A default is an integer (c1 = 0); one that is not stops the compilation (a registry defect).
+  constexpr void integer(double value) {
+    const auto whole = static_cast<long long>(value);
+    if (static_cast<double>(whole) != value) throw std::logic_error("registry default is not an integer");
+    if (whole < 0) *this << '-';
+    char digits[20]{};
+    int n = 0;
+    const auto magnitude = static_cast<unsigned long long>(whole);
+    for (unsigned long long u = whole < 0 ? 0ULL - magnitude : magnitude; n == 0 || u; u /= 10) {
+      digits[n++] = static_cast<char>('0' + u % 10);
+    }
+    while (n) *this << digits[--n];
+  }
+};
+
+constexpr void write_registry(JsonSink& out) {
+  out << "{\"options\":[";
+  for (std::size_t i = 0; i < std::size(kOptionSpecs); ++i) {
+    const OptionSpec& option = kOptionSpecs[i];
+    if (i) out << ',';
+    out << "{\"name\":";
+    out.string(option.name);
+    out << ",\"kind\":";
+    out.string(option.kind == OptionKind::number ? "number" : option.kind == OptionKind::numbers ? "numbers" : "text");
+    out << ",\"meaning\":";
+    out.string(option.meaning);
+    if (!option.values.empty()) {
+      out << ",\"values\":";
+      out.list({}, option.values);
+    }
+    out << '}';
+  }
+  out << "],\"mechanisms\":[";
+  for (std::size_t m = 0; m < kRegistry.size(); ++m) {
+    const MechanismSpec& spec = kRegistry[m];
+    if (m) out << ',';
+    out << "{\"name\":";
+    out.string(spec.name);
+    out << ",\"space\":";
+    out.string(space_name(spec.space));
+    out << ",\"notion\":";
+    out.string(rule_name(spec.notion));
+    out << ",\"required\":";
+    out.list(spec.notion == NotionRule::ldp_from_options ? "notion" : "epsilon", spec.required);
+    out << ",\"optional\":";
+    out.list({}, spec.optional);
+    out << ",\"defaults\":{";
+    for (std::size_t i = 0; i < spec.defaults.size(); ++i) {
+      if (i) out << ',';
+      out.string(spec.defaults[i].name);
+      out << ':';
+      out.integer(spec.defaults[i].value);
+    }
+    out << "},\"summary\":";
+    out.string(spec.summary);
+    out << ",\"label\":";
+    out.string(spec.label.empty() ? spec.name : spec.label);
+    out << ",\"plain\":";
+    out.string(spec.plain.empty() ? spec.summary : spec.plain);
+    out << (kExactDistribution[m] ? ",\"exactDistribution\":true}" : ",\"exactDistribution\":false}");
+  }
+  // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).
+  out << "],\"oracles\":[";
+  for (std::size_t i = 0; i < kOracles.size(); ++i) {
+    const OracleEntry& oracle = kOracles[i];
+    if (i) out << ',';
+    out << "{\"name\":";
+    out.string(oracle.spec.name);
+    out << ",\"notion\":";
+    out.string(rule_name(oracle.spec.notion));
+    out << ",\"required\":";
+    out.list("epsilon", oracle.spec.required);
+    out << ",\"optional\":";
+    out.list({}, oracle.spec.optional);
+    out << ",\"defaults\":{},\"summary\":";
+    out.string(oracle.spec.summary);
+    out << (oracle.report == ReportFormat::bits ? ",\"report\":\"hex\"" : ",\"report\":\"integer\"");
+    out << (oracle.counts == CountsKind::per_category ? ",\"counts\":\"per-category\"}"
+                                                      : ",\"counts\":\"per-report\"}");
+  }
+  out << "]}";
 }
 
-void append_json_list(std::string& out, std::span<const std::string_view> items) {
-  out += '[';
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ',';
-    append_json_string(out, items[i]);
-  }
-  out += ']';
-}
+// The registry's JSON as one constant, NUL-terminated: written by the compiler from the mechanisms' specs above, so
+// a module carries the text rather than the code that would write it.
+constexpr std::size_t kJsonSize = [] {
+  JsonSink counter;
+  write_registry(counter);
+  return counter.size;
+}();
+constexpr auto kJson = [] {
+  std::array<char, kJsonSize + 1> text{};
+  JsonSink sink{text.data()};
+  write_registry(sink);
+  return text;
+}();
 
 }  // namespace
 
@@ -91,7 +205,9 @@ const MechanismSpec& mechanism_spec(std::string_view name, MechanismSpace space)
     if (spec.space == space && spec.name == name) return spec;
   }
   std::string names;
-  for (const auto& known : mechanism_names(space)) names += (names.empty() ? "'" : ", '") + known + "'";
+  for (const auto& known : kRegistry) {
+    if (known.space == space) ((names += names.empty() ? "'" : ", '") += known.name) += '\'';
+  }
   throw_invalid({"mechanism = '", name, "': unknown ", space == MechanismSpace::continuous ? "continuous " : "",
                  "mechanism; use one of ", names});
 }
@@ -103,87 +219,10 @@ const MechanismSpec& oracle_spec(std::string_view name) {
     if (spec.name == name) return spec;
   }
   std::string names;
-  for (const auto& known : kOracleSpecs) names += (names.empty() ? "'" : ", '") + std::string(known.name) + "'";
+  for (const auto& known : kOracleSpecs) ((names += names.empty() ? "'" : ", '") += known.name) += '\'';
   throw_invalid({"oracle = '", name, "': unknown frequency oracle; use one of ", names});
 }
 
-std::string registry_json() {
-  const std::span<const OptionSpec> kOptions = option_specs();
-  std::string out = "{\"options\":[";
-  for (std::size_t i = 0; i < kOptions.size(); ++i) {
-    if (i) out += ',';
-    out += "{\"name\":";
-    append_json_string(out, kOptions[i].name);
-    out += ",\"kind\":";
-    append_json_string(out, kOptions[i].kind == OptionKind::number    ? "number"
-                            : kOptions[i].kind == OptionKind::numbers ? "numbers"
-                                                                      : "text");
-    out += ",\"meaning\":";
-    append_json_string(out, kOptions[i].meaning);
-    if (!kOptions[i].values.empty()) {
-      out += ",\"values\":[";
-      for (std::size_t v = 0; v < kOptions[i].values.size(); ++v) {
-        if (v) out += ',';
-        append_json_string(out, kOptions[i].values[v]);
-      }
-      out += ']';
-    }
-    out += '}';
-  }
-  out += "],\"mechanisms\":[";
-  for (std::size_t m = 0; m < kRegistry.size(); ++m) {
-    const MechanismSpec& spec = kRegistry[m];
-    if (m) out += ',';
-    out += "{\"name\":";
-    append_json_string(out, spec.name);
-    out += ",\"space\":";
-    append_json_string(out, space_name(spec.space));
-    out += ",\"notion\":";
-    append_json_string(out, rule_name(spec.notion));
-    std::vector<std::string_view> required{spec.notion == NotionRule::ldp_from_options ? "notion" : "epsilon"};
-    required.insert(required.end(), spec.required.begin(), spec.required.end());
-    out += ",\"required\":";
-    append_json_list(out, required);
-    out += ",\"optional\":";
-    append_json_list(out, spec.optional);
-    out += ",\"defaults\":{";
-    for (std::size_t i = 0; i < spec.defaults.size(); ++i) {
-      if (i) out += ',';
-      append_json_string(out, spec.defaults[i].name);
-      // Defaults are integers (c1 = 0): written without printf, which the client module does not link.
-      const auto whole = static_cast<long long>(spec.defaults[i].value);
-      if (static_cast<double>(whole) != spec.defaults[i].value) throw std::logic_error("registry default is not an integer");
-      out += ':' + std::to_string(whole);
-    }
-    out += "},\"summary\":";
-    append_json_string(out, spec.summary);
-    out += ",\"label\":";
-    append_json_string(out, spec.label.empty() ? spec.name : spec.label);
-    out += ",\"plain\":";
-    append_json_string(out, spec.plain.empty() ? spec.summary : spec.plain);
-    out += kExactDistribution[m] ? ",\"exactDistribution\":true}" : ",\"exactDistribution\":false}";
-  }
-  // Oracles: pure ε-LDP with their required options and no defaults (their other fields are a sampler's).
-  out += "],\"oracles\":[";
-  for (std::size_t i = 0; i < kOracles.size(); ++i) {
-    const OracleEntry& oracle = kOracles[i];
-    if (i) out += ',';
-    out += "{\"name\":";
-    append_json_string(out, oracle.spec.name);
-    out += ",\"notion\":";
-    append_json_string(out, rule_name(oracle.spec.notion));
-    std::vector<std::string_view> required{"epsilon"};
-    required.insert(required.end(), oracle.spec.required.begin(), oracle.spec.required.end());
-    out += ",\"required\":";
-    append_json_list(out, required);
-    out += ",\"optional\":";
-    append_json_list(out, oracle.spec.optional);
-    out += ",\"defaults\":{},\"summary\":";
-    append_json_string(out, oracle.spec.summary);
-    out += oracle.report == ReportFormat::bits ? ",\"report\":\"hex\"" : ",\"report\":\"integer\"";
-    out += oracle.counts == CountsKind::per_category ? ",\"counts\":\"per-category\"}" : ",\"counts\":\"per-report\"}";
-  }
-  out += "]}";
-  return out;
-}
+std::string_view registry_json() { return {kJson.data(), kJsonSize}; }
+
 }  // namespace privsample

@@ -28,7 +28,7 @@ namespace privsample {
 // "required", "optional", "defaults", "summary", "report", "counts"}]}; "required" lists the notion's options too
 // ("epsilon", or for ldp_from_options the pseudo-option "notion": epsilon [+ delta] or mu). An oracle's "report" is
 // "hex" (a bitset as hex text) or "integer"; its "counts" are "per-category" (k support counts) or "per-report" (one
-// per report value).
-[[nodiscard]] std::string registry_json();
+// per report value). Constant text, written when the library is compiled, followed by a NUL.
+[[nodiscard]] std::string_view registry_json();
 
 }  // namespace privsample

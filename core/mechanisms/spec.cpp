@@ -11,24 +11,6 @@
 namespace privsample {
 namespace {
 
-constexpr std::string_view kOutsideNeighbourhoodValues[] = {"clip", "projection"};
-
-constexpr std::array<OptionSpec, 11> kOptions{{
-    {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
-    {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
-    {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
-    {"gamma", OptionKind::number, "neighbourhood width γ >= 1 around the prior (local samplers)"},
-    {"records", OptionKind::number, "public number n of the user's records (record-level mechanisms)"},
-    {"c1", OptionKind::number, "lower density bound c1 of the class, relative to the reference (default 0)"},
-    {"c2", OptionKind::number, "upper density bound c2 of the class, relative to the reference"},
-    {"categories", OptionKind::number, "number k >= 2 of the items a frequency oracle reports on"},
-    {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
-    {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
-    {"outsideNeighbourhood", OptionKind::text,
-     "'local' in the trivial regime e^ε >= γ², inputs outside N_γ(P0): 'clip' into the box (default) or "
-     "'projection' onto N_γ(P0) (the paper's sampler)", kOutsideNeighbourhoodValues},
-}};
-
 bool given(const MechanismOptions& o, std::string_view key) {
   if (const auto field = number_field(key)) return (o.*field).has_value();
   if (const auto field = array_field(key)) return (o.*field).has_value();
@@ -36,22 +18,21 @@ bool given(const MechanismOptions& o, std::string_view key) {
   return false;
 }
 
-std::string joined(std::span<const std::string_view> keys) {
-  std::string out;
-  for (const auto key : keys) out += (out.empty() ? "" : ", ") + std::string(key);
-  return out;
+bool listed(std::span<const std::string_view> keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// The options a mechanism's notion reads, in the order messages list them.
-std::vector<std::string_view> notion_options(const MechanismSpec& spec, const MechanismOptions& o) {
-  if (spec.notion != NotionRule::ldp_from_options) return {"epsilon"};
-  if (o.mu) return {"mu"};
-  return {"epsilon", "delta"};
+// Whether the mechanism's notion reads option `key` (given these options): epsilon, or by the ldp_from_options rule
+// mu alone, or epsilon and delta.
+bool notion_reads(const MechanismSpec& spec, const MechanismOptions& o, std::string_view key) {
+  if (spec.notion != NotionRule::ldp_from_options) return key == "epsilon";
+  if (o.mu) return key == "mu";
+  return key == "epsilon" || key == "delta";
 }
 
 }  // namespace
 
-std::span<const OptionSpec> option_specs() { return kOptions; }
+std::span<const OptionSpec> option_specs() { return kOptionSpecs; }
 
 double option_default(const MechanismSpec& spec, std::string_view option) {
   for (const auto& d : spec.defaults) {
@@ -82,7 +63,7 @@ Guarantee validated_ldp_notion(const MechanismOptions& o) {
 Guarantee ldp_notion_of(const MechanismOptions& o, std::string_view user) {
   const std::string_view name = user;
   check_ldp_notion_options(o, name);
-  for (const auto& option : kOptions) {
+  for (const auto& option : kOptionSpecs) {
     const bool notion_option = option.name == "epsilon" || option.name == "delta" || option.name == "mu";
     if (!notion_option && given(o, option.name)) {
       throw_invalid({"option '", option.name, "' is not supported by '", name, "' (supported: epsilon, delta, mu)"});
@@ -101,18 +82,13 @@ Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) 
   for (const auto key : spec.required) {
     if (!given(o, key)) throw_invalid({"options.", key, " is required for '", mechanism, "'"});
   }
-  std::vector<std::string_view> used = notion_options(spec, o);
-  used.insert(used.end(), spec.required.begin(), spec.required.end());
-  used.insert(used.end(), spec.optional.begin(), spec.optional.end());
-  for (const auto& option : kOptions) {
-    if (given(o, option.name) && std::find(used.begin(), used.end(), option.name) == used.end()) {
-      std::vector<std::string_view> supported =
-          spec.notion == NotionRule::ldp_from_options ? std::vector<std::string_view>{"epsilon", "delta", "mu"}
-                                                      : std::vector<std::string_view>{"epsilon"};
-      supported.insert(supported.end(), spec.required.begin(), spec.required.end());
-      supported.insert(supported.end(), spec.optional.begin(), spec.optional.end());
-      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", joined(supported),
-                     ")"});
+  for (const auto& option : kOptionSpecs) {
+    if (given(o, option.name) && !notion_reads(spec, o, option.name) && !listed(spec.required, option.name) &&
+        !listed(spec.optional, option.name)) {
+      std::string supported = spec.notion == NotionRule::ldp_from_options ? "epsilon, delta, mu" : "epsilon";
+      for (const auto key : spec.required) (supported += ", ") += key;
+      for (const auto key : spec.optional) (supported += ", ") += key;
+      throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", supported, ")"});
     }
   }
   switch (spec.notion) {

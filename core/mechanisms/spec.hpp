@@ -44,7 +44,25 @@ struct OptionSpec {
   std::span<const std::string_view> values = {};  // a text option's accepted values (the registry lists them)
 };
 
-// Every option any mechanism takes, in the order error messages list them.
+// Every option any mechanism takes, in the order error messages list them: constant data, which the registry's JSON
+// is written from when the library is compiled (registry.cpp).
+inline constexpr std::string_view kOutsideNeighbourhoodValues[] = {"clip", "projection"};
+
+inline constexpr OptionSpec kOptionSpecs[] = {
+    {"epsilon", OptionKind::number, "privacy budget ε >= 0 (pure ε-LDP, or with delta (ε,δ)-LDP)"},
+    {"delta", OptionKind::number, "δ in [0, 1) of (ε,δ)-LDP (linear samplers only)"},
+    {"mu", OptionKind::number, "μ > 0 of μ-Gaussian LDP (linear samplers only)"},
+    {"gamma", OptionKind::number, "neighbourhood width γ >= 1 around the prior (local samplers)"},
+    {"records", OptionKind::number, "public number n of the user's records (record-level mechanisms)"},
+    {"c1", OptionKind::number, "lower density bound c1 of the class, relative to the reference (default 0)"},
+    {"c2", OptionKind::number, "upper density bound c2 of the class, relative to the reference"},
+    {"categories", OptionKind::number, "number k >= 2 of the items a frequency oracle reports on"},
+    {"prior", OptionKind::numbers, "public prior the local samplers centre on (counts or probabilities)"},
+    {"reference", OptionKind::numbers, "public reference measure (counts or probabilities)"},
+    {"outsideNeighbourhood", OptionKind::text,
+     "'local' in the trivial regime e^ε >= γ², inputs outside N_γ(P0): 'clip' into the box (default) or "
+     "'projection' onto N_γ(P0) (the paper's sampler)", kOutsideNeighbourhoodValues},
+};
 [[nodiscard]] std::span<const OptionSpec> option_specs();
 
 enum class MechanismSpace { finite, continuous };

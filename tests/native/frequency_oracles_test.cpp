@@ -84,7 +84,7 @@ TEST_CASE("frequency oracles: the registry lists the oracle list's specs, each b
   for (const MechanismSpec& spec : oracle_registry()) names.push_back(spec.name);
   CHECK(names == std::vector<std::string_view>(std::begin(kOracles), std::end(kOracles)));
   for (const std::string_view name : kOracles) CHECK(oracle_name(oracle_of(name, 1.0, 10)) == name);
-  const std::string json = registry_json();
+  const std::string json{registry_json()};
   CHECK_THAT(json, Catch::Contains("\"oracles\":[{\"name\":\"oue\",\"notion\":\"pure-ldp\",\"required\":[\"epsilon\","
                                    "\"categories\"],\"optional\":[],\"defaults\":{},\"summary\":"));
   CHECK_THAT(json, Catch::Contains("\"report\":\"integer\",\"counts\":\"per-report\"}"));

@@ -155,7 +155,7 @@ TEST_CASE("registry: ldp_notion_of states a notion from epsilon, delta or mu alo
 }
 
 TEST_CASE("registry: the JSON export lists every option and mechanism with its rules", "[registry]") {
-  const std::string json = registry_json();
+  const std::string json{registry_json()};
   for (const auto& option : option_specs()) CHECK_THAT(json, Catch::Contains("{\"name\":\"" + std::string(option.name) + "\""));
   CHECK_THAT(json, Catch::Contains("{\"name\":\"local\",\"space\":\"finite\",\"notion\":\"pure-ldp\",\"required\":[\"epsilon\",\"prior\",\"gamma\"],\"optional\":[\"outsideNeighbourhood\"]"));
   CHECK_THAT(json, Catch::Contains("{\"name\":\"outsideNeighbourhood\",\"kind\":\"text\""));

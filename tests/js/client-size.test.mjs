@@ -1,0 +1,30 @@
+// The client entry's size budget: what `import 'privsample'` and init() download, gzip-compressed by Node's zlib at
+// level 9 as `npm run bench -- client-size` counts it, at most 64,000 bytes (the frequency oracles included).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import test from 'node:test';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = new URL('../../', import.meta.url);
+const BUDGET = 64_000;
+// bench/client-size.mjs's 'privsample (client)' row: the bundled entry, its shared chunk and the module init() loads.
+const CLIENT = ['build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/wasm/privsample-client.wasm'];
+
+test('the budget counts the whole entry: the bundle imports common.mjs only and fetches the client module', () => {
+  const entry = readFileSync(new URL('build/bundle/privsample.mjs', ROOT), 'utf8');
+  const common = readFileSync(new URL('build/bundle/common.mjs', ROOT), 'utf8');
+  const staticImports = (code) =>
+    [...code.matchAll(/(?:^|[;}])\s*import\s*[^(`'"]*?from\s*["'`]([^"'`]+)["'`]/gm)].map((m) => m[1]);
+  assert.deepEqual(staticImports(entry), ['./common.mjs']);
+  assert.deepEqual(staticImports(common), []);
+  // The modules the entry fetches: the client's at init(), the ledger's on the first ps.ledger() (not counted).
+  const wasm = [...entry.matchAll(/new URL\(`([^`]+\.wasm)`/g)].map((m) => m[1].replace(/^(\.\.\/)+/, ''));
+  assert.deepEqual(wasm.sort(), ['build/wasm/privsample-client.wasm', 'build/wasm/privsample-ledger.wasm']);
+});
+
+test(`the client entry is at most ${BUDGET} bytes gzip (zlib level 9)`, () => {
+  const sizes = CLIENT.map((file) => gzipSync(readFileSync(new URL(file, ROOT)), { level: 9 }).length);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const parts = CLIENT.map((file, i) => `${file}: ${sizes[i]}`).join(', ');
+  assert.ok(total <= BUDGET, `${total} bytes gzip (${parts}), ${total - BUDGET} over the budget`);
+});
