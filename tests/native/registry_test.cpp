@@ -169,7 +169,7 @@ TEST_CASE("registry: the JSON export lists every option and mechanism with its r
 
 TEST_CASE("registry: exactDistribution in the JSON export is has_exact_distribution of the mechanism it builds",
           "[registry]") {
-  const std::string json = registry_json();
+  const std::string json{registry_json()};
   std::size_t estimated = 0;
   for (const auto& spec : mechanism_registry()) {
     const bool finite = spec.space == MechanismSpace::finite;
