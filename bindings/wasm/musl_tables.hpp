@@ -56,18 +56,6 @@ inline constexpr std::int32_t kLogInvcOffsets[kEntries] = {
     -365194252, -421357131, 362015322, 310793228, -441535439, -69145545, -528727990, 433364383,
 };
 
-[[nodiscard]] inline std::uint64_t bits_of(double x) noexcept {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-[[nodiscard]] inline double double_of(std::uint64_t u) noexcept {
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
 __extension__ using Unsigned128 = unsigned __int128;
 
 // floor(a b / 2^126) for a, b below 2^127 (fixed point with 126 bits after the point), from 64-bit halves.
