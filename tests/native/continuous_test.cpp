@@ -851,16 +851,7 @@ TEST_CASE("continuous: released cells follow distribution() with the same words 
   for (const auto* density : {&spike, &broad}) {
     const std::vector<double> q = privsample::distribution(sampler, *density);
     const privsample::Release release = *privsample::released_law(sampler, *density);
-    privsample::SeededRandom inner(17);
-    struct Counting final : privsample::RandomBits {
-      privsample::RandomBits* inner;
-      double words = 0.0;
-      std::uint64_t next_u64() override {
-        words += 1.0;
-        return inner->next_u64();
-      }
-    } bits;
-    bits.inner = &inner;
+    privsample_test::CountingBits bits(17);
     std::vector<double> counts(q.size(), 0.0);
     for (int d = 0; d < kDraws; ++d) counts[release.draw_once(bits)] += 1.0;
     double chi2 = 0.0;
@@ -869,7 +860,7 @@ TEST_CASE("continuous: released cells follow distribution() with the same words 
       chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
     }
     CHECK(chi2 < 39.0 + 6.0 * std::sqrt(2.0 * 39.0));  // 39 degrees of freedom, ~6 sd: a wrong law fails by far
-    mean_words.push_back(bits.words / kDraws);
+    mean_words.push_back(static_cast<double>(bits.words) / kDraws);
   }
   CHECK(std::fabs(mean_words[0] - mean_words[1]) < 0.02);
 }

@@ -108,17 +108,9 @@ TEST_CASE("simulate: binomial draws fit Bin(n, p) by chi-square", "[simulate][st
 TEST_CASE("simulate: a binomial draw takes a bounded number of random words whatever n is", "[simulate]") {
   // The multinomials of the point-mass fast path draw k binomials of up to N trials each: their cost must not grow
   // with N (a splitting recursion takes O(log n) gamma draws, about 3 words each).
-  struct Counting final : RandomBits {
-    SeededRandom inner{9};
-    std::uint64_t words = 0;
-    std::uint64_t next_u64() override {
-      ++words;
-      return inner.next_u64();
-    }
-  };
   for (const std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1'000'000}, std::uint64_t{1'000'000'000}}) {
     for (const double p : {0.5, 0.03, 0.9}) {
-      Counting bits;
+      privsample_test::CountingBits bits(9);
       for (int i = 0; i < 2000; ++i) (void)binomial(bits, n, p);
       INFO("n = " << n << ", p = " << p << ": " << static_cast<double>(bits.words) / 2000.0 << " words per draw");
       CHECK(bits.words < 2000 * 8);
@@ -511,14 +503,6 @@ TEST_CASE("simulate: laplace-projection's point-mass users, drawn by the exponen
 
 TEST_CASE("simulate: laplace-projection's point-mass users take a few random words each, whatever k is", "[simulate]") {
   // The others' noisy counts are summarised by one closed-form draw, not by a count of positive ones and their sum.
-  struct Counting final : RandomBits {
-    SeededRandom inner{4};
-    std::uint64_t words = 0;
-    std::uint64_t next_u64() override {
-      ++words;
-      return inner.next_u64();
-    }
-  };
   MechanismOptions o;
   o.epsilon = 1.0;
   o.records = 40.0;
@@ -528,7 +512,7 @@ TEST_CASE("simulate: laplace-projection's point-mass users take a few random wor
     for (std::size_t x = 0; x < k; x += 1 + k / 100) items[x] = 200.0;
     double users = 0.0;
     for (const double i : items) users += i;
-    Counting bits;
+    privsample_test::CountingBits bits(4);
     (void)release_point_masses(m, items, bits);
     INFO("k = " << k << ": " << static_cast<double>(bits.words) / users << " words per user");
     CHECK(static_cast<double>(bits.words) < 5.0 * users);

@@ -29,6 +29,17 @@ inline const bool kFullPrecision = [] {
   return true;
 }();
 
+// A seeded generator that counts the 64-bit words drawn from it (for tests of how many random words a draw takes).
+struct CountingBits final : privsample::RandomBits {
+  explicit CountingBits(std::uint64_t seed) : inner(seed) {}
+  std::uint64_t next_u64() override {
+    ++words;
+    return inner.next_u64();
+  }
+  privsample::SeededRandom inner;
+  std::uint64_t words = 0;
+};
+
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
