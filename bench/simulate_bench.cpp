@@ -25,6 +25,7 @@
 #include "mechanisms/mechanism.hpp"
 #include "model/discrete_draws.hpp"
 #include "timing.hpp"
+#include "../tests/native/mechanism_examples.hpp"
 
 namespace {
 
@@ -34,40 +35,6 @@ using privsample_bench::sink;
 template <class Body>
 double median_seconds(Body&& body) {
   return privsample_bench::median_seconds(body, {3, 1.0, 50});
-}
-
-// Every finite mechanism of the registry, with the variants whose point-mass law takes another path.
-std::vector<std::pair<std::string, privsample::MechanismOptions>> mechanisms(std::size_t k) {
-  using namespace privsample;
-  std::vector<double> prior(k);
-  for (std::size_t x = 0; x < k; ++x) prior[x] = 1.0 + static_cast<double>((3 * x) % 5);
-  std::vector<std::pair<std::string, MechanismOptions>> all;
-  for (const std::string& name : finite_mechanism_names()) {
-    MechanismOptions o;
-    o.epsilon = 1.0;
-    if (name == "local" || name == "local-linear") {
-      o.prior = prior;
-      o.gamma = 3.0;
-    }
-    if (name == "roo" || name == "ds-roo" || name == "laplace-projection") o.records = 40.0;
-    all.emplace_back(name, o);
-    if (name == "mollifier") {
-      MechanismOptions r = o;
-      r.reference = prior;
-      all.emplace_back("mollifier (reference)", r);
-    }
-    if (name == "linear" || name == "local-linear") {
-      MechanismOptions d = o;
-      d.delta = 1e-3;
-      all.emplace_back(name + " (delta)", d);
-    }
-    if (name == "linear") {
-      MechanismOptions m;
-      m.mu = 1.0;
-      all.emplace_back("linear (mu)", m);
-    }
-  }
-  return all;
 }
 
 // One user's release drawn from the point-mass law, O(1) after the tables (the per-user law baseline).
@@ -109,7 +76,7 @@ int main(int argc, char** argv) {
               "per-user smp", "law/fast", "smp/simul");
   for (const std::size_t k : ks) {
     const std::vector<double> population(k, 1.0);
-    for (const auto& [label, options] : mechanisms(k)) {
+    for (const auto& [label, options] : privsample_test::mechanism_examples(k, 1.0)) {
       const Mechanism mechanism = make_finite_mechanism(label.substr(0, label.find(' ')), options);
       SeededRandom bits(2026);
       std::vector<double> items;

@@ -14,6 +14,7 @@
 #include "base/binomial.hpp"
 #include "mechanisms/mechanism.hpp"
 #include "base/randomness.hpp"
+#include "mechanism_examples.hpp"
 #include "test_support.hpp"
 
 using namespace privsample;
@@ -377,28 +378,9 @@ TEST_CASE("simulate: random_mixtures reproduces the seeded set-up draws and has 
 TEST_CASE("simulate: every mechanism's point-mass law is its distribution() at each point mass", "[simulate]") {
   for (const double epsilon : {0.1, 1.0, 5.0}) {
     for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{60}}) {
-      std::vector<double> prior(k);
-      for (std::size_t x = 0; x < k; ++x) prior[x] = 1.0 + static_cast<double>((3 * x) % 5);
-      std::vector<std::pair<std::string, MechanismOptions>> all;
-      for (const std::string& name : finite_mechanism_names()) {
-        MechanismOptions o;
-        o.epsilon = epsilon;
-        if (name == "local" || name == "local-linear") {
-          o.prior = prior;
-          o.gamma = 3.0;
-        }
-        if (name == "roo" || name == "ds-roo" || name == "laplace-projection") o.records = 40.0;
-        all.emplace_back(name, o);
-        if (name == "mollifier") {
-          o.reference = prior;
-          all.emplace_back("mollifier (reference)", o);
-        }
-        if (name == "linear" || name == "local-linear") {
-          MechanismOptions d = o;
-          d.delta = 1e-3;
-          all.emplace_back(name + " (delta)", d);
-        }
-        if (name == "local") {  // ε = 5 >= 2 ln 3: the trivial regime, where 'projection' has its own box
+      std::vector<std::pair<std::string, MechanismOptions>> all = privsample_test::mechanism_examples(k, epsilon);
+      for (const auto& [label, o] : privsample_test::mechanism_examples(k, epsilon)) {
+        if (label == "local") {  // ε = 5 >= 2 ln 3: the trivial regime, where 'projection' has its own box
           MechanismOptions projection = o;
           projection.outside_neighbourhood = "projection";
           all.emplace_back("local (outside the neighbourhood: projection)", projection);
