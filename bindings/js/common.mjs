@@ -321,8 +321,8 @@ export function makeFiniteApi(abi) {
     return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
       name,
       options: publicOptions(opts),
-      guarantee: Object.freeze({ notion: entry.notion, epsilon: checkedNumber(abi, fn.ps_oracle_epsilon(handle)) }),
-      categories: checkedNumber(abi, fn.ps_oracle_categories(handle)),
+      guarantee: Object.freeze({ notion: entry.notion, epsilon: fn.ps_oracle_epsilon(handle) }),
+      categories: fn.ps_oracle_categories(handle),
       parameters: Object.freeze(parameters),
       report: entry.report,
       counts: entry.counts,

@@ -286,13 +286,10 @@ EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
   std::unique_ptr<OracleHandle>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
-// The oracle's ε (its guarantee is pure ε-LDP) and its k.
-EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) {
-  return guarded_number([&] { return guarantee(oracle_of(oracle).oracle).epsilon; });
-}
-EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) {
-  return guarded_number([&] { return static_cast<double>(categories(oracle_of(oracle).oracle)); });
-}
+// The oracle's ε (its guarantee is pure ε-LDP) and its k. (Nothing here allocates or throws: every oracle's
+// guarantee() is a noexcept getter, and the handle holds k.)
+EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) { return guarantee(oracle_of(oracle).oracle).epsilon; }
+EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) { return static_cast<double>(oracle_of(oracle).k); }
 
 // The oracle's parameters a server needs to count its reports (oracles.hpp): the value of the one at `index`, and the
 // address of its NUL-terminated name, 0 past the last (the glue reads them in order until then).
