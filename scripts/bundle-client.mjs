@@ -164,9 +164,7 @@ for (const name of ['client', 'ledger']) {
     throw new Error(`the bundle lost the literal new URL(…privsample-${name}.wasm, import.meta.url) that bundlers need`);
   }
 }
-const version = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version;
 rmSync(`${root}build/bundle`, { recursive: true, force: true });
 mkdirSync(`${root}build/bundle`, { recursive: true });
-for (const file of output) {
-  writeFileSync(`${root}build/bundle/${file.fileName}`, `// privsample ${version}: bindings/js/ minified (types: its .d.ts)\n${file.code}`);
-}
+// No banner comment: it is bytes on every page that loads the client; package.json and the .d.ts say what these are.
+for (const file of output) writeFileSync(`${root}build/bundle/${file.fileName}`, file.code);

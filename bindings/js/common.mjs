@@ -315,14 +315,14 @@ export function makeFiniteApi(abi) {
     const entry = registry.oracles.find((o) => o.name === name); // the core has accepted the name
     const message = `this '${name}' oracle was disposed: make a new one with ps.oracle()`;
     const parameters = {}; // the core's, by name: what a server needs to count the reports (privsample.d.ts)
-    for (let i = 0, at; (at = fn.ps_oracle_parameter_name(handle, i)) !== 0; i += 1) {
-      parameters[abi.readText(at)] = fn.ps_oracle_parameter(handle, i);
+    for (let i = 0, at; (at = fn.ps_oracle_parameter(handle, i, 0)) !== 0; i += 1) {
+      parameters[abi.readText(at)] = fn.ps_oracle_parameter(handle, i, 1);
     }
     return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
       name,
       options: publicOptions(opts),
-      guarantee: Object.freeze({ notion: entry.notion, epsilon: checkedNumber(abi, fn.ps_oracle_epsilon(handle)) }),
-      categories: checkedNumber(abi, fn.ps_oracle_categories(handle)),
+      guarantee: Object.freeze({ notion: entry.notion, epsilon: fn.ps_oracle_epsilon(handle) }),
+      categories: fn.ps_oracle_categories(handle),
       parameters: Object.freeze(parameters),
       report: entry.report,
       counts: entry.counts,

@@ -286,22 +286,17 @@ EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
   std::unique_ptr<OracleHandle>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
-// The oracle's ε (its guarantee is pure ε-LDP) and its k.
-EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) {
-  return guarded_number([&] { return guarantee(oracle_of(oracle).oracle).epsilon; });
-}
-EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) {
-  return guarded_number([&] { return static_cast<double>(categories(oracle_of(oracle).oracle)); });
-}
+// The oracle's ε (its guarantee is pure ε-LDP) and its k. (Nothing here allocates or throws: every oracle's
+// guarantee() is a noexcept getter, and the handle holds k.)
+EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) { return guarantee(oracle_of(oracle).oracle).epsilon; }
+EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) { return static_cast<double>(oracle_of(oracle).k); }
 
-// The oracle's parameters a server needs to count its reports (oracles.hpp): the value of the one at `index`, and the
-// address of its NUL-terminated name, 0 past the last (the glue reads them in order until then).
-// (Nothing here allocates or throws.)
-EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter(double oracle, double index) {
-  return oracle_parameter(oracle_of(oracle).oracle, static_cast<std::size_t>(index)).value;
-}
-EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter_name(double oracle, double index) {
+// The oracle's parameters a server needs to count its reports (oracles.hpp): for the one at `index`, its value when
+// `value` is 1, else the address of its NUL-terminated name, 0 past the last (the glue reads them in order until
+// then). One export for both, so that the module carries one copy of the dispatch. (Nothing here allocates or throws.)
+EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter(double oracle, double index, double value) {
   const OracleParameter p = oracle_parameter(oracle_of(oracle).oracle, static_cast<std::size_t>(index));
+  if (value == 1.0) return p.value;
   return p.name.empty() ? 0.0 : address_of(p.name.data());
 }
 

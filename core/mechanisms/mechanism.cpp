@@ -172,7 +172,7 @@ std::size_t SingleReleases::sample(const Mechanism& mechanism, std::span<const d
             plan_.reset();
             target_ = std::vector<double>(k);
             units_ = std::vector<std::uint64_t>(k);
-            plan_ = m.release_plan(k);
+            plan_.emplace(m.release_plan(k));  // left empty if it throws
           }
           m.release_target_into(input, *plan_, target_);
           return true;

@@ -66,9 +66,9 @@ void clip_data_target_into(const ReleasePlan& plan, std::span<const double> q, s
 
 // One release of the data part `units` (Σ = 2^63, one entry per atom) under `plan`: the coin, then one scan of the
 // units (O(k), the same operations for every input) or a draw of the base. Release::draw_once, for callers that keep
-// the plan and the units' buffer between releases.
-[[nodiscard]] std::size_t draw_release_once(const ReleasePlan& plan, std::span<const std::uint64_t> units,
-                                            RandomBits& bits);
+// the plan and the units' buffer between releases. Not inlined: one copy of the draw serves both (the client's size).
+[[nodiscard, gnu::noinline]] std::size_t draw_release_once(const ReleasePlan& plan,
+                                                          std::span<const std::uint64_t> units, RandomBits& bits);
 
 // One input's release: the plan and the input's units (Σ = 2^63, inside the plan's box).
 class Release {
