@@ -4,6 +4,7 @@
 // Every number comes from privsample/research: samplers' exact output pmfs, ps.divergence, worstCaseRisk,
 // ps.mixtureWeight, ps.privacyProfile, ps.accountant; this file sets the experiments up and aggregates (max over
 // clients). Random clients come from the library's seeded generator (ps.simulate, model 'dirichlet').
+import FUNCTIONAL_LDP from '../tests/golden/functional-ldp.json' with { type: 'json' };
 import { HELLINGER_ERRATUM, statedHellingerPanel } from './support.mjs';
 import {
   DIVERGENCES, PRIVACY_SLACK, barPanels, blockInput, check, dirichletClients, pointMass, printedValue,
@@ -12,38 +13,12 @@ import {
 
 const BUDGETS = [0.1, 0.5, 1, 2];
 
-// docs/experiments.md#ghoukasian-figs-3-5-6-finite-pure-ldp (closed forms, checked against the authors' figure PDFs to every printed digit):
-// [k, ε, KL G, KL L, TV G, TV L, Hel G, Hel L], Hel = ½Σ(√p − √q)².
-const PURE_TABLE = [
-  [10, 0.1, 2.213047, 0.772593, 0.890633, 0.583519, 0.669293, 0.187987],
-  [10, 0.5, 1.865440, 0.553768, 0.845172, 0.508125, 0.606518, 0.140451],
-  [10, 1, 1.461150, 0.327171, 0.768031, 0.395390, 0.518368, 0.085987],
-  [10, 2, 0.796614, 0.054992, 0.549147, 0.151214, 0.328544, 0.014530],
-  [20, 0.1, 2.900977, 1.678242, 0.945031, 0.790633, 0.765544, 0.387829],
-  [20, 0.5, 2.527653, 1.370634, 0.920154, 0.745172, 0.717429, 0.335992],
-  [20, 1, 2.078154, 1.016345, 0.874839, 0.668031, 0.646219, 0.265950],
-  [20, 2, 1.272949, 0.451808, 0.719995, 0.449147, 0.470845, 0.128662],
-  [100, 0.1, 4.506221, 3.640249, 0.988960, 0.957943, 0.894928, 0.713124],
-  [100, 0.5, 4.111636, 3.259038, 0.983619, 0.947448, 0.872012, 0.682291],
-  [100, 1, 3.622207, 2.789936, 0.973276, 0.927441, 0.836526, 0.635391],
-  [100, 2, 2.667103, 1.896400, 0.930547, 0.848963, 0.736460, 0.509817],
-];
-
-// docs/experiments.md#ghoukasian-figs-7-9-finite-gaussian-ldp: [k, ν, λ_G, λ_L, KL G, KL L, TV G, TV L, Hel G, Hel L].
-const GDP_TABLE = [
-  [10, 0.1, 0.018449, 0.038239, 2.148971, 0.750715, 0.883396, 0.577056, 0.658527, 0.183457],
-  [10, 0.5, 0.109548, 0.205968, 1.616498, 0.480431, 0.801407, 0.476419, 0.554362, 0.123403],
-  [10, 1, 0.254444, 0.432140, 1.111699, 0.245039, 0.671001, 0.340716, 0.426415, 0.064991],
-  [10, 2, 0.568829, 0.846187, 0.491111, 0.022175, 0.388054, 0.092288, 0.217730, 0.005778],
-  [20, 0.1, 0.011095, 0.020755, 2.804451, 1.621389, 0.939460, 0.783396, 0.753951, 0.378830],
-  [20, 0.5, 0.072417, 0.123241, 2.130343, 1.151904, 0.881203, 0.701407, 0.655331, 0.294140],
-  [20, 1, 0.187919, 0.286249, 1.476117, 0.715345, 0.771477, 0.571001, 0.521959, 0.196813],
-  [20, 2, 0.492993, 0.639932, 0.657118, 0.211578, 0.481657, 0.288054, 0.280039, 0.060883],
-  [100, 0.1, 0.002988, 0.005453, 4.346048, 3.508409, 0.987042, 0.954765, 0.886167, 0.703116],
-  [100, 0.5, 0.023469, 0.039785, 3.404161, 2.690261, 0.966765, 0.921806, 0.817696, 0.623946],
-  [100, 1, 0.078213, 0.119429, 2.436910, 1.869814, 0.912569, 0.845348, 0.704313, 0.505183],
-  [100, 2, 0.314238, 0.397120, 1.136015, 0.807162, 0.678904, 0.578765, 0.433347, 0.263503],
-];
+// The figures' printed values (docs/experiments.md#ghoukasian-figs-3-5-6-finite-pure-ldp and
+// #ghoukasian-figs-7-9-finite-gaussian-ldp; closed forms, checked against the authors' figure PDFs to every printed
+// digit), one fixture shared with the native tests: pure rows [k, ε, KL G, KL L, TV G, TV L, Hel G, Hel L], Gaussian
+// rows [k, ν, λ_G, λ_L, KL G, KL L, TV G, TV L, Hel G, Hel L], Hel = ½Σ(√p − √q)².
+const PURE_TABLE = FUNCTIONAL_LDP.pure;
+const GDP_TABLE = FUNCTIONAL_LDP.gaussian;
 
 const SIX_DIGITS = 5.01e-7; // half a unit of the 6th decimal (plus rounding of the half)
 
