@@ -83,7 +83,11 @@ AdviceGoal parse_advice_goal(std::string_view goal) {
 Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std::string_view divergence) {
   const std::size_t k = validated_count(k_value, "options.k", 2, kMaxCategories);
   if (!(std::isfinite(epsilon) && epsilon > 0.0)) throw_invalid({"options.epsilon = ", epsilon, ": must be > 0"});
-  const double n = static_cast<double>(validated_count(users, "options.users", 1, std::size_t{1} << 53));
+  // N up to 2^53, as the estimators take it: checked as a double (std::size_t has 32 bits in WebAssembly).
+  if (!(users >= 1.0 && users <= 0x1p53 && users == std::floor(users))) {
+    throw_invalid({"options.users = ", users, ": must be an integer in [1, 2^53]"});
+  }
+  const double n = users;
   const auto kk = static_cast<double>(k);
   MechanismOptions options;
   options.epsilon = epsilon;

@@ -101,6 +101,12 @@ test('ps.advise: the rule\'s choice, with the reason, report sizes and server op
   assert.throws(() => ps.advise({ k: 10, epsilon: 1, goal: 'median' }), { name: 'RangeError', message: /^options.goal = 'median'/ });
   assert.throws(() => ps.advise({ k: 1, epsilon: 1 }), { name: 'RangeError', message: /^options.k = 1/ });
   assert.throws(() => ps.advise({ k: 10, epsilon: 1, n: 3 }), { name: 'RangeError', message: /option 'n' is not supported by advise/ });
+  // Every N up to 2^53 (the estimators' range), in the 32-bit module too; the error scales as 1/N.
+  const atUsers = (users) => ps.advise({ k: 1000, epsilon: 1, users });
+  for (const users of [5303409, 1e7, 1e9, 2 ** 53]) assert.ok(Math.abs(atUsers(users).error * users / (atUsers(1).error) - 1) < 1e-9, `users = ${users}`);
+  for (const users of [0, 1.5, 2 ** 53 + 2, Infinity, NaN]) {
+    assert.throws(() => atUsers(users), { name: 'RangeError', message: /^options.users = .*: must be an integer in \[1, 2\^53\]/ }, `users = ${users}`);
+  }
 });
 
 test('the guides\' rule for shares is the advisor\'s: k-RR while k < 2e^ε + 1, then the rule of 5%', async () => {
