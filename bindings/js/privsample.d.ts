@@ -176,7 +176,10 @@ export interface Sampler {
   readonly disposed: boolean;
   /**
    * Releases the sampler's WebAssembly memory now (idempotent). A sampler you drop without calling it is released
-   * when the garbage collector reclaims it; dispose() matters when you make many samplers in a loop.
+   * when the garbage collector reclaims it; dispose() matters when you make many samplers in a loop. When the
+   * module's memory (2 GiB at most) is full, any call throws RangeError `out of memory: dispose() the samplers and
+   * oracles not in use, or use a smaller k or n`; the module keeps working, and calls succeed again once memory is
+   * freed.
    */
   dispose(): void;
   /**

@@ -3,8 +3,10 @@
 
 #include <emscripten/emscripten.h>
 
+#include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <utility>
 
 #include "guard.hpp"
 #include "base/errors.hpp"
@@ -16,24 +18,78 @@ PendingError& pending_error() {
   return slot;
 }
 
+namespace {
+
+// What a caller can do when the module's heap (at most 2 GiB) is full. A fixed text: nothing is left to copy it into.
+constexpr char kOutOfMemory[] = "out of memory: dispose() the samplers and oracles not in use, or use a smaller k or n";
+
+// Records `message` (copied), or out of memory when it is null or its copy cannot be allocated.
+void record(PendingError& slot, ErrorKind kind, const char* message) noexcept {
+  try {
+    if (message != nullptr) {
+      slot = {kind, message};
+      return;
+    }
+  } catch (...) {
+    // the copy ran out of memory: recorded as such below
+  }
+  slot = {ErrorKind::range, {}, kOutOfMemory};
+}
+
+}  // namespace
+
 void record_current_exception() noexcept {
   PendingError& slot = pending_error();
   try {
     throw;
   } catch (const ShapeError& e) {
-    slot = {ErrorKind::type, e.what()};
+    record(slot, ErrorKind::type, e.what());
   } catch (const std::invalid_argument& e) {
-    slot = {ErrorKind::range, e.what()};
+    record(slot, ErrorKind::range, e.what());
   } catch (const std::domain_error& e) {
-    slot = {ErrorKind::range, e.what()};
+    record(slot, ErrorKind::range, e.what());
   } catch (const std::bad_alloc&) {
-    slot = {ErrorKind::range, "out of memory: the input is too large for this WebAssembly module"};
+    record(slot, ErrorKind::range, nullptr);
   } catch (const std::exception& e) {
-    slot = {ErrorKind::other, e.what()};
+    record(slot, ErrorKind::other, e.what());
   } catch (...) {
-    slot = {ErrorKind::other, "unknown error in the privsample core"};
+    record(slot, ErrorKind::other, "unknown error in the privsample core");
   }
 }
+
+#if defined(PRIVSAMPLE_EXCEPTION_RESERVE)
+// The research module throws C++ exceptions the Emscripten way (-fexceptions): each throw and each catch takes its
+// bookkeeping from malloc in JavaScript, unchecked, so a bad_alloc thrown on a full heap had its bookkeeping written
+// over address 0 and the next catch read a broken type (a trap: the module aborted). Operator new, when the heap
+// cannot serve it, first releases this reserve and then throws, so that the throw and the catches find memory;
+// guarded_or takes the reserve back once the error is recorded. (The client module uses WebAssembly exceptions:
+// libc++abi allocates a thrown object from an emergency pool when malloc fails.)
+namespace {
+
+constexpr std::size_t kExceptionReserveBytes = 64 * 1024;
+
+void*& exception_reserve() {
+  static void* block = nullptr;
+  return block;
+}
+
+[[noreturn]] void release_reserve_and_throw() {
+  std::free(std::exchange(exception_reserve(), nullptr));
+  throw std::bad_alloc();
+}
+
+const bool reserve_installed = [] {
+  restore_exception_reserve();
+  std::set_new_handler(&release_reserve_and_throw);
+  return true;
+}();
+
+}  // namespace
+
+void restore_exception_reserve() noexcept {
+  if (exception_reserve() == nullptr) exception_reserve() = std::malloc(kExceptionReserveBytes);
+}
+#endif
 
 Staging& staging() {
   static Staging s;
@@ -67,7 +123,7 @@ EMSCRIPTEN_KEEPALIVE double ps_array(double slot, double length) {
 
 // 0 when nothing is pending, else 1 RangeError, 2 TypeError, 3 Error; the message is UTF-8, NUL-terminated.
 EMSCRIPTEN_KEEPALIVE double ps_error_kind() { return static_cast<double>(pending_error().kind); }
-EMSCRIPTEN_KEEPALIVE const char* ps_error_message() { return pending_error().message.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* ps_error_message() { return pending_error().text(); }
 EMSCRIPTEN_KEEPALIVE void ps_error_clear() { pending_error() = {}; }
 
 }  // extern "C"

@@ -15,13 +15,25 @@ enum class ErrorKind { none = 0, range = 1, type = 2, other = 3 };
 struct PendingError {
   ErrorKind kind = ErrorKind::none;
   std::string message;
+  // A message that needs no allocation (out of memory: copying any message could fail then); used instead of
+  // `message` when set.
+  const char* fixed = nullptr;
+  [[nodiscard]] const char* text() const noexcept { return fixed != nullptr ? fixed : message.c_str(); }
 };
 
 // The module's error slot (one per WebAssembly instance; JS is single-threaded per instance).
 PendingError& pending_error();
 
-// Classifies the exception being handled (call only inside a catch block) and records it in the slot.
+// Classifies the exception being handled (call only inside a catch block) and records it in the slot. Never
+// allocates for an out-of-memory error, and records one when copying another error's message runs out of memory:
+// a throw from here would reach std::terminate and leave the module unusable.
 void record_current_exception() noexcept;
+
+#if defined(PRIVSAMPLE_EXCEPTION_RESERVE)
+// The research module (Emscripten's JavaScript exceptions; abi.cpp): takes back the heap reserve that a failed
+// operator new released for its bad_alloc's throw and catch, when the reserve was spent and memory allows.
+void restore_exception_reserve() noexcept;
+#endif
 
 // Runs body() and returns its result as a Result, or records the exception and returns the sentinel. Never throws.
 // The catch is a single catch (...) per call site: the classification lives once in record_current_exception().
@@ -32,6 +44,9 @@ Result guarded_or(Result sentinel, Body&& body) noexcept {
   } catch (...) {
     record_current_exception();
   }
+#if defined(PRIVSAMPLE_EXCEPTION_RESERVE)
+  restore_exception_reserve();  // after the catch: the exception's memory is free again
+#endif
   return sentinel;
 }
 

@@ -46,6 +46,8 @@ namespace {
 // ---- conversions between Embind values and the core's types -----------------------------------------------------
 
 // Runs body() and returns its val, or records the exception (guard.hpp) and returns undefined. Never throws.
+// Text arguments arrive as val and become std::string inside body(): Embind builds a std::string parameter before the
+// call, outside the guard, where running out of memory would reach JavaScript as a bare exception.
 template <class Body>
 val guarded(Body&& body) noexcept {
   return guarded_or<val>(val::undefined(), std::forward<Body>(body));
@@ -419,8 +421,9 @@ val seeded_random_mixtures_of(double seed, double count, double poisson_mean, do
 
 // MBDE (the baseline): preset "reduced" (sized for a browser tab) or "paper" (the paper's, far slower); randomness from
 // the CSPRNG unless a seed is given (reproducible experiments).
-val mbde_of(val grid, val density, double epsilon, std::string preset, val seed) {
+val mbde_of(val grid, val density, double epsilon, val preset_text, val seed) {
   return guarded([&] {
+    const auto preset = preset_text.as<std::string>();
     if (preset != "reduced" && preset != "paper") {
       throw std::invalid_argument("options.preset = '" + preset + "': use 'reduced' or 'paper'");
     }
@@ -451,34 +454,34 @@ val density_class_membership_of(val density, val reference, double c1, double c2
 }
 
 // Options as the wrapper converted them (numbers, numeric arrays); the rules are the registry's, in the core.
-Mechanism continuous_mechanism(const std::string& name, const val& options) {
-  return make_continuous_mechanism(name, read_options(options));
+Mechanism continuous_mechanism(const val& name, const val& options) {
+  return make_continuous_mechanism(name.as<std::string>(), read_options(options));
 }
 
-val continuous_guarantee_of(std::string name, val options) {
+val continuous_guarantee_of(val name, val options) {
   return guarded([&] { return guarantee_to_val(guarantee(continuous_mechanism(name, options))); });
 }
 
-val continuous_distribution_of(std::string name, val options, val density) {
+val continuous_distribution_of(val name, val options, val density) {
   return guarded([&] { return copy_out(distribution(continuous_mechanism(name, options), numbers(density))); });
 }
 
-val continuous_normaliser_of(std::string name, val options, val density) {
+val continuous_normaliser_of(val name, val options, val density) {
   return guarded([&] {
     const std::optional<double> r = normaliser(continuous_mechanism(name, options), numbers(density));
     return r ? val(*r) : val::null();
   });
 }
 
-val continuous_risk_of(std::string name, val options, std::string f) {
+val continuous_risk_of(val name, val options, val f) {
   return guarded([&] {
     const Mechanism m = continuous_mechanism(name, options);
-    return val(worst_case_risk(m, parse_divergence(f), *fixed_categories(m)));
+    return val(worst_case_risk(m, parse_divergence(f.as<std::string>()), *fixed_categories(m)));
   });
 }
 
 // λ of the continuous linear samplers ('linear', 'local-linear'); null for the clip samplers.
-val continuous_mixture_weight_of(std::string name, val options) {
+val continuous_mixture_weight_of(val name, val options) {
   return guarded([&] {
     const Mechanism m = continuous_mechanism(name, options);
     const std::optional<double> lambda = mixture_weight(m, *fixed_categories(m));
@@ -487,7 +490,7 @@ val continuous_mixture_weight_of(std::string name, val options) {
 }
 
 // One private point (core: sample_point), drawn with the CSPRNG.
-val continuous_sample_point(std::string name, val options, val grid, val density) {
+val continuous_sample_point(val name, val options, val grid, val density) {
   return guarded([&] {
     const Mechanism m = continuous_mechanism(name, options);
     const std::vector<double> p = numbers(density);
@@ -504,11 +507,11 @@ val continuous_sample_point(std::string name, val options, val grid, val density
 
 // ---- the analyst's side: estimators, simulation of N users, accounting for the collection ----------------------
 
-val estimate_of(double sampler_address, val counts, double alpha, std::string divergence, bool point_masses) {
+val estimate_of(double sampler_address, val counts, double alpha, val divergence, bool point_masses) {
   return guarded([&] {
     const Sampler& sampler = sampler_at(sampler_address);
     const std::vector<double> c = numbers(counts);
-    return to_js(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence), point_masses));
+    return to_js(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence.as<std::string>()), point_masses));
   });
 }
 
@@ -547,8 +550,9 @@ val simulate_of(double sampler_address, val population, double k, val options) {
 }
 
 // method: 'basic' | 'advanced' | 'optimal' | 'best' (the smallest ε of them, as the core decides).
-val compose_of(double epsilon, double delta, double reports, double delta_prime, std::string method) {
+val compose_of(double epsilon, double delta, double reports, double delta_prime, val method_text) {
   return guarded([&] {
+    const auto method = method_text.as<std::string>();
     if (method == "basic") return to_js(basic_composition(epsilon, delta, reports));
     if (method == "advanced") return to_js(advanced_composition(epsilon, delta, reports, delta_prime));
     if (method == "optimal") return to_js(optimal_composition(epsilon, delta, reports, delta_prime));
@@ -558,8 +562,9 @@ val compose_of(double epsilon, double delta, double reports, double delta_prime,
 }
 
 // has_precision: whether options.precision was given (else the core's default).
-val shuffle_of(double epsilon0, double users, double delta, std::string method, bool has_precision, double precision) {
+val shuffle_of(double epsilon0, double users, double delta, val method_text, bool has_precision, double precision) {
   return guarded([&] {
+    const auto method = method_text.as<std::string>();
     ShuffleBound b;
     if (method == "numerical") {
       ShuffleNumericalOptions o;
@@ -582,10 +587,12 @@ val shuffle_of(double epsilon0, double users, double delta, std::string method, 
 
 // ---- frequency oracles: counting and estimating, the advisor ----------------------------------------------------
 
-Oracle oracle_named(const std::string& name, const val& options) { return make_oracle(name, read_options(options)); }
+Oracle oracle_named(const val& name, const val& options) {
+  return make_oracle(name.as<std::string>(), read_options(options));
+}
 
 // reports: an array of hex strings (bitset reports) or a Float64Array of integers, as the wrapper checked them.
-val frequency_counts_of(std::string name, val options, val reports) {
+val frequency_counts_of(val name, val options, val reports) {
   return guarded([&] {
     const Oracle o = oracle_named(name, options);
     FrequencyCounts c;
@@ -598,13 +605,14 @@ val frequency_counts_of(std::string name, val options, val reports) {
     } else if (report_format(o) == ReportFormat::integer && !reports.isArray()) {
       c = frequency_counts(o, numbers(reports));
     } else {
-      throw_shape({"reports: a '", name, "' report is ", report_format(o) == ReportFormat::bits ? "hex text" : "a number"});
+      throw_shape({"reports: a '", name.as<std::string>(), "' report is ",
+                   report_format(o) == ReportFormat::bits ? "hex text" : "a number"});
     }
     return to_js(c);
   });
 }
 
-val estimate_frequencies_of(std::string name, val options, val counts, val users, double alpha) {
+val estimate_frequencies_of(val name, val options, val counts, val users, double alpha) {
   return guarded([&] {
     const Oracle o = oracle_named(name, options);
     const std::optional<double> n = users.isUndefined() || users.isNull() ? std::nullopt
@@ -613,12 +621,14 @@ val estimate_frequencies_of(std::string name, val options, val counts, val users
   });
 }
 
-val frequency_variance_of(std::string name, val options, double frequency, double users) {
+val frequency_variance_of(val name, val options, double frequency, double users) {
   return guarded([&] { return val(frequency_variance(oracle_named(name, options), frequency, users)); });
 }
 
-val advise_of(double k, double epsilon, double users, std::string goal, std::string divergence) {
-  return guarded([&] { return to_js(advise(k, epsilon, users, parse_advice_goal(goal), divergence)); });
+val advise_of(double k, double epsilon, double users, val goal, val divergence) {
+  return guarded([&] {
+    return to_js(advise(k, epsilon, users, parse_advice_goal(goal.as<std::string>()), divergence.as<std::string>()));
+  });
 }
 
 }  // namespace
