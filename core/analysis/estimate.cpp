@@ -236,16 +236,18 @@ void cut_to_pmf(TargetIntervals& out, double alpha) {
   };
   if (!below.empty()) {
     out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
-                           " interval of " + named(below) + " lies entirely below 0" + odds);
+                           (below.size() == 1 ? " interval of " : " intervals of ") + named(below) +
+                           (below.size() == 1 ? " lies" : " lie") + " entirely below 0" + odds);
   }
   if (!above.empty()) {
     out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
-                           " interval of " + named(above) + " lies entirely above 1" + odds);
+                           (above.size() == 1 ? " interval of " : " intervals of ") + named(above) +
+                           (above.size() == 1 ? " lies" : " lie") + " entirely above 1" + odds);
   }
   const auto pointwise = [&](const std::vector<std::size_t>& xs, const char* side) {
     out.warnings.push_back("for " + named(xs) + " on " + (xs.size() == 1 ? "its" : "their") +
                            " own the counts are implausible under the assumption: the pointwise " + level +
-                           " interval" + (xs.size() == 1 ? " lies" : "s lie") + " entirely " + side +
+                           (xs.size() == 1 ? " interval lies" : " intervals lie") + " entirely " + side +
                            " (not the simultaneous); when the assumption holds each category's does so with "
                            "probability <= " + percent(alpha) + ", so among many categories a few may by chance");
   };
