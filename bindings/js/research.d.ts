@@ -377,9 +377,12 @@ export interface CategoryEstimate {
  *   local and mollifier with a uniform prior or reference) is affine per category: exact intervals as above. Any other
  *   channel: Chernoff–Hoeffding intervals of the linear inversion, valid and about twice as wide.
  * Intervals cover P̄ of the realised users and the population model's mean alike (see ReleasedEstimate), pointwise and
- * simultaneously; they are cut to [0, 1] and never of zero width. `assumption` says what the estimate assumes;
- * `caveat` where users the mechanism is meant for break it without the counts showing it; `warnings` where the counts
- * themselves are implausible under the assumption (each has probability <= α when the assumption holds).
+ * simultaneously; they are cut to [0, 1] and never of zero width, and each pointwise interval lies inside its
+ * simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the mechanism is meant for break
+ * it without the counts showing it (for 'local' and 'local-linear': users outside the identity box or N_γ(P0), which
+ * every user holding one item is); `warnings` where the counts themselves are implausible under the assumption (each
+ * has probability <= α when the assumption holds; one naming categories whose pointwise interval alone lies outside
+ * [0, 1] is evidence for each such category on its own, and among many categories a few come by chance).
  */
 export interface PopulationEstimate extends CategoryEstimate {
   readonly confidence: number;
@@ -397,7 +400,10 @@ export interface PopulationEstimate extends CategoryEstimate {
   readonly intervalMethod: string;
   /** Where users the mechanism is meant for fall outside `assumption` unseen by the counts; null otherwise. */
   readonly caveat: string | null;
-  /** Run-time evidence against `assumption`: counts no target of the assumed kind gives but with probability <= α. */
+  /**
+   * Run-time evidence against `assumption`: counts no target of the assumed kind gives but with probability <= α
+   * (the simultaneous box), then categories whose pointwise interval alone lies outside [0, 1], named.
+   */
   readonly warnings: readonly string[];
 }
 
@@ -527,10 +533,16 @@ export interface FrequencyCounts {
  * Every item's share estimated from an oracle's counts. `estimate`: unbiased (may leave [0, 1]); `variance`: the
  * closed form at the clamped estimate; intervals on each item's share at level 1 − alpha (`lower`, `upper`) and on
  * all k at once (`simultaneousLower`, `simultaneousUpper`; Bonferroni), from binomial bounds on its support share
- * (Clopper–Pearson near 0 and N, Wilson elsewhere), intersected with [0, 1].
+ * (Clopper–Pearson near 0 and N, Wilson elsewhere), intersected with [0, 1]; each pointwise interval lies inside its
+ * simultaneous one, and none has zero width.
  */
 export interface FrequencyEstimate extends CategoryEstimate {
   readonly alpha: number;
+  /**
+   * Counts implausible for users holding one item each: items whose interval lies entirely outside [0, 1], named
+   * (simultaneous: evidence at level α for all items together; pointwise: for that item on its own).
+   */
+  readonly warnings: readonly string[];
 }
 
 /** ps.advise() options. */

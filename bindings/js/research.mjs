@@ -453,7 +453,8 @@ function makeApi(wasm) {
     const { users, alpha = 0.05 } = given;
     if (users !== undefined) number(users, 'options.users');
     number(alpha, 'options.alpha');
-    return Object.freeze(checked(abi, wasm.estimateFrequencies(name, opts, histogram(counts, 'counts'), users, alpha)));
+    const e = checked(abi, wasm.estimateFrequencies(name, opts, histogram(counts, 'counts'), users, alpha));
+    return Object.freeze({ ...e, warnings: Object.freeze(e.warnings.map(formatNumbers)) });
   }
 
   /** Var(f̂_v) in closed form for a share `frequency` of `users` users. */

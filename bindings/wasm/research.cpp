@@ -103,20 +103,25 @@ template <class T> inline constexpr bool is_optional<std::optional<T>> = true;
 template <class T> inline constexpr bool is_vector = false;
 template <class T> inline constexpr bool is_vector<std::vector<T>> = true;
 
-template <class V>
-val to_js(const V& value) {
+//  A result registered below crosses as Embind's copy of it (new T(value)): an rvalue is moved there instead — at
+//  k = 10^7 an estimate's columns are about 1 GB, which a copy would double past the module's 2 GiB.
+template <class Arg>
+val to_js(Arg&& value) {
+  using V = std::remove_cvref_t<Arg>;
   if constexpr (std::is_same_v<V, std::vector<double>>) {
     return copy_out(value);
   } else if constexpr (is_optional<V>) {
-    return value ? to_js(*value) : val::null();
+    return value ? to_js(*std::forward<Arg>(value)) : val::null();
   } else if constexpr (is_vector<V>) {
     val out = val::array();
     for (const auto& item : value) out.call<void>("push", to_js(item));
     return out;
   } else if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>) {
     return val(static_cast<double>(value));
+  } else if constexpr (std::is_same_v<V, double> || std::is_same_v<V, bool> || std::is_same_v<V, std::string>) {
+    return val(value);
   } else {
-    return val(value);  // double, bool, std::string, or a result registered below
+    return val(V(std::forward<Arg>(value)));  // a result registered below: moved from an rvalue, else copied
   }
 }
 
@@ -146,8 +151,16 @@ class Result {
   }
 
  private:
+  // Embind reads each field once from its own copy of the result (made by to_js), then destroys the copy: a member
+  // that is itself a result is moved out of it rather than copied again (see to_js).
   template <auto Get>
-  static val read(const T& result) { return to_js(std::invoke(Get, result)); }
+  static val read(const T& result) {
+    if constexpr (std::is_member_object_pointer_v<decltype(Get)>) {
+      return to_js(std::move(const_cast<T&>(result).*Get));
+    } else {
+      return to_js(std::invoke(Get, result));
+    }
+  }
   template <auto Get>
   static val read_or_null(const T& result) {
     const auto& value = std::invoke(Get, result);
@@ -510,8 +523,11 @@ val continuous_sample_point(val name, val options, val grid, val density) {
 val estimate_of(double sampler_address, val counts, double alpha, val divergence, bool point_masses) {
   return guarded([&] {
     const Sampler& sampler = sampler_at(sampler_address);
-    const std::vector<double> c = numbers(counts);
-    return to_js(estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence.as<std::string>()), point_masses));
+    EstimateReport report = [&] {  // the counts' copy is released before the report crosses
+      const std::vector<double> c = numbers(counts);
+      return estimate(sampler.mechanism(), c, alpha, parse_divergence(divergence.as<std::string>()), point_masses);
+    }();
+    return to_js(std::move(report));
   });
 }
 
@@ -746,7 +762,8 @@ EMSCRIPTEN_BINDINGS(privsample_research) {
       .field<&FrequencyEstimate::lower>("lower")
       .field<&FrequencyEstimate::upper>("upper")
       .field<&FrequencyEstimate::simultaneous_lower>("simultaneousLower")
-      .field<&FrequencyEstimate::simultaneous_upper>("simultaneousUpper");
+      .field<&FrequencyEstimate::simultaneous_upper>("simultaneousUpper")
+      .field<&FrequencyEstimate::warnings>("warnings");
   Result<AdviceCandidate>("AdviceCandidate")
       .field<&AdviceCandidate::mechanism>("mechanism")
       .field<&AdviceCandidate::error>("error")

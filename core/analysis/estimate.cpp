@@ -180,10 +180,16 @@ Interval cut_to_unit(double lower, double upper) {
   return {std::clamp(lower, 0.0, 1.0), std::clamp(upper, 0.0, 1.0)};
 }
 
-// Cuts the raw (uncut) intervals of a pmf target to [0, 1] and records, from the simultaneous box, the evidence
-// that the target is not what the caller assumed: a simultaneous interval outside [0, 1], or a box that holds no
-// pmf (its lower ends sum above 1 or its upper ends below 1). Under the assumption the box holds the target, a pmf,
-// with probability >= 1 − α, so each warning has probability <= α when the assumption holds.
+// Cuts the raw (uncut) intervals of a pmf target to [0, 1] and records the evidence that the target is not what the
+// caller assumed. The raw intervals are nested (pointwise at α inside simultaneous at α/k, mapped by one monotone map)
+// and the target lies in [0, 1], so intersecting each with [0, 1] keeps its coverage and the nesting; an interval that
+// misses [0, 1] entirely has already missed the target and is replaced by cut_to_unit's — for the pointwise one, inside
+// the simultaneous one, so that pointwise ⊆ simultaneous ⊆ [0, 1] always holds.
+// Evidence, from the simultaneous box: an interval outside [0, 1], or a box that holds no pmf (its lower ends sum
+// above 1 or its upper ends below 1); under the assumption the box holds the target, a pmf, with probability >= 1 − α,
+// so each such warning has probability <= α when the assumption holds. A pointwise interval outside [0, 1] (its
+// simultaneous one not) gives no warning: among k categories about α·k do so by chance, so warnings would then fire
+// in most samples of a correct model at large k.
 void cut_to_pmf(TargetIntervals& out, double alpha) {
   const std::size_t k = out.estimate.size();
   CompensatedSum lower_sum;
@@ -191,37 +197,43 @@ void cut_to_pmf(TargetIntervals& out, double alpha) {
   std::vector<std::size_t> below;
   std::vector<std::size_t> above;
   for (std::size_t x = 0; x < k; ++x) {
-    const Interval one = cut_to_unit(out.lower[x], out.upper[x]);
-    out.lower[x] = one.lower;
-    out.upper[x] = one.upper;
     if (out.simultaneous_upper[x] < 0.0) below.push_back(x);
     if (out.simultaneous_lower[x] > 1.0) above.push_back(x);
     lower_sum.add(std::max(out.simultaneous_lower[x], 0.0));
     upper_sum.add(std::min(out.simultaneous_upper[x], 1.0));
     const Interval all = cut_to_unit(out.simultaneous_lower[x], out.simultaneous_upper[x]);
+    const Interval one = cut_to_unit(out.lower[x], out.upper[x]);
     out.simultaneous_lower[x] = all.lower;
     out.simultaneous_upper[x] = all.upper;
+    out.lower[x] = std::max(one.lower, all.lower);
+    out.upper[x] = std::min(one.upper, all.upper);
+    if (!(out.lower[x] <= out.upper[x])) {  // raw ends not nested by rounding: the simultaneous interval stands
+      out.lower[x] = all.lower;
+      out.upper[x] = all.upper;
+    }
   }
-  const std::string level = format_value(100.0 * (1.0 - alpha)) + "%";
-  const std::string odds = "; when the assumption holds this happens with probability <= " +
-                           format_value(100.0 * alpha) + "%";
+  // α arrives as 1 − confidence (5.000000000000004% for 0.05): percentages are printed to 10 decimals.
+  const auto percent = [](double share) { return format_value(std::round(share * 1e12) / 1e10) + "%"; };
+  const std::string level = percent(1.0 - alpha);
+  const std::string odds = "; when the assumption holds this happens with probability <= " + percent(alpha);
   const auto listed = [](const std::vector<std::size_t>& xs) {
     std::string s;
     for (std::size_t i = 0; i < xs.size() && i < 5; ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
     if (xs.size() > 5) s += ", … (" + std::to_string(xs.size()) + " in all)";
     return s;
   };
+  const auto named = [&](const std::vector<std::size_t>& xs) {
+    return xs.size() == 1 ? category_text(xs[0]) : "categories " + listed(xs);
+  };
   if (!below.empty()) {
     out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
-                           " interval of " + (below.size() == 1 ? category_text(below[0])
-                                                                 : "categories " + listed(below)) +
-                           " lies entirely below 0" + odds);
+                           (below.size() == 1 ? " interval of " : " intervals of ") + named(below) +
+                           (below.size() == 1 ? " lies" : " lie") + " entirely below 0" + odds);
   }
   if (!above.empty()) {
     out.warnings.push_back("the counts are implausible under the assumption: the simultaneous " + level +
-                           " interval of " + (above.size() == 1 ? category_text(above[0])
-                                                                 : "categories " + listed(above)) +
-                           " lies entirely above 1" + odds);
+                           (above.size() == 1 ? " interval of " : " intervals of ") + named(above) +
+                           (above.size() == 1 ? " lies" : " lie") + " entirely above 1" + odds);
   }
   if (below.empty() && above.empty()) {
     if (lower_sum.value() > 1.0 + 1e-12) {
@@ -291,8 +303,8 @@ TargetIntervals proportion_intervals(std::span<const double> counts, double repo
   return out;
 }
 
-TargetIntervals affine_inversion_intervals(const TargetIntervals& released, double scale,
-                                           std::span<const double> offset, std::string target) {
+TargetIntervals affine_inversion_intervals(TargetIntervals released, double scale, std::span<const double> offset,
+                                           std::string target) {
   const std::size_t k = released.estimate.size();
   if (!(scale > 0.0) || !std::isfinite(scale)) {
     throw std::invalid_argument("scale = " + format_value(scale) + ": must be finite and > 0");
@@ -302,19 +314,21 @@ TargetIntervals affine_inversion_intervals(const TargetIntervals& released, doub
                      std::to_string(k));
   }
   const double alpha = 1.0 - released.confidence;
-  TargetIntervals out = sized_intervals(
-      k, std::move(target),
-      released.method + ", mapped through p = (q - offset)/scale (increasing: the same coverage)", released.confidence);
+  // Mapped in place: at k = 10^7 each copy of the five columns is 400 MB of the module's memory.
+  TargetIntervals& out = released;
+  out.target = std::move(target);
+  out.method += ", mapped through p = (q - offset)/scale (increasing: the same coverage)";
+  out.warnings.clear();
   for (std::size_t x = 0; x < k; ++x) {
     const auto map = [&](double q) { return (q - offset[x]) / scale; };
-    out.estimate[x] = map(released.estimate[x]);
-    out.lower[x] = map(released.lower[x]);
-    out.upper[x] = map(released.upper[x]);
-    out.simultaneous_lower[x] = map(released.simultaneous_lower[x]);
-    out.simultaneous_upper[x] = map(released.simultaneous_upper[x]);
+    out.estimate[x] = map(out.estimate[x]);
+    out.lower[x] = map(out.lower[x]);
+    out.upper[x] = map(out.upper[x]);
+    out.simultaneous_lower[x] = map(out.simultaneous_lower[x]);
+    out.simultaneous_upper[x] = map(out.simultaneous_upper[x]);
   }
   cut_to_pmf(out, alpha);
-  return out;
+  return std::move(out);
 }
 
 TargetIntervals linear_inversion_intervals(std::span<const double> counts, const Eigen::MatrixXd& m,
@@ -411,10 +425,11 @@ CheckedCounts checked_counts(const Mechanism& mechanism, std::span<const double>
 
 }  // namespace
 
-ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
-                                   NamedDivergence f) {
-  const auto [n, k] = checked_counts(mechanism, counts, alpha);
-  TargetIntervals t = proportion_intervals(counts, n, alpha);
+namespace {
+
+// The released estimate from the counts' proportion intervals (moved in).
+ReleasedEstimate released_from(const Mechanism& mechanism, TargetIntervals&& t, double n, std::size_t k, double alpha,
+                               NamedDivergence f) {
   ReleasedEstimate out;
   out.users = n;
   out.confidence = 1.0 - alpha;
@@ -434,6 +449,38 @@ ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const d
   return out;
 }
 
+// The affine inversion of the counts' proportion intervals `released` (taken by value and mapped in place).
+PopulationEstimate affine_population(const AffineMap& map, TargetIntervals released, double n) {
+  const std::size_t k = released.estimate.size();
+  std::vector<double> variance(k);
+  const double lambda2 = map.lambda * map.lambda;
+  for (std::size_t x = 0; x < k; ++x) {
+    const double q = released.estimate[x];
+    variance[x] = q * (1.0 - q) / (n * lambda2);
+  }
+  PopulationEstimate out = population_from(
+      affine_inversion_intervals(std::move(released), map.lambda, map.offset, std::string(kPopulationTarget)), n,
+      "affine inversion", "N independent users, one sample each; affine on " + map.assumption);
+  out.caveat = map.caveat;
+  out.variance = std::move(variance);
+  set_standard_errors(out);
+  return out;
+}
+
+std::optional<AffineMap> usable_affine_map(const Mechanism& mechanism, std::size_t k) {
+  std::optional<AffineMap> map = affine_map(mechanism, k);
+  if (map && !(map->lambda > 0.0)) return std::nullopt;
+  return map;
+}
+
+}  // namespace
+
+ReleasedEstimate estimate_released(const Mechanism& mechanism, std::span<const double> counts, double alpha,
+                                   NamedDivergence f) {
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
+  return released_from(mechanism, proportion_intervals(counts, n, alpha), n, k, alpha, f);
+}
+
 PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<const double> counts,
                                        double alpha) {
   const auto [n, k] = checked_counts(mechanism, counts, alpha);
@@ -447,19 +494,7 @@ PopulationEstimate estimate_population(const Mechanism& mechanism, std::span<con
     throw std::domain_error("the '" + mechanism_label(mechanism) +
                             "' mechanism has lambda = 0 here (epsilon = 0): its output does not depend on P");
   }
-  const TargetIntervals released = proportion_intervals(counts, n, alpha);
-  PopulationEstimate out =
-      population_from(affine_inversion_intervals(released, map->lambda, map->offset, std::string(kPopulationTarget)), n,
-                      "affine inversion", "N independent users, one sample each; affine on " + map->assumption);
-  out.caveat = map->caveat;
-  out.variance.resize(k);
-  const double lambda2 = map->lambda * map->lambda;
-  for (std::size_t x = 0; x < k; ++x) {
-    const double q = released.estimate[x];
-    out.variance[x] = q * (1.0 - q) / (n * lambda2);
-  }
-  set_standard_errors(out);
-  return out;
+  return affine_population(*map, proportion_intervals(counts, n, alpha), n);
 }
 
 PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<const double> counts,
@@ -531,12 +566,19 @@ PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<c
 
 EstimateReport estimate(const Mechanism& mechanism, std::span<const double> counts, double alpha,
                         NamedDivergence f, bool point_masses) {
-  EstimateReport report{estimate_released(mechanism, counts, alpha, f), std::nullopt, std::nullopt};
-  const std::optional<AffineMap> map = affine_map(mechanism, counts.size());
-  if (map && map->lambda > 0.0) report.population = estimate_population(mechanism, counts, alpha);
+  const auto [n, k] = checked_counts(mechanism, counts, alpha);
+  // The proportion intervals are solved once, for the released estimate and the population's inversion: at
+  // k = 10^7 every k-sized column is 80 MB of the module's 2 GiB.
+  TargetIntervals released = proportion_intervals(counts, n, alpha);
+  std::optional<PopulationEstimate> population;
+  if (const std::optional<AffineMap> map = usable_affine_map(mechanism, k)) {
+    population = affine_population(*map, released, n);
+  }
+  EstimateReport report{released_from(mechanism, std::move(released), n, k, alpha, f), std::move(population),
+                        std::nullopt};
   // laplace-projection's distribution() is a 20000-draw Monte-Carlo average per row: k rows would take minutes.
   const bool monte_carlo = !has_exact_distribution(mechanism);
-  if (point_masses && !monte_carlo && counts.size() <= kMaxPointMassCategories) {
+  if (point_masses && !monte_carlo && k <= kMaxPointMassCategories) {
     try {
       report.point_masses = estimate_point_masses(mechanism, counts, alpha);
     } catch (const std::domain_error&) {

@@ -91,10 +91,13 @@ struct TargetIntervals {
 // The target p with θ_y = scale·p_y + offset_y for every y (scale > 0; an affine mechanism, a frequency oracle's
 // unbiased inversion): each interval of θ maps to the interval of p by the increasing map θ ↦ (θ − offset_y)/scale, so
 // pointwise and simultaneous coverage are exactly those of `released` (a box maps to a box). The target is a pmf, so
-// the ends are then cut to [0, 1]; an interval entirely outside [0, 1] (possible only when `released` missed θ) is
-// reported as [0, its width] or [1 − width, 1] with a warning, never with zero width; a simultaneous box holding no
-// pmf at all adds a warning too. `target` and the words of `released.method` name what is covered.
-[[nodiscard]] TargetIntervals affine_inversion_intervals(const TargetIntervals& released, double scale,
+// the ends are then cut to [0, 1] (intersected: the target is in [0, 1], so the coverage stays), and each pointwise
+// interval lies inside its simultaneous one. An interval entirely outside [0, 1] (possible only when `released` missed
+// θ) is reported as [0, its width] or [1 − width, 1] (the pointwise one cut to its simultaneous one), never with zero
+// width; a simultaneous one so placed adds a warning naming the category (at level α for all categories together), as
+// does a simultaneous box holding no pmf at all. A pointwise one alone does not (about α·k of them miss by chance). `target` and the words of `released.method` name what is covered.
+// `released` is taken by value and mapped in place (move it in where it is not needed after).
+[[nodiscard]] TargetIntervals affine_inversion_intervals(TargetIntervals released, double scale,
                                                          std::span<const double> offset, std::string target);
 
 // The target p = M·θ + shift, where θ is the law of one report (one category per report, N = Σ counts independent

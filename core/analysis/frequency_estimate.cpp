@@ -160,20 +160,25 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   // The exact (Clopper–Pearson) intervals of each support share c_v/N, pointwise and Bonferroni over the k items
   // (estimate.hpp; each count solved once). A Poisson binomial of the same mean has lighter tails beyond one unit from
   // its mean (Hoeffding 1956, Thm 4), so they cover the support share too.
-  const TargetIntervals shares = proportion_intervals(support, n, alpha);
+  TargetIntervals shares = proportion_intervals(support, n, alpha);
   const long double gap = law.p - law.q;
-  const auto share_of = [&](double m) {
-    return std::clamp(static_cast<double>((static_cast<long double>(m) - law.q) / gap), 0.0, 1.0);
-  };
   for (std::size_t v = 0; v < k; ++v) {
     const long double share = static_cast<long double>(support[v]) / n;
     out.estimate[v] = static_cast<double>((share - law.q) / gap);
     out.variance[v] = support_variance(law, std::clamp(out.estimate[v], 0.0, 1.0), n);
     out.standard_error[v] = std::sqrt(out.variance[v]);
-    out.lower[v] = share_of(shares.lower[v]);
-    out.upper[v] = share_of(shares.upper[v]);
-    out.simultaneous_lower[v] = share_of(shares.simultaneous_lower[v]);
-    out.simultaneous_upper[v] = share_of(shares.simultaneous_upper[v]);
+  }
+  // The shares' intervals map to the items' by the increasing f = (m − q*)/(p* − q*), then are cut to [0, 1] the one
+  // way every estimator cuts them (estimate.hpp affine_inversion_intervals): pointwise ⊆ simultaneous ⊆ [0, 1], and a
+  // warning naming each item whose interval misses [0, 1].
+  const std::vector<double> offset(k, static_cast<double>(law.q));
+  TargetIntervals items = affine_inversion_intervals(std::move(shares), static_cast<double>(gap), offset, "the items");
+  out.lower = std::move(items.lower);
+  out.upper = std::move(items.upper);
+  out.simultaneous_lower = std::move(items.simultaneous_lower);
+  out.simultaneous_upper = std::move(items.simultaneous_upper);
+  for (std::string& w : items.warnings) {
+    out.warnings.push_back(w + " (assumed: N independent users, one report each of the item they hold)");
   }
   return out;
 }

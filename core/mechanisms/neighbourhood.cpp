@@ -29,4 +29,13 @@ PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma) {
   return box;
 }
 
+std::string outside_region_caveat(std::size_t k, std::string_view region, std::string_view released_as,
+                                  std::string_view target) {
+  if (k < 2) return "";
+  return "users outside " + std::string(region) +
+         " (a user holding one item always is, as is every user with a category of share 0) are released, and so "
+         "estimated, through " + std::string(released_as) + ": for them the target is " + std::string(target) +
+         ", not P-bar, and the counts cannot show it (what such a user releases, a user inside can release too)";
+}
+
 }  // namespace privsample

@@ -354,3 +354,114 @@ test('bad counts and options are rejected with clear errors; the module stays us
   assert.throws(() => ps.collection.shuffle({ epsilon0: 1, users: 1e5, delta: 1e-6, method: 'magic' }), RangeError);
   assert.ok(ps.estimate(s, [1, 2, 3]).population, 'still usable');
 });
+
+test("estimate (local): the caveat names users outside the identity box — point masses always are — at every ε", () => {
+  // N = 2000 users all holding item 4: they release Q(e_4), which lies in the identity box, so their expected counts
+  // are those of 2000 users holding Q(e_4) itself: the estimate is Q(e_4), far from e_4, and no count can show it.
+  const prior = [21, 4, 7, 10, 1];
+  for (const epsilon of [1, 8]) {
+    const s = ps.sampler('local', { epsilon, prior, gamma: 3 });
+    const q = s.distribution([0, 0, 0, 0, 1]);
+    const counts = new Float64Array(5);
+    for (let y = 0; y < 4; y += 1) counts[y] = Math.round(2000 * q[y]);
+    counts[4] = 2000 - counts.reduce((a, b) => a + b, 0);
+    const p = ps.estimate(s, counts).population;
+    assert.ok(p.upper[4] < 1 && p.lower[0] > 0, 'the intervals are of Q(e_4), not of e_4');
+    assert.deepEqual(p.warnings, []);
+    assert.equal(typeof p.caveat, 'string', `ε = ${epsilon}: a caveat`);
+    assert.match(p.caveat, /users outside the identity box .* \(a user holding one item always is/);
+    assert.match(p.caveat, /the counts cannot show it/);
+    s.dispose();
+  }
+  const ll = ps.sampler('local-linear', { epsilon: 1, prior, gamma: 3 });
+  assert.match(ps.estimate(ll, [40, 8, 14, 20, 2]).population.caveat, /a user holding one item always is/);
+  ll.dispose();
+});
+
+// A seeded generator of the test's own (never Math.random): mulberry32.
+function seeded(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6D2B79F5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function assertNested(label, e) {
+  for (let x = 0; x < e.lower.length; x += 1) {
+    const at = `${label}, category ${x}: pointwise [${e.lower[x]}, ${e.upper[x]}], simultaneous [${e.simultaneousLower[x]}, ${e.simultaneousUpper[x]}]`;
+    assert.ok(e.simultaneousLower[x] >= 0 && e.simultaneousUpper[x] <= 1, `${at}: simultaneous inside [0, 1]`);
+    assert.ok(e.lower[x] <= e.upper[x], `${at}: an interval`);
+    assert.ok(e.simultaneousLower[x] <= e.lower[x] && e.upper[x] <= e.simultaneousUpper[x], `${at}: nested`);
+  }
+}
+
+test('estimate: every pointwise interval lies in its simultaneous one, both in [0, 1]; a pointwise miss alone gives no warning', () => {
+  // The reviewed case: 'linear', k = 1000, ε = 1, counts {0: 47, 1: 3}: category 1's released pointwise interval maps
+  // wholly above 1; it was reported as [0, 1] while its simultaneous interval was [0.0585, 1].
+  const linear = ps.sampler('linear', { epsilon: 1 });
+  const c = new Float64Array(1000);
+  c[0] = 47;
+  c[1] = 3;
+  const p = ps.estimate(linear, c).population;
+  assertNested('linear k = 1000', p);
+  assert.ok(p.lower[1] >= p.simultaneousLower[1] && p.simultaneousLower[1] > 0.05);
+  assert.deepEqual(p.warnings, []);  // the simultaneous box holds a pmf: no evidence at level α
+  // Random count vectors, sparse and dense, for every estimator that maps intervals.
+  const u = seeded(20261127);
+  const prior = [0.3, 0.25, 0.2, 0.15, 0.1];
+  const samplers = [
+    ['linear', { epsilon: 1 }, [5, 50, 1000]], ['linear', { epsilon: 8 }, [5, 1000]], ['minimax', { epsilon: 2 }, [5, 200]],
+    ['local', { epsilon: 1, prior, gamma: 2 }, [5]], ['local', { epsilon: 8, prior, gamma: 2 }, [5]],
+    ['local-linear', { epsilon: 1, prior, gamma: 2 }, [5]], ['mollifier', { epsilon: 1 }, [5, 40]],
+    ['roo', { epsilon: 1, records: 4 }, [5, 300]], ['ds-roo', { epsilon: 1, records: 4 }, [5]],
+  ];
+  let checked = 0;
+  for (const [name, options, ks] of samplers) {
+    const s = ps.sampler(name, options);
+    for (const k of ks) {
+      for (let rep = 0; rep < 40; rep += 1) {
+        const counts = new Float64Array(k);
+        const users = [1, 3, 20, 500][rep % 4];
+        const hot = Math.floor(u() * k);
+        for (let i = 0; i < users; i += 1) counts[u() < 0.5 ? hot : Math.floor(u() * k)] += 1;
+        const r = ps.estimate(s, counts);
+        for (const [what, e] of [['population', r.population], ['pointMasses', r.pointMasses]]) {
+          if (e === null) continue;
+          assertNested(`${name} ${JSON.stringify(options)} k = ${k} ${what} rep ${rep}`, e);
+          checked += 1;
+        }
+      }
+    }
+    s.dispose();
+  }
+  assert.ok(checked > 500, `${checked} estimates checked`);
+  for (const name of ps.oracles) {
+    const k = 12;
+    const o = ps.oracle(name, { epsilon: 1, categories: k });
+    const length = name === 'hadamard' ? 32 : k;
+    for (let rep = 0; rep < 40; rep += 1) {
+      const users = [1, 3, 20, 500][rep % 4];
+      const counts = new Float64Array(length);
+      for (let i = 0; i < users; i += 1) counts[Math.floor(u() * length)] += 1;
+      const e = ps.estimateFrequencies(o, counts, name === 'hadamard' ? {} : { users });
+      assertNested(`${name} rep ${rep}`, e);
+    }
+    o.dispose();
+  }
+  linear.dispose();
+});
+
+test('estimate: k = 10^7, the documented maximum, in the research module', () => {
+  const linear = ps.sampler('linear', { epsilon: 1 });
+  const c = new Float64Array(1e7);
+  c[0] = 10;
+  c[9999999] = 3;
+  const r = ps.estimate(linear, c, { pointMasses: false });
+  assert.equal(r.population.estimate.length, 1e7);
+  assert.equal(r.released.q.length, 1e7);
+  assert.ok(r.population.estimate[0] > r.population.estimate[1]);
+  linear.dispose();
+});

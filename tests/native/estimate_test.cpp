@@ -6,7 +6,9 @@
 #include "base/binomial.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -228,9 +230,10 @@ TEST_CASE("estimate: local's identity box, its caveat, and the local samplers' p
   for (const double v : edge) total += v;
   const auto q = distribution(mech("local", 1.0, prior, 2.0), edge);
   CHECK(std::fabs(q[0] - edge[0] / total) > 0.01);
-  // The trivial regime (ε >= 2 ln γ): the box holds N_γ(P0) and there is no caveat.
+  // The trivial regime (ε >= 2 ln γ): the box holds N_γ(P0), so only users outside N_γ(P0) are left to the caveat.
   const auto trivial = affine_map(mech("local", 2.0 * std::log(2.0) + 0.01, prior, 2.0), 4);
-  CHECK(trivial->caveat.empty());
+  CHECK(trivial->caveat.find("no unbiased estimator") == std::string::npos);
+  CHECK(trivial->caveat.find("a user holding one item always is") != std::string::npos);
   CHECK(trivial->assumption.find("all of N_gamma(P0)") != std::string::npos);
   // The local-linear map's caveat: users outside N_γ(P0) are estimated through their projection.
   CHECK(affine_map(mech("local-linear", 1.0, prior, 2.0), 4)->caveat.find("projection") != std::string::npos);
@@ -245,6 +248,43 @@ TEST_CASE("estimate: local's identity box, its caveat, and the local samplers' p
   CHECK(estimate_point_masses(mech("minimax", 1.0), std::vector<double>{4, 3, 2}).caveat.empty());
   // The population estimate of local carries its map's caveat.
   CHECK(estimate_population(mech("local", 1.0, prior, 2.0), std::vector<double>{40, 30, 20, 10}).caveat == map->caveat);
+}
+
+// Users outside 'local''s identity box b·P0 <= P <= b·e^ε·P0 — every point mass when k >= 2, since the box's floors
+// b·p0 are > 0 — break the affine inversion, and the counts cannot show it: a point mass releases Q(e_x), which lies in
+// the box, and a user holding Q(e_x) itself releases exactly that. So the caveat names them (as local-linear's does,
+// from the same words), in and out of the trivial regime, and the estimate of point-mass users covers Q(e_x), not e_x.
+TEST_CASE("estimate: local's caveat names users outside its identity box, point masses first", "[estimate]") {
+  const std::vector<double> prior{21, 4, 7, 10, 1};
+  const std::vector<double> item4{0, 0, 0, 0, 1};
+  for (const double epsilon : {1.0, 8.0}) {  // 8 >= 2 ln 3: the trivial regime
+    INFO("epsilon = " << epsilon);
+    const Mechanism local = mech("local", epsilon, prior, 3.0);
+    const std::string caveat = affine_map(local, 5)->caveat;
+    CHECK(caveat.find("users outside the identity box") != std::string::npos);
+    CHECK(caveat.find("a user holding one item always is") != std::string::npos);
+    CHECK(caveat.find("the counts cannot show it") != std::string::npos);
+    // Why no warning can exist: Q(e_4) is in the identity box, where 'local' releases its input unchanged.
+    const std::vector<double> q = distribution(local, item4);
+    const std::vector<double> again = distribution(local, q);
+    for (std::size_t y = 0; y < 5; ++y) CHECK(again[y] == Approx(q[y]).epsilon(1e-12));
+    // The expected counts of N = 2000 such users: the estimate is Q(e_4), far from the truth e_4, and no warning.
+    std::vector<double> counts(5);
+    double total = 0.0;
+    for (std::size_t y = 0; y < 4; ++y) total += counts[y] = std::round(2000.0 * q[y]);
+    counts[4] = 2000.0 - total;
+    const PopulationEstimate p = estimate_population(local, counts);
+    CHECK(p.caveat == caveat);
+    CHECK(p.warnings.empty());
+    CHECK(p.upper[4] < 1.0);
+    CHECK(p.lower[0] > 0.0);
+  }
+  // The same words as local-linear's, from the one shared sentence.
+  const std::string linear_caveat = affine_map(mech("local-linear", 1.0, prior, 3.0), 5)->caveat;
+  CHECK(linear_caveat.find("a user holding one item always is") != std::string::npos);
+  CHECK(linear_caveat.find("the counts cannot show it") != std::string::npos);
+  // k = 1: the only pmf is inside every box, nothing to say.
+  CHECK(affine_map(mech("local", 8.0, std::vector<double>{1.0}, 3.0), 1)->caveat.empty());
 }
 
 // A mechanism without its own k treats categories alike: its point-mass channel, read from one row, is the one built
@@ -370,20 +410,71 @@ TEST_CASE("estimate: implausible counts warn; plausible ones rarely do", "[estim
   REQUIRE_FALSE(bad.warnings.empty());
   CHECK(bad.warnings[0].find("implausible") != std::string::npos);
   CHECK(bad.warnings[0].find("every user holding one item") != std::string::npos);
-  // Plausible counts: point-mass users at ε = 1, k = 5, N = 200, 400 populations: warnings in at most 5% of them
-  // (the box misses the truth that rarely) — a count of 30 or more would refute that at level 1e-3.
+  // Plausible counts: point-mass users at ε = 1, 400 populations each, at k = 5 with N = 200 and at k = 1000 with
+  // N = 50 (where about α·k pointwise intervals miss in every sample): warnings in at most 5% of them (the box misses
+  // the truth that rarely) — a count of 30 or more would refute that at level 1e-3.
   const Mechanism linear = mech("linear", 1.0);
   SeededRandom bits(4);
-  int warned = 0;
-  for (int rep = 0; rep < 400; ++rep) {
-    std::vector<double> items;
-    const std::vector<double> population{0.5, 0.3, 0.1, 0.1, 0.0};
-    for (const auto c : multinomial(bits, 200, population)) items.push_back(static_cast<double>(c));
-    const std::vector<double> counts = release_point_masses(linear, items, bits);
-    warned += estimate_point_masses(linear, counts).warnings.empty() ? 0 : 1;
-    warned += estimate_population(linear, counts).warnings.empty() ? 0 : 1;
+  std::vector<double> zipf(1000);
+  for (std::size_t x = 0; x < zipf.size(); ++x) zipf[x] = 1.0 / static_cast<double>(x + 1);
+  const double zipf_total = std::accumulate(zipf.begin(), zipf.end(), 0.0);
+  for (double& z : zipf) z /= zipf_total;
+  for (const auto& [users, population] : {std::pair{200, std::vector<double>{0.5, 0.3, 0.1, 0.1, 0.0}},
+                                          std::pair{50, zipf}}) {
+    CAPTURE(population.size());
+    int warned = 0;
+    int all_joint = 0;
+    const auto joint = [](const std::string& w) { return w.starts_with("the counts are implausible under the assumption"); };
+    for (int rep = 0; rep < 400; ++rep) {
+      std::vector<double> items;
+      for (const auto c : multinomial(bits, users, population)) items.push_back(static_cast<double>(c));
+      const std::vector<double> counts = release_point_masses(linear, items, bits);
+      const std::vector<std::string> mass = estimate_point_masses(linear, counts).warnings;
+      const std::vector<std::string> ws = estimate_population(linear, counts).warnings;
+      warned += std::any_of(mass.begin(), mass.end(), joint) ? 1 : 0;
+      warned += std::any_of(ws.begin(), ws.end(), joint) ? 1 : 0;
+      // Every warning is a joint one (a pointwise miss alone gives none).
+      all_joint += std::all_of(ws.begin(), ws.end(), joint) ? 1 : 0;
+    }
+    CHECK(warned < 30);
+    CHECK(all_joint == 400);
   }
-  CHECK(warned < 30);
+}
+
+// The reviewed case: 'linear', k = 1000, ε = 1, counts {0: 47, 1: 3}: category 1's released pointwise interval maps
+// wholly above 1 while its wider simultaneous one keeps a part inside [0, 1]. The pointwise interval was reported as
+// [0, 1] beside the simultaneous [0.0585, 1]; it lies inside it now (no warning: the simultaneous box holds a pmf).
+TEST_CASE("estimate: pointwise intervals lie inside the simultaneous ones, both inside [0, 1]", "[estimate]") {
+  std::vector<double> counts(1000, 0.0);
+  counts[0] = 47;
+  counts[1] = 3;
+  const PopulationEstimate p = estimate_population(mech("linear", 1.0), counts);
+  CHECK(p.simultaneous_lower[1] > 0.05);
+  CHECK(p.lower[1] >= p.simultaneous_lower[1]);
+  CHECK(p.upper[1] == 1.0);
+  CHECK(p.warnings.empty());  // the simultaneous box holds a pmf: no evidence against the model at level α
+  // The layer itself, on random raw intervals through random affine maps: pointwise ⊆ simultaneous ⊆ [0, 1], never of
+  // zero width unless a raw end sits on 0 or 1 exactly.
+  SeededRandom bits(11);
+  const auto uniform = [&] { return uniform01(bits); };
+  for (int rep = 0; rep < 2000; ++rep) {
+    const std::size_t k = 2 + rep % 7;
+    std::vector<double> c(k);
+    double n = 0.0;
+    for (double& v : c) n += v = std::floor(uniform() * (rep % 3 == 0 ? 3.0 : 60.0));
+    if (n == 0.0) c[0] = n = 1.0;
+    const TargetIntervals released = proportion_intervals(c, n, 0.05);
+    const std::vector<double> offset(k, uniform() * 0.5);
+    const TargetIntervals t = affine_inversion_intervals(released, 0.01 + uniform(), offset, "p");
+    for (std::size_t x = 0; x < k; ++x) {
+      INFO("rep " << rep << " category " << x);
+      CHECK(0.0 <= t.simultaneous_lower[x]);
+      CHECK(t.simultaneous_lower[x] <= t.lower[x]);
+      CHECK(t.lower[x] < t.upper[x]);
+      CHECK(t.upper[x] <= t.simultaneous_upper[x]);
+      CHECK(t.simultaneous_upper[x] <= 1.0);
+    }
+  }
 }
 
 TEST_CASE("estimate: released intervals contain Q-hat and report the radius", "[estimate]") {

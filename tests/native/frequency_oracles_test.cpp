@@ -317,6 +317,10 @@ TEST_CASE("frequency oracles: the intervals are exact binomial ones on the suppo
   std::size_t inside = 0;
   for (std::size_t v = 0; v < 4; ++v) {
     INFO("item " << v);
+    // Items 1 and 3 have counts no users give (0 of 100 reports, each supporting item 1 with probability >= q* = 0.27;
+    // 100 of 100, each supporting item 3 with probability <= p* = 1/2): their intervals miss [0, 1], are replaced
+    // (below) and named in the warnings.
+    if (v == 1 || v == 3) continue;
     for (const auto& [lower, upper, tail] : {std::tuple{e.lower[v], e.upper[v], 0.05},
                                              std::tuple{e.simultaneous_lower[v], e.simultaneous_upper[v], 0.1 / 8.0}}) {
       // where a bound is inside (0, 1), the binomial tail at its support share is the level's
@@ -335,12 +339,23 @@ TEST_CASE("frequency oracles: the intervals are exact binomial ones on the suppo
     CHECK(std::clamp(e.estimate[v], 0.0, 1.0) <= e.upper[v]);
   }
   CHECK(inside >= 4);
-  CHECK(e.lower[1] == 0.0);  // no support: the interval reaches 0
-  CHECK(e.upper[3] == 1.0);  // every report supports item 3
+  // Cut to [0, width] and [1 − width, 1], never to the points 0 and 1, inside the simultaneous ones, and named.
+  CHECK(e.lower[1] == 0.0);
+  CHECK(e.upper[1] > 0.0);
+  CHECK(e.upper[1] <= e.simultaneous_upper[1]);
+  CHECK(e.upper[3] == 1.0);
+  CHECK(e.lower[3] < 1.0);
+  CHECK(e.simultaneous_lower[3] <= e.lower[3]);
+  REQUIRE(e.warnings.size() == 2);
+  CHECK(e.warnings[0].starts_with("the counts are implausible under the assumption: the simultaneous 90% interval of "
+                                  "category 1 lies entirely below 0"));
+  CHECK(e.warnings[1].starts_with("the counts are implausible under the assumption: the simultaneous 90% interval of "
+                                  "category 3 lies entirely above 1"));
   // at large counts too: Clopper–Pearson's interval of the support share at each level
   const std::vector<double> many{50000.0, 20000.0, 40000.0, 30000.0};
   const FrequencyEstimate w = estimate_frequencies(o, many, 100000.0, 0.05);
   for (std::size_t v = 0; v < 4; ++v) {
+    if (v == 1) continue;  // a support share of 0.2 < q* = 0.27: no users give it (named, as above)
     const Interval one = clopper_pearson_interval(many[v], 100000.0, 0.05);
     const Interval all = clopper_pearson_interval(many[v], 100000.0, 0.05 / 4.0);
     CHECK(w.lower[v] == Approx(share(one.lower)).margin(1e-15));
@@ -348,7 +363,12 @@ TEST_CASE("frequency oracles: the intervals are exact binomial ones on the suppo
     CHECK(w.simultaneous_lower[v] == Approx(share(all.lower)).margin(1e-15));
     CHECK(w.simultaneous_upper[v] == Approx(share(all.upper)).margin(1e-15));
   }
+  REQUIRE(w.warnings.size() == 1);
+  CHECK(w.warnings[0].starts_with("the counts are implausible under the assumption: the simultaneous 95% interval of "
+                                  "category 1 lies entirely below 0"));
   CHECK_THROWS_WITH(estimate_frequencies(o, counts, 100.0, 1.5), Catch::StartsWith("alpha = 1.5"));
+  // Plausible counts: no warning.
+  CHECK(estimate_frequencies(o, std::vector<double>{45.0, 35.0, 30.0, 28.0}, 100.0, 0.05).warnings.empty());
 }
 
 TEST_CASE("subset-selection: a report that does not hold exactly d items is refused by name",

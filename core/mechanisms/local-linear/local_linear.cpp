@@ -81,9 +81,8 @@ std::optional<AffineMap> LocalLinearSampler::affine_map(std::size_t k) const {
   return AffineMap{lambda, offset,
                    "users' P inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}; otherwise it estimates the mean of their "
                    "projections onto N_gamma(P0)",
-                   "users outside N_gamma(P0) (a user holding one item always is) are released, and so estimated, "
-                   "through their projection onto N_gamma(P0): for them the target is the mean projection, not P-bar, "
-                   "and the counts cannot show it"};
+                   outside_region_caveat(k, "N_gamma(P0)", "their projection onto N_gamma(P0)",
+                                         "the mean projection")};
 }
 
 std::string LocalLinearSampler::point_mass_caveat() const {

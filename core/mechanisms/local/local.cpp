@@ -31,7 +31,7 @@ PrivacyBox local_clip_box(std::span<const double> prior, double epsilon, double 
 }
 
 LocalClipSampler::LocalClipSampler(double epsilon, std::vector<double> prior, double gamma, LocalOutside outside)
-    : ClipSampler(epsilon), gamma_(validated_gamma(gamma)) {
+    : ClipSampler(epsilon), gamma_(validated_gamma(gamma)), outside_(outside) {
   check_category_count(prior.size(), "prior");
   prior_ = validated_prior(prior, prior.size());
   box_ = local_clip_box(prior_, epsilon_, gamma_, UnderflowRule::refuse, outside);
@@ -81,20 +81,29 @@ std::optional<AffineMap> LocalClipSampler::affine_map(std::size_t k) const {
   if (cells_) return std::nullopt;
   check_prior_size(k, prior_.size());
   const double shrink = std::exp(-effective_epsilon(epsilon_));
-  const double ceiling = (gamma_ + 1.0) / (gamma_ * shrink + 1.0);  // b·e^ε
-  const double floor = ceiling * shrink;                              // b
   const bool trivial = epsilon_ >= 2.0 * std::log(gamma_);
+  // The projection variant's box in the trivial regime is N_γ(P0)'s own (local_clip_box).
+  const bool own = trivial && outside_ == LocalOutside::projection;
+  const double ceiling = own ? gamma_ : (gamma_ + 1.0) / (gamma_ * shrink + 1.0);  // b·e^ε
+  const double floor = own ? 1.0 / gamma_ : ceiling * shrink;                         // b
+  const std::string box = format_value(floor) + " <= P/P0 <= " + format_value(ceiling);
   AffineMap map{1.0, std::vector<double>(k, 0.0),
-                "users' P inside the identity box " + format_value(floor) + " <= P/P0 <= " + format_value(ceiling) +
-                    " (b <= P/P0 <= b e^epsilon), where 'local' releases P itself" +
-                    (trivial ? std::string(": all of N_gamma(P0), since epsilon >= 2 ln gamma") : std::string()),
-                ""};
+                "users' P inside the identity box " + box +
+                    (own ? std::string(" (N_gamma(P0))") : std::string(" (b <= P/P0 <= b e^epsilon)")) +
+                    ", where 'local' releases P itself" +
+                    (trivial && !own ? std::string(": all of N_gamma(P0), since epsilon >= 2 ln gamma")
+                                     : std::string()),
+                outside_region_caveat(k, "the identity box " + box,
+                                      own ? "their projection onto N_gamma(P0)"
+                                          : "their release law, clipped into that box",
+                                      "the mean of their release laws")};
   if (!trivial) {
-    map.caveat = "N_gamma(P0) = {1/gamma <= P/P0 <= gamma} reaches beyond the identity box: there 'local' is not "
-                 "affine in P and no unbiased estimator of P-bar exists from its counts; for users inside N_gamma(P0) this "
-                 "estimate is off by at most the worst-case TV risk " +
-                 format_value(local_clip_risk(f_divergence(NamedDivergence::tv), epsilon_, gamma_)) +
-                 " per category, and the counts cannot show by how much";
+    map.caveat += std::string(map.caveat.empty() ? "" : "; and ") +
+                  "N_gamma(P0) = {1/gamma <= P/P0 <= gamma} reaches beyond the identity box: there 'local' is not "
+                  "affine in P and no unbiased estimator of P-bar exists from its counts; for users inside N_gamma(P0) "
+                  "this estimate is off by at most the worst-case TV risk " +
+                  format_value(local_clip_risk(f_divergence(NamedDivergence::tv), epsilon_, gamma_)) +
+                  " per category, and the counts cannot show by how much";
   }
   return map;
 }

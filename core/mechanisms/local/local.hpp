@@ -83,7 +83,9 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
   using SamplerBase::worst_case_risk;
   [[nodiscard]] double worst_case_risk(const FDivergence& f, std::size_t k) const;
   // For an analyst (analysis/estimate.hpp): on its identity box b·P0 <= P <= b·e^ε·P0 the sampler releases P itself
-  // (nothing is clipped, r_P = 1), so q = 1·P + 0 there; in the trivial regime (ε >= 2 ln γ) the box holds N_γ(P0).
+  // (nothing is clipped, r_P = 1), so q = 1·P + 0 there; in the trivial regime (ε >= 2 ln γ) the box holds N_γ(P0)
+  // (with outsideNeighbourhood = "projection" there, the identity box is N_γ(P0) itself). With k >= 2 no user holding
+  // one item is in it: the caveat says so (outside_region_caveat of neighbourhood.hpp), as local-linear's does.
   // Elsewhere in N_γ(P0) it is not affine and no unbiased estimator of P̄ exists from the counts (an unbiased one would
   // have to be affine in each user's Q): the map's caveat says so, with the bias bound R_TV per category. On
   // categories only (nothing on cells).
@@ -102,6 +104,7 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
   double gamma_;
   std::vector<double> prior_;  // on cells: the normalised prior cell masses
   PrivacyBox box_;
+  LocalOutside outside_ = LocalOutside::clip;
   std::shared_ptr<const OnCells> cells_;
 };
 
