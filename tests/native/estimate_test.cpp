@@ -443,7 +443,7 @@ TEST_CASE("estimate: implausible counts warn; plausible ones rarely do", "[estim
 
 // The reviewed case: 'linear', k = 1000, ε = 1, counts {0: 47, 1: 3}: category 1's released pointwise interval maps
 // wholly above 1 while its wider simultaneous one keeps a part inside [0, 1]. The pointwise interval was reported as
-// [0, 1] beside the simultaneous [0.0585, 1]; it lies inside it now (no warning: the simultaneous box holds a pmf).
+// [0, 1] beside the simultaneous [0.0585, 1]; it lies inside it now.
 TEST_CASE("estimate: pointwise intervals lie inside the simultaneous ones, both inside [0, 1]", "[estimate]") {
   std::vector<double> counts(1000, 0.0);
   counts[0] = 47;
@@ -452,7 +452,11 @@ TEST_CASE("estimate: pointwise intervals lie inside the simultaneous ones, both 
   CHECK(p.simultaneous_lower[1] > 0.05);
   CHECK(p.lower[1] >= p.simultaneous_lower[1]);
   CHECK(p.upper[1] == 1.0);
-  CHECK(p.warnings.empty());  // the simultaneous box holds a pmf: no evidence against the model at level α
+  // Category 0 (47 of 50 reports, where k-RR keeps an item with probability 0.0027) is named by a simultaneous
+  // warning; category 1, whose simultaneous interval reaches into [0, 1], is not.
+  CAPTURE(p.warnings);
+  REQUIRE(p.warnings.size() == 1);
+  CHECK(p.warnings[0].find("interval of category 0 lies entirely above 1") != std::string::npos);
   // The layer itself, on random raw intervals through random affine maps: pointwise ⊆ simultaneous ⊆ [0, 1], never of
   // zero width unless a raw end sits on 0 or 1 exactly.
   SeededRandom bits(11);
