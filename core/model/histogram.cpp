@@ -164,25 +164,30 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
-// Writes into `out` (as many entries as values; it may be values itself: out_i is written after values_i is read).
-void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
-                     const AffineClip& then = {}) {
-  double first = 1.0;
-  double scale = 1.0;
-  double total = scan.total;
+// precision — which gives the same p_x. Returns the rule (HistogramScale, base/numeric.hpp) for these values.
+HistogramScale scale_of(std::span<const double> values, const Scan& scan) {
+  HistogramScale rule;
+  rule.total = scan.total;
   if (!(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost)) {
     // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
     const int exponent = std::ilogb(scan.largest);
-    first = exponent < -1022 ? 0x1p1023 : 1.0;
-    scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
+    rule.first = exponent < -1022 ? 0x1p1023 : 1.0;
+    rule.scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
     // The scaled total: rare (entries beyond 2^±500), so one plain error-free chain.
     ExactSum scaled;
-    for (const double v : values) scaled.add(v * first * scale);
-    total = scaled.value();
+    for (const double v : values) scaled.add(v * rule.first * rule.scale);
+    rule.total = scaled.value();
   }
+  return rule;
+}
+
+// p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
+// read); `then` mixes and clamps each p_x in the same pass (the linear samplers).
+void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
+                     const AffineClip& then = {}) {
+  const HistogramScale p = scale_of(values, scan);
   for (std::size_t i = 0; i < values.size(); ++i) {
-    out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
+    out[i] = std::clamp(then.weight * p(values[i]) + then.floor, then.floor, then.ceiling);
   }
 }
 
@@ -240,13 +245,21 @@ std::vector<double> normalized_pmf(std::span<const double> hist, const AffineCli
   return divided_by_total(hist, checked_histogram(hist, name), then);
 }
 
+HistogramScale checked_histogram_scale(std::span<const double> hist, std::string_view name) {
+  return scale_of(hist, checked_histogram(hist, name));
+}
+
 void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then,
                          std::string_view name) {
   const Scan scan = checked_histogram(hist, name);
-  if (out.size() != hist.size()) {
-    throw_shape({"the output has ", out.size(), " entries but ", name, " has ", hist.size()});
-  }
+  check_pmf_output(hist.size(), out.size(), name);
   divide_by_total(hist, scan, out, then);
+}
+
+void check_pmf_output(std::size_t entries, std::size_t out_entries, std::string_view name) {
+  if (out_entries != entries) {
+    throw_shape({"the output has ", out_entries, " entries but ", name, " has ", entries});
+  }
 }
 
 

@@ -181,7 +181,11 @@ double zero_atoms_share(std::span<const double> p, const Bounds& bounds, const B
 }  // namespace
 
 ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q) {
-  const BoxTotals totals = check_and_total(p, bounds);
+  return solve_totalled(p, bounds, check_and_total(p, bounds), small_route, q);
+}
+
+ClipSolution solve_totalled(std::span<const double> p, const Bounds& bounds, const BoxTotals& totals, bool small_route,
+                            const QOut& q) {
   // q is written (and, when the solver owns it, allocated) after the search has freed its scratch: the heap then
   // peaks at q or the scratch, not both (at k = 10^4, q is 80 KB and both together would cross glibc's 128 KB trim
   // threshold, so that every call would give the heap back and fault it in again).

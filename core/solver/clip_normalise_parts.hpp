@@ -147,6 +147,9 @@ struct BoxTotals {
 // RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
 // small_route = false skips the small-k route (for its tests: the same answer to the last bit).
 [[nodiscard]] ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q);
+// The same after check_and_total, with its totals (or a pass that computed them the same way, bit for bit).
+[[nodiscard]] ClipSolution solve_totalled(std::span<const double> p, const Bounds& bounds, const BoxTotals& totals,
+                                          bool small_route, const QOut& q);
 
 // ---- clip_normalise_search.cpp --------------------------------------------------------------------------------------
 
