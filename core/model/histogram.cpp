@@ -10,6 +10,10 @@
 #include "base/numeric.hpp"
 #include "base/simd_lanes.hpp"
 
+#if defined(__SSE2__) && !defined(__wasm__)
+#include <emmintrin.h>
+#endif
+
 namespace privsample {
 
 void check_category_count(std::size_t k, std::string_view name) {
@@ -83,19 +87,39 @@ void scan_groups(const double* v, std::size_t groups, double smallest_allowed, E
   I64x2 good{-1, -1};
   const auto add = [](F64x2& sum, F64x2& error, F64x2 x) {
     const F64x2 total = sum + x;
+#if defined(__SSE2__)
+    // The rounding error of sum + x by Fast2Sum on the ordered pair, larger − ... : exact, as TwoSum's is, for entries
+    // >= 0 (sum and x are then ordered by magnitude as by value), so the same double (an error of 0 may differ in
+    // sign, which adding it to `error`, never −0, does not see); two adds fewer than TwoSum's six on the adders, which
+    // bound this loop. Other entries are invalid, and their sums are not used.
+    error = error + (_mm_min_pd(sum, x) - (total - _mm_max_pd(sum, x)));
+#else
     const F64x2 x_part = total - sum;
     error = error + ((sum - (total - x_part)) + (x - x_part));
+#endif
     sum = total;
   };
+#if defined(__SSE2__)
+  // The least entry by minpd (x < m ? x : m: a NaN is passed over) instead of a mask per entry: a NaN or ±∞ makes its
+  // lane's sum non-finite, and only then, or when valid entries overflow the sum, is every entry checked one by one.
+  // (g++ 12 moves a vector-extension mask carried from one step to the next through general registers lane by lane,
+  // a chain several times longer than the sums'.)
+  __m128d least = _mm_set1_pd(std::numeric_limits<double>::infinity());
+#else
   const auto ok = [&](F64x2 x) {
     const auto magnitude = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(x) & sign_off);
     return (magnitude < infinity) & (x >= smallest);
   };
+#endif
   for (std::size_t g = 0; g < groups; ++g) {
     F64x2 a, b;
     __builtin_memcpy(&a, v + 4 * g, sizeof a);
     __builtin_memcpy(&b, v + 4 * g + 2, sizeof b);
+#if defined(__SSE2__)
+    least = _mm_min_pd(a, _mm_min_pd(b, least));
+#else
     good &= ok(a) & ok(b);
+#endif
     low_max = low_max < a ? a : low_max;
     high_max = high_max < b ? b : high_max;
     add(low_sum, low_error, a);
@@ -109,7 +133,19 @@ void scan_groups(const double* v, std::size_t groups, double smallest_allowed, E
   largest[1] = low_max[1];
   largest[2] = high_max[0];
   largest[3] = high_max[1];
+#if defined(__SSE2__)
+  const F64x2 sums = low_sum + high_sum;  // finite iff both lanes of both sums are
+  const bool finite = std::isfinite(sums[0]) && std::isfinite(sums[1]);
+  valid = _mm_movemask_pd(_mm_cmplt_pd(least, smallest)) == 0;
+  for (std::size_t i = 0; !finite && valid && i < 4 * groups; ++i) {
+    valid = std::isfinite(v[i]) && v[i] >= smallest_allowed;
+  }
+  (void)good;
+  (void)sign_off;
+  (void)infinity;
+#else
   valid = good[0] != 0 && good[1] != 0;
+#endif
 }
 #else
 #define PRIVSAMPLE_HISTOGRAM_VECTOR_LANES 0
