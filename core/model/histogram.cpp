@@ -292,12 +292,6 @@ void normalized_pmf_into(std::span<const double> hist, std::span<double> out, co
   divide_by_total(hist, scan, out, then);
 }
 
-void check_pmf_output(std::size_t entries, std::size_t out_entries, std::string_view name) {
-  if (out_entries != entries) {
-    throw_shape({"the output has ", out_entries, " entries but ", name, " has ", entries});
-  }
-}
-
 
 }  // namespace privsample
 

@@ -250,6 +250,18 @@ void check_sizes(std::size_t k, const Bounds& bounds) {
 
 }  // namespace
 
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+BoxTotals normalise_check_and_total(std::span<const double> counts, const HistogramScale& rule, std::span<double> q,
+                                    const Bounds& bounds) {
+  check_sizes(counts.size(), bounds);
+  check_bounds(bounds.lo(0), bounds.hi(0), 0);
+  BoxTotals totals;
+  normalise_and_total(counts, rule, q, bounds, totals);
+  check_box_totals(totals.lo.value(), totals.hi.value());
+  return totals;
+}
+#endif
+
 BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds) {
   check_sizes(p.size(), bounds);
   BoxTotals totals;
@@ -319,14 +331,8 @@ ClipSolution clip_normalise_into(std::span<const double> p, const AtomBox& box, 
 #if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
 ClipSolution clip_normalise_quotients_into(std::span<const double> counts, const HistogramScale& rule,
                                            const UniformBox& box, std::span<double> q) {
-  const Bounds bounds = uniform_bounds(box);
   (void)into(counts, q);
-  clip_solver::check_sizes(counts.size(), bounds);
-  clip_solver::check_bounds(box.lo, box.hi, 0);
-  clip_solver::BoxTotals totals;
-  clip_solver::normalise_and_total(counts, rule, q, bounds, totals);
-  clip_solver::check_box_totals(totals.lo.value(), totals.hi.value());
-  return clip_solver::solve_totalled(q, bounds, totals, true, QOut{q, nullptr});
+  return clip_solver::solve_quotients(counts, rule, uniform_bounds(box), q);
 }
 #endif
 
