@@ -13,6 +13,9 @@
 // Output: one line per row, whitespace-separated `key=value` fields, times in seconds (the JS side formats them).
 // `--memory MODE K`: one call at k = K after the input is allocated, and the growth of peak RSS it caused, for MODE
 // dist | into | solver (a process per mode: peak RSS only grows).
+// `--api [largest k] [seconds per row]`: distribution_into against the solver alone and against the route it took
+// before the solver normalised in its first pass (normalized_pmf_into, then clip_normalise_into in the same buffer,
+// the same bits), the three timed in turns, k = 10^3 upwards; one line per row, `api` fields.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -85,11 +88,57 @@ int memory_mode(const std::string& mode, std::size_t k) {
   return 0;
 }
 
+int api_mode(std::size_t largest, double budget) {
+  std::mt19937_64 rng(20261127);
+  for (std::size_t k = 1000; k <= largest; k *= 10) {
+    const std::vector<double> hist = dirichlet_half(k, false, rng);
+    const std::vector<double> p = privsample::normalized_pmf(hist);
+    std::vector<double> out(k), former(k), solved(k);
+    for (const double epsilon : {0.1, 1.0, 5.0}) {
+      const privsample::MinimaxSampler sampler(epsilon);
+      const privsample::FiniteBox box = privsample::finite_minimax_box(k, epsilon);
+      const privsample::UniformBox uniform{k, box.floor, box.ceiling};
+      const auto before = [&] {
+        privsample::normalized_pmf_into(hist, former);
+        (void)privsample::clip_normalise_into(former, uniform, former);
+      };
+      before();
+      sampler.distribution_into(hist, out);
+      if (!std::equal(out.begin(), out.end(), former.begin(), former.end())) {
+        std::fprintf(stderr, "distribution_into differs from the former route at k = %zu, eps = %g\n", k, epsilon);
+        return 1;
+      }
+      privsample_bench::Repetitions reps{7, budget, 400, false};
+      const auto t = privsample_bench::interleaved_median_seconds(
+          reps, 20e-6,
+          [&] {
+            sampler.distribution_into(hist, out);
+            sink = out[0];
+          },
+          [&] {
+            before();
+            sink = former[0];
+          },
+          [&] {
+            (void)privsample::clip_normalise_into(p, uniform, solved);
+            sink = solved[0];
+          });
+      std::printf("api k=%zu eps=%g into=%.9g former=%.9g solver=%.9g\n", k, epsilon, t[0], t[1], t[2]);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--memory") == 0) {
     return memory_mode(argv[2], static_cast<std::size_t>(std::atof(argv[3])));
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "--api") == 0) {
+    return api_mode(argc >= 3 ? static_cast<std::size_t>(std::atof(argv[2])) : 10'000'000,
+                    argc >= 4 ? std::atof(argv[3]) : 0.6);
   }
   const std::size_t largest = argc >= 2 ? static_cast<std::size_t>(std::atof(argv[1])) : 10'000'000;
   const double budget = argc >= 3 ? std::atof(argv[2]) : 0.6;

@@ -64,6 +64,17 @@ struct TwoDoubles {
 inline constexpr double kUnscaledLeast = 0x1p-500;
 inline constexpr double kUnscaledMost = 0x1p500;
 
+// How a histogram's counts become probabilities (model/histogram.hpp): p_x = h_x·first·scale / total, the two products
+// exact (powers of two that bring the largest count near 1 when it lies outside [2^-500, 2^500], else 1) and the
+// quotient rounded once. The one form of that rule, so that whoever computes p_x from it (the histogram's
+// normalisation, the clip solver's pass that normalises as it scans) gets the same doubles.
+struct HistogramScale {
+  double first = 1.0;
+  double scale = 1.0;
+  double total = 1.0;
+  [[nodiscard]] double operator()(double count) const noexcept { return count * first * scale / total; }
+};
+
 // Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
 [[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {
   const double s = a + b;

@@ -10,6 +10,10 @@
 #include "base/numeric.hpp"
 #include "base/simd_lanes.hpp"
 
+#if defined(__SSE2__) && !defined(__wasm__)
+#include <emmintrin.h>
+#endif
+
 namespace privsample {
 
 void check_category_count(std::size_t k, std::string_view name) {
@@ -83,19 +87,39 @@ void scan_groups(const double* v, std::size_t groups, double smallest_allowed, E
   I64x2 good{-1, -1};
   const auto add = [](F64x2& sum, F64x2& error, F64x2 x) {
     const F64x2 total = sum + x;
+#if defined(__SSE2__)
+    // The rounding error of sum + x by Fast2Sum on the ordered pair, larger − ... : exact, as TwoSum's is, for entries
+    // >= 0 (sum and x are then ordered by magnitude as by value), so the same double (an error of 0 may differ in
+    // sign, which adding it to `error`, never −0, does not see); two adds fewer than TwoSum's six on the adders, which
+    // bound this loop. Other entries are invalid, and their sums are not used.
+    error = error + (_mm_min_pd(sum, x) - (total - _mm_max_pd(sum, x)));
+#else
     const F64x2 x_part = total - sum;
     error = error + ((sum - (total - x_part)) + (x - x_part));
+#endif
     sum = total;
   };
+#if defined(__SSE2__)
+  // The least entry by minpd (x < m ? x : m: a NaN is passed over) instead of a mask per entry: a NaN or ±∞ makes its
+  // lane's sum non-finite, and only then, or when valid entries overflow the sum, is every entry checked one by one.
+  // (g++ 12 moves a vector-extension mask carried from one step to the next through general registers lane by lane,
+  // a chain several times longer than the sums'.)
+  __m128d least = _mm_set1_pd(std::numeric_limits<double>::infinity());
+#else
   const auto ok = [&](F64x2 x) {
     const auto magnitude = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(x) & sign_off);
     return (magnitude < infinity) & (x >= smallest);
   };
+#endif
   for (std::size_t g = 0; g < groups; ++g) {
     F64x2 a, b;
     __builtin_memcpy(&a, v + 4 * g, sizeof a);
     __builtin_memcpy(&b, v + 4 * g + 2, sizeof b);
+#if defined(__SSE2__)
+    least = _mm_min_pd(a, _mm_min_pd(b, least));
+#else
     good &= ok(a) & ok(b);
+#endif
     low_max = low_max < a ? a : low_max;
     high_max = high_max < b ? b : high_max;
     add(low_sum, low_error, a);
@@ -109,7 +133,19 @@ void scan_groups(const double* v, std::size_t groups, double smallest_allowed, E
   largest[1] = low_max[1];
   largest[2] = high_max[0];
   largest[3] = high_max[1];
+#if defined(__SSE2__)
+  const F64x2 sums = low_sum + high_sum;  // finite iff both lanes of both sums are
+  const bool finite = std::isfinite(sums[0]) && std::isfinite(sums[1]);
+  valid = _mm_movemask_pd(_mm_cmplt_pd(least, smallest)) == 0;
+  for (std::size_t i = 0; !finite && valid && i < 4 * groups; ++i) {
+    valid = std::isfinite(v[i]) && v[i] >= smallest_allowed;
+  }
+  (void)good;
+  (void)sign_off;
+  (void)infinity;
+#else
   valid = good[0] != 0 && good[1] != 0;
+#endif
 }
 #else
 #define PRIVSAMPLE_HISTOGRAM_VECTOR_LANES 0
@@ -164,25 +200,30 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x. `then` mixes and clamps each p_x in the same pass (the linear samplers).
-// Writes into `out` (as many entries as values; it may be values itself: out_i is written after values_i is read).
-void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
-                     const AffineClip& then = {}) {
-  double first = 1.0;
-  double scale = 1.0;
-  double total = scan.total;
+// precision — which gives the same p_x. Returns the rule (HistogramScale, base/numeric.hpp) for these values.
+HistogramScale scale_of(std::span<const double> values, const Scan& scan) {
+  HistogramScale rule;
+  rule.total = scan.total;
   if (!(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost)) {
     // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
     const int exponent = std::ilogb(scan.largest);
-    first = exponent < -1022 ? 0x1p1023 : 1.0;
-    scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
+    rule.first = exponent < -1022 ? 0x1p1023 : 1.0;
+    rule.scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
     // The scaled total: rare (entries beyond 2^±500), so one plain error-free chain.
     ExactSum scaled;
-    for (const double v : values) scaled.add(v * first * scale);
-    total = scaled.value();
+    for (const double v : values) scaled.add(v * rule.first * rule.scale);
+    rule.total = scaled.value();
   }
+  return rule;
+}
+
+// p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
+// read); `then` mixes and clamps each p_x in the same pass (the linear samplers).
+void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
+                     const AffineClip& then = {}) {
+  const HistogramScale p = scale_of(values, scan);
   for (std::size_t i = 0; i < values.size(); ++i) {
-    out[i] = std::clamp(then.weight * (values[i] * first * scale / total) + then.floor, then.floor, then.ceiling);
+    out[i] = std::clamp(then.weight * p(values[i]) + then.floor, then.floor, then.ceiling);
   }
 }
 
@@ -240,12 +281,14 @@ std::vector<double> normalized_pmf(std::span<const double> hist, const AffineCli
   return divided_by_total(hist, checked_histogram(hist, name), then);
 }
 
+HistogramScale checked_histogram_scale(std::span<const double> hist, std::string_view name) {
+  return scale_of(hist, checked_histogram(hist, name));
+}
+
 void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then,
                          std::string_view name) {
   const Scan scan = checked_histogram(hist, name);
-  if (out.size() != hist.size()) {
-    throw_shape({"the output has ", out.size(), " entries but ", name, " has ", hist.size()});
-  }
+  check_pmf_output(hist.size(), out.size(), name);
   divide_by_total(hist, scan, out, then);
 }
 

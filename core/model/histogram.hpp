@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "base/draw.hpp"
+#include "base/errors.hpp"
+#include "base/numeric.hpp"
 
 namespace privsample {
 
@@ -33,6 +35,17 @@ struct AffineClip {
 // The same values written into `out` (as many entries as hist: a shape error otherwise), which may be hist itself.
 void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then = {},
                          std::string_view name = "hist");
+
+// The same checks (and errors) as normalized_pmf, and the rule p_x = rule(h_x) by which it divides (base/numeric.hpp),
+// for a caller that computes p_x in a pass of its own (the clip samplers' distribution_into, which normalises in the
+// solver's first pass): each p_x the same double as normalized_pmf's.
+[[nodiscard]] HistogramScale checked_histogram_scale(std::span<const double> hist, std::string_view name = "hist");
+// The shape error of normalized_pmf_into when its output does not have as many entries as the histogram.
+inline void check_pmf_output(std::size_t entries, std::size_t out_entries, std::string_view name = "hist") {
+  if (out_entries != entries) {
+    throw_shape({"the output has ", out_entries, " entries but ", name, " has ", entries});
+  }
+}
 
 // A public prior (reference distribution) over the same k categories, as counts or probabilities (any positive
 // scale, like a histogram): length k, every entry finite and > 0 (or >= 0 when zeros are allowed, with a positive

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -71,15 +72,16 @@ struct ScanLane {
 // stopped.
 #if PRIVSAMPLE_VECTOR_LANES
 // Lanes 0, 1 and 2, 3 in two vectors; v > m ? v : m is std::max(m, v) (m < v ? v : m), and the same for min: the same
-// values for NaN and ±0 too.
-PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
+// values for NaN and ±0 too. `pair(i)` gives the masses i and i + 1 (the scalar form's `mass(i)`, lane by lane).
+template <class Pair>
+PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_lanes(std::size_t k, std::array<ScanLane*, 4> lanes, const Pair& pair) {
   I64x2 positives_01{}, positives_23{};
   F64x2 largest_01{}, largest_23{}, smallest_01{}, smallest_23{}, mass_01{}, mass_23{};
   const F64x2 zero{};
   std::size_t i = 0;
   for (; i + 4 <= k; i += 4) {
-    const F64x2 v01 = load_pair(p + i);
-    const F64x2 v23 = load_pair(p + i + 2);
+    const F64x2 v01 = pair(i);
+    const F64x2 v23 = pair(i + 2);
     positives_01 -= v01 > zero;
     positives_23 -= v23 > zero;
     largest_01 = larger(v01, largest_01);
@@ -98,6 +100,9 @@ PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_lanes(const double* p, std::size_t 
   *lanes[3] = lane(positives_23, largest_23, smallest_23, mass_23, 1);
   return i;
 }
+PRIVSAMPLE_SIMD_FUNCTION std::size_t scan_in_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
+  return scan_in_lanes(k, lanes, [p](std::size_t i) PRIVSAMPLE_SIMD_FUNCTION { return load_pair(p + i); });
+}
 #else
 inline std::size_t scan_in_lanes(const double* p, std::size_t k, std::array<ScanLane*, 4> lanes) {
   ScanLane& l0 = *lanes[0];
@@ -115,15 +120,11 @@ inline std::size_t scan_in_lanes(const double* p, std::size_t k, std::array<Scan
 }
 #endif
 
-// A uniform box's masses: branch-free and in four lanes, this pass being a good part of the whole cost. A NaN or ±∞
-// makes the total non-finite and a negative mass the smallest one negative; then the slow check names the index (a
-// total that overflows with valid masses passes it). Four lanes as four structs, never an array indexed by lane:
-// indexed, g++ -O2 keeps them in memory and every step waits on a store.
-void total_uniform_masses(std::span<const double> p, const Bounds& bounds, BoxTotals& totals) {
+// The lanes' totals as the case analysis reads them; a NaN or ±∞ makes the total non-finite and a negative mass the
+// smallest one negative, and then the slow check names the index (a total that overflows with valid masses passes it).
+void finish_uniform_totals(std::span<const double> p, const Bounds& bounds, const ScanLane& l0, const ScanLane& l1,
+                           const ScanLane& l2, const ScanLane& l3, BoxTotals& totals) {
   const std::size_t k = p.size();
-  ScanLane l0, l1, l2, l3;
-  std::size_t i = scan_in_lanes(p.data(), k, {&l0, &l1, &l2, &l3});
-  for (; i < k; ++i) l0.visit(p[i]);
   totals.open_mass = (l0.mass + l1.mass) + (l2.mass + l3.mass);
   const double smallest = std::min(std::min(l0.smallest, l1.smallest), std::min(l2.smallest, l3.smallest));
   if (!(std::isfinite(totals.open_mass) && smallest >= 0.0)) {
@@ -140,6 +141,49 @@ void total_uniform_masses(std::span<const double> p, const Bounds& bounds, BoxTo
   totals.at_infinity.add(rest * bounds.lo(0));
   totals.constant.add(rest * bounds.lo(0));
 }
+
+// A uniform box's masses: branch-free and in four lanes, this pass being a good part of the whole cost. Four lanes as
+// four structs, never an array indexed by lane: indexed, g++ -O2 keeps them in memory and every step waits on a store.
+void total_uniform_masses(std::span<const double> p, const Bounds& bounds, BoxTotals& totals) {
+  const std::size_t k = p.size();
+  ScanLane l0, l1, l2, l3;
+  std::size_t i = scan_in_lanes(p.data(), k, {&l0, &l1, &l2, &l3});
+  for (; i < k; ++i) l0.visit(p[i]);
+  finish_uniform_totals(p, bounds, l0, l1, l2, l3, totals);
+}
+
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+// The same pass over p_x = rule(h_x), each written into q as it is computed (q may be h): the quotients, their lanes
+// and their order are total_uniform_masses' on the normalised p, so the same totals to the last bit.
+void normalise_and_total(std::span<const double> h, const HistogramScale& rule, std::span<double> q,
+                         const Bounds& bounds, BoxTotals& totals) {
+  const std::size_t k = h.size();
+  ScanLane l0, l1, l2, l3;
+#if PRIVSAMPLE_VECTOR_LANES
+  const F64x2 first = splat(rule.first);
+  const F64x2 scale = splat(rule.scale);
+  const F64x2 total = splat(rule.total);
+  double* out = q.data();
+  const double* counts = h.data();
+  std::size_t i = scan_in_lanes(k, {&l0, &l1, &l2, &l3}, [=](std::size_t at) {
+    const F64x2 pair = load_pair(counts + at) * first * scale / total;  // rule(h) lane by lane
+    std::memcpy(out + at, &pair, sizeof pair);
+    return pair;
+  });
+#else
+  std::size_t i = 0;
+  for (; i + 4 <= k; i += 4) {
+    for (std::size_t j = 0; j < 4; ++j) q[i + j] = rule(h[i + j]);
+    l0.visit(q[i]);
+    l1.visit(q[i + 1]);
+    l2.visit(q[i + 2]);
+    l3.visit(q[i + 3]);
+  }
+#endif
+  for (; i < k; ++i) l0.visit(q[i] = rule(h[i]));
+  finish_uniform_totals(q, bounds, l0, l1, l2, l3, totals);
+}
+#endif
 
 // Per-atom bounds: masses and bounds atom by atom, into local totals (stores through `totals` could alias p, which
 // would keep every total in memory), copied out at the end.
@@ -192,8 +236,9 @@ Bounds atom_bounds(const AtomBox& box) {
 
 }  // namespace
 
-BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds) {
-  const std::size_t k = p.size();
+namespace {
+
+void check_sizes(std::size_t k, const Bounds& bounds) {
   if (k != bounds.size()) {
     throw_invalid({"clip_normalise: p has ", k, " entries but the box has ", bounds.size()});
   }
@@ -201,6 +246,24 @@ BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds) {
   if (k > std::numeric_limits<std::uint32_t>::max()) {
     throw_invalid({"clip_normalise: p has ", k, " entries: too many"});
   }
+}
+
+}  // namespace
+
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+BoxTotals normalise_check_and_total(std::span<const double> counts, const HistogramScale& rule, std::span<double> q,
+                                    const Bounds& bounds) {
+  check_sizes(counts.size(), bounds);
+  check_bounds(bounds.lo(0), bounds.hi(0), 0);
+  BoxTotals totals;
+  normalise_and_total(counts, rule, q, bounds, totals);
+  check_box_totals(totals.lo.value(), totals.hi.value());
+  return totals;
+}
+#endif
+
+BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds) {
+  check_sizes(p.size(), bounds);
   BoxTotals totals;
   if (bounds.uniform()) {
     check_bounds(bounds.lo(0), bounds.hi(0), 0);
@@ -264,6 +327,14 @@ ClipSolution clip_normalise_into(std::span<const double> p, const AtomBox& box, 
                                  RootSchedule schedule) {
   return solved(p, atom_bounds(box), schedule, into(p, q));
 }
+
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+ClipSolution clip_normalise_quotients_into(std::span<const double> counts, const HistogramScale& rule,
+                                           const UniformBox& box, std::span<double> q) {
+  (void)into(counts, q);
+  return clip_solver::solve_quotients(counts, rule, uniform_bounds(box), q);
+}
+#endif
 
 namespace detail {
 

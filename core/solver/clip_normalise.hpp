@@ -22,6 +22,8 @@
 #include <span>
 #include <vector>
 
+#include "base/numeric.hpp"
+
 namespace privsample {
 
 // The same bounds for every atom (Park's global sampler).
@@ -90,5 +92,12 @@ ClipSolution clip_normalise_into(std::span<const double> p, const UniformBox& bo
                                  RootSchedule schedule = RootSchedule::adaptive);
 ClipSolution clip_normalise_into(std::span<const double> p, const AtomBox& box, std::span<double> q,
                                  RootSchedule schedule = RootSchedule::adaptive);
+
+// clip_normalise_into(p, box, q) for the histogram p_x = rule(h_x) (model/histogram.hpp's checked_histogram_scale
+// gives the rule of valid counts h): the same q and solution to the last bit, with p_x computed in the solver's
+// validating pass and written into q (which may be h), where the search then runs. One pass over the k masses fewer
+// than normalising into q first and solving there. Not in the client module (its size budget): it normalises first.
+ClipSolution clip_normalise_quotients_into(std::span<const double> counts, const HistogramScale& rule,
+                                           const UniformBox& box, std::span<double> q);
 
 }  // namespace privsample

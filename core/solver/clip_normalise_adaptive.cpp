@@ -178,10 +178,9 @@ double zero_atoms_share(std::span<const double> p, const Bounds& bounds, const B
   return zero_room.value() > 0.0 ? std::clamp(shortfall / zero_room.value(), 0.0, 1.0) : 0.0;
 }
 
-}  // namespace
-
-ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q) {
-  const BoxTotals totals = check_and_total(p, bounds);
+// The solve after the validating pass, from its totals.
+ClipSolution solve_totalled(std::span<const double> p, const Bounds& bounds, const BoxTotals& totals, bool small_route,
+                            const QOut& q) {
   // q is written (and, when the solver owns it, allocated) after the search has freed its scratch: the heap then
   // peaks at q or the scratch, not both (at k = 10^4, q is 80 KB and both together would cross glibc's 128 KB trim
   // threshold, so that every call would give the heap back and fault it in again).
@@ -202,5 +201,19 @@ ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_r
   root_output(p, bounds, levelled, s, scale, q);
   return {scale, ClipCase::root};  // scale: +∞ when the root exceeds the largest double
 }
+
+}  // namespace
+
+ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q) {
+  return solve_totalled(p, bounds, check_and_total(p, bounds), small_route, q);
+}
+
+#if !defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
+ClipSolution solve_quotients(std::span<const double> counts, const HistogramScale& rule, const Bounds& bounds,
+                             std::span<double> q) {
+  const BoxTotals totals = normalise_check_and_total(counts, rule, q, bounds);
+  return solve_totalled(q, bounds, totals, true, QOut{q, nullptr});
+}
+#endif
 
 }  // namespace privsample::clip_solver

@@ -141,12 +141,21 @@ struct BoxTotals {
 // Validates p and the box (sizes, masses, bounds, Σlo <= 1 <= Σhi beyond rounding) and totals them; throws
 // std::invalid_argument naming the user's parameter.
 [[nodiscard]] BoxTotals check_and_total(std::span<const double> p, const Bounds& bounds);
+// The same pass over p_x = rule(counts_x) (a histogram's normalisation, model/histogram.hpp), each written into q
+// (which may be counts) as it is computed: the same totals, bit for bit, as check_and_total on the normalised p, for
+// a uniform box and valid counts. Not in the client module.
+[[nodiscard]] BoxTotals normalise_check_and_total(std::span<const double> counts, const HistogramScale& rule,
+                                                  std::span<double> q, const Bounds& bounds);
 
 // ---- clip_normalise_adaptive.cpp ------------------------------------------------------------------------------------
 
 // RootSchedule::adaptive (and the fixed schedule's fallback for invalid input and roots past the double range).
 // small_route = false skips the small-k route (for its tests: the same answer to the last bit).
 [[nodiscard]] ClipSolution solve(std::span<const double> p, const Bounds& bounds, bool small_route, const QOut& q);
+// The same for p_x = rule(counts_x), written into q by the validating pass (normalise_check_and_total) and solved there
+// (clip_normalise_quotients_into). Not in the client module.
+[[nodiscard]] ClipSolution solve_quotients(std::span<const double> counts, const HistogramScale& rule,
+                                           const Bounds& bounds, std::span<double> q);
 
 // ---- clip_normalise_search.cpp --------------------------------------------------------------------------------------
 

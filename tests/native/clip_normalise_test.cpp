@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "base/numeric.hpp"
+#include "model/histogram.hpp"
 #include "../../core/solver/clip_normalise_internal.hpp"
 #include "../digest/fixed_schedule_digest.hpp"
 #include "golden.hpp"
@@ -818,4 +820,49 @@ TEST_CASE("clip_normalise: the small-k route (uniform box, k <= 128) gives the s
   }
   CHECK(mismatches == 0);
   CHECK(cases >= 3000);
+}
+
+TEST_CASE("clip_normalise_quotients_into: the q, scale and case of clip_normalise_into on normalized_pmf(h), bit for "
+          "bit, for every uniform box and histogram shape; q may be h",
+          "[clip_normalise][quotients]") {
+  std::mt19937_64 rng(20261129);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const std::size_t k : {1, 2, 3, 4, 5, 6, 7, 8, 129, 1001, 20'003}) {
+    for (int shape = 0; shape < 6; ++shape) {
+      std::vector<double> h(k);
+      for (std::size_t i = 0; i < k; ++i) {
+        const double u = unit(rng);
+        const std::uint64_t j = rng();
+        switch (shape) {
+          case 0: h[i] = u; break;
+          case 1: h[i] = j % 16 == 0 ? u : 0.0; break;
+          case 2: h[i] = std::ldexp(0.5 + u, static_cast<int>(j % 2000) - 1000); break;  // rescaled totals
+          case 3: h[i] = std::numeric_limits<double>::denorm_min() * static_cast<double>(j % 50); break;
+          case 4: h[i] = j % 5 == 0 ? 1e300 : 1e-300; break;  // quotients that underflow to 0
+          default: h[i] = static_cast<double>(j % 4); break;
+        }
+      }
+      if (!(*std::max_element(h.begin(), h.end()) > 0.0)) h[0] = 1.0;
+      const std::vector<double> p = normalized_pmf(h);
+      const HistogramScale rule = checked_histogram_scale(h);
+      for (const double lo_share : {0.0, 0.2, 0.9, 1.0}) {
+        for (const double hi_share : {1.0, 1.5, 4.0, 1e6}) {
+          INFO("k = " << k << ", shape " << shape << ", lo·k = " << lo_share << ", hi·k = " << hi_share);
+          const auto n = static_cast<double>(k);
+          const UniformBox box{k, lo_share / n, hi_share / n};
+          std::vector<double> expected(k), q(k, -1.0);
+          const ClipSolution before = clip_normalise_into(p, box, expected);
+          const ClipSolution now = clip_normalise_quotients_into(h, rule, box, q);
+          REQUIRE(bits_of(now.scale) == bits_of(before.scale));
+          REQUIRE(now.kind == before.kind);
+          REQUIRE(std::equal(q.begin(), q.end(), expected.begin(), expected.end(),
+                             [](double a, double b) { return bits_of(a) == bits_of(b); }));
+          std::vector<double> in_place = h;
+          (void)clip_normalise_quotients_into(in_place, rule, box, in_place);
+          REQUIRE(std::equal(in_place.begin(), in_place.end(), expected.begin(), expected.end(),
+                             [](double a, double b) { return bits_of(a) == bits_of(b); }));
+        }
+      }
+    }
+  }
 }

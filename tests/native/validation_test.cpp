@@ -229,3 +229,80 @@ TEST_CASE("validation: the mechanism registry", "[validation][mechanism]") {
   bad.epsilon = -3.0;
   CHECK_THROWS_WITH(make_finite_mechanism("minimax", bad), Catch::Contains("epsilon") && Catch::Contains("-3"));
 }
+
+namespace {
+
+// The histogram's total as its scalar form sums it: four TwoSum lanes by index mod 4 (the rest in lane 0), then the
+// lanes' sums and their errors in a compensated sum. The lanes of every build must give this double.
+double scalar_form_total(const std::vector<double>& h) {
+  ExactSum lane[4];
+  std::size_t i = 0;
+  for (; i + 4 <= h.size(); i += 4) {
+    for (std::size_t j = 0; j < 4; ++j) lane[j].add(h[i + j]);
+  }
+  for (; i < h.size(); ++i) lane[0].add(h[i]);
+  CompensatedSum total;
+  for (const ExactSum& l : lane) total.add(l.sum);
+  for (const ExactSum& l : lane) total.add(l.error);
+  return total.value();
+}
+
+}  // namespace
+
+TEST_CASE("validation: the histogram's scan gives the scalar form's total bit for bit and finds a bad entry at every "
+          "position of its groups", "[validation]") {
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const std::size_t k : {1, 3, 4, 5, 8, 13, 64, 1003, 100'000}) {
+    for (int shape = 0; shape < 6; ++shape) {
+      std::vector<double> h(k);
+      for (std::size_t i = 0; i < k; ++i) {
+        const double u = unit(rng);
+        const std::uint64_t j = rng();
+        switch (shape) {
+          case 0: h[i] = u; break;
+          case 1: h[i] = std::ldexp(0.5 + u, static_cast<int>(j % 900) - 450); break;  // sums that round a lot
+          case 2: h[i] = j % 7 == 0 ? -0.0 : static_cast<double>(j % 1000); break;
+          case 3: h[i] = j % 2 == 0 ? 1e100 * u : 1e-100 * u; break;  // tiny next to huge: errors of the size of x
+          case 4: h[i] = i == 0 ? 1.0 : std::numeric_limits<double>::denorm_min() * static_cast<double>(j % 3); break;
+          default: h[i] = i % 4 == 0 ? 1.0 : 0x1p-53; break;  // exact ties in every lane
+        }
+      }
+      if (!(*std::max_element(h.begin(), h.end()) > 0.0)) h[0] = 1.0;
+      INFO("k = " << k << ", shape " << shape);
+      const HistogramScale rule = checked_histogram_scale(h);
+      REQUIRE(rule.first == 1.0);
+      REQUIRE(rule.scale == 1.0);
+      REQUIRE(std::bit_cast<std::uint64_t>(rule.total) == std::bit_cast<std::uint64_t>(scalar_form_total(h)));
+    }
+  }
+  // Valid counts whose sum overflows are rescaled, not rejected, wherever they sit.
+  for (const std::size_t k : {4, 9, 64}) {
+    std::vector<double> huge(k, 1.5e308);
+    const std::vector<double> p = normalized_pmf(huge);
+    for (const double v : p) CHECK(v == 1.0 / static_cast<double>(k));
+  }
+  // A bad entry at each position (in a group of four or in the rest) is the one named, with its value.
+  const double bad_values[] = {kNaN, kInf, -kInf, -1.0, -std::numeric_limits<double>::denorm_min(), -1e300};
+  for (const std::size_t k : {4, 5, 8, 11, 67}) {
+    for (std::size_t at = 0; at < k; ++at) {
+      for (const double bad : bad_values) {
+        std::vector<double> h(k, 2.0);
+        h[at] = bad;
+        INFO("k = " << k << ", at " << at << ", value " << bad);
+        const std::string where = "hist[" + std::to_string(at) + "]";
+        CHECK_THROWS_WITH(normalized_pmf(h), Catch::Contains(where));
+        CHECK_THROWS_WITH(MinimaxSampler(1.0).distribution(h), Catch::Contains(where));
+        if (at + 1 < k) {  // a huge count beside it: the sum overflows too
+          h[at + 1] = 1.7e308;
+          CHECK_THROWS_WITH(normalized_pmf(h), Catch::Contains(where));
+        }
+      }
+      // priors refuse zeros (−0 too) at every position; histograms take them
+      std::vector<double> prior(k, 1.0);
+      prior[at] = at % 2 == 0 ? 0.0 : -0.0;
+      CHECK_THROWS_WITH(validated_prior(prior, k), Catch::Contains("prior[" + std::to_string(at) + "]"));
+      CHECK_NOTHROW(normalized_pmf(prior));
+    }
+  }
+}

@@ -27,13 +27,22 @@ std::vector<double> MinimaxSampler::distribution(std::span<const double> input) 
   return q;
 }
 
-// p = normalized_pmf(hist) written into out, then solved in place: the same p and the same solve as solve(), so the
-// same q to the last bit, with no memory beyond out and the search's scratch.
+// p = normalized_pmf(hist) written into out and solved there: the same p and the same solve as solve(), so the same q
+// to the last bit, with no memory beyond out and the search's scratch. The solver computes each p_x in its first pass
+// (clip_normalise_quotients_into) rather than reading it back from out; the client module, whose bytes go to its size
+// budget, normalises first and then solves.
 void MinimaxSampler::distribution_into(std::span<const double> input, std::span<double> out) const {
   if (cells_) return copy_into(cells_->distribution(input), out);
+#if defined(PRIVSAMPLE_CLIENT_SIZE_BUDGET)
   normalized_pmf_into(input, out);
   const FiniteBox box = finite_minimax_box(out.size(), epsilon_);
   (void)clip_normalise_into(out, UniformBox{out.size(), box.floor, box.ceiling}, out);
+#else
+  const HistogramScale rule = checked_histogram_scale(input);
+  check_pmf_output(input.size(), out.size());
+  const FiniteBox box = finite_minimax_box(out.size(), epsilon_);
+  (void)clip_normalise_quotients_into(input, rule, UniformBox{out.size(), box.floor, box.ceiling}, out);
+#endif
 }
 
 double MinimaxSampler::normaliser(std::span<const double> input) const {

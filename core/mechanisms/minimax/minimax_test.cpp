@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -717,4 +719,69 @@ TEST_CASE("minimax and k-RR: distribution_into checks the output's length and th
     distribution_into(m, hist, out);
     CHECK(out == distribution(m, hist));
   }
+}
+
+namespace {
+
+// Beyond shaped_histogram's eight: counts near the largest double (their total overflows), subnormal counts alone,
+// quotients that underflow to 0 next to a huge count, −0 counts, counts of 1e-320 beside one of 1e-310, a near-uniform
+// histogram inside the box, large integer counts, and a histogram with only a handful of counts in k.
+std::vector<double> extreme_histogram(std::mt19937_64& rng, std::size_t k, int shape) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> h(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double u = unit(rng);
+    const std::uint64_t j = rng();
+    switch (shape) {
+      case 0: h[i] = std::ldexp(0.5 + 0.5 * u, 1024 - 1); break;
+      case 1: h[i] = std::numeric_limits<double>::denorm_min() * static_cast<double>(j % 1000); break;
+      case 2: h[i] = j % 64 == 0 ? 1e300 : (j % 2 == 0 ? 1e-300 * (1.0 + u) : 0.0); break;
+      case 3: h[i] = j % 3 == 0 ? -0.0 : u; break;
+      case 4: h[i] = i == j % k ? 1e-310 : 1e-320 * static_cast<double>(j % 7); break;
+      case 5: h[i] = 1.0 + 1e-3 * u; break;
+      case 6: h[i] = 1e15 + static_cast<double>(j % 1'000'000); break;
+      default: h[i] = j % (k / 4 + 1) == 0 ? u : 0.0; break;
+    }
+  }
+  if (!(*std::max_element(h.begin(), h.end()) > 0.0)) h[k / 2] = 1.0;
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("minimax: distribution_into, which normalises in the solver's first pass, gives the bits of normalising "
+          "first and then solving, for random and adversarial histograms, k = 1 to 10^6, in place too",
+          "[minimax][distribution_into]") {
+  std::mt19937_64 rng(20261128);
+  std::vector<std::size_t> sizes;
+  for (std::size_t k = 1; k <= 9; ++k) sizes.push_back(k);
+  for (const std::size_t k : {31, 32, 33, 34, 35, 127, 128, 129, 130, 131, 1000, 4097, 65'538, 100'003, 1'000'000}) {
+    sizes.push_back(k);
+  }
+  std::size_t compared = 0;
+  for (const std::size_t k : sizes) {
+    for (int shape = 0; shape < 16; ++shape) {
+      if (k >= 100'000 && shape % 3 != 0) continue;  // the largest sizes: a third of the shapes (time)
+      const std::vector<double> hist = shape < 8 ? shaped_histogram(rng, k, shape) : extreme_histogram(rng, k, shape - 8);
+      for (const double epsilon : {0.0, 0.1, 1.0, 5.0, 20.0}) {
+        INFO("k = " << k << ", shape " << shape << ", eps = " << epsilon);
+        const MinimaxSampler sampler(epsilon);
+        const FiniteBox box = finite_minimax_box(k, epsilon);
+        // The path distribution_into took before: normalise into the output, then solve there.
+        std::vector<double> before(k, -1.0);
+        normalized_pmf_into(hist, before);
+        (void)clip_normalise_into(before, UniformBox{k, box.floor, box.ceiling}, before);
+        std::vector<double> now(k, -1.0);
+        sampler.distribution_into(hist, now);
+        REQUIRE(std::equal(now.begin(), now.end(), before.begin(), before.end(),
+                           [](double a, double b) { return bits_of(a) == bits_of(b); }));
+        std::vector<double> in_place = hist;  // the output is the histogram itself
+        sampler.distribution_into(in_place, in_place);
+        REQUIRE(std::equal(in_place.begin(), in_place.end(), before.begin(), before.end(),
+                           [](double a, double b) { return bits_of(a) == bits_of(b); }));
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 1000);
 }
