@@ -16,10 +16,15 @@ HadamardOracle::HadamardOracle(double epsilon, std::size_t k)
                                     std::uint64_t{1} << 63)}) {}
 
 HadamardOracle::HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept
-    : OracleParts(claimed, k, coins), order_(std::bit_ceil(static_cast<std::uint64_t>(k))) {}
+    : OracleParts(claimed, k, coins),
+      order_(std::bit_ceil(static_cast<std::uint64_t>(k))),
+      shift_(63 - std::countr_zero(order_)) {}
 
 std::uint64_t HadamardOracle::report(std::size_t item, RandomBits& bits) const {
-  const std::uint64_t column = uniform_below(bits, order_);  // a power of two: one word, never rejected
+  // uniform_below(bits, K) for K = 2^b is the word's top b bits (word·K's high half; its low half is never below
+  // 2^64 mod K = 0, so never rejected): the same column from the same word, without a 128-bit product. (Two shifts:
+  // b = 0 is a shift by 64 in one.)
+  const std::uint64_t column = (bits.next_u64() >> 1) >> shift_;
   const auto flip = static_cast<std::uint64_t>(bits.next_u64() < coins_.flip);
   const auto parity = static_cast<std::uint64_t>(std::popcount(column & item) & 1);
   return 2 * column + (parity ^ flip);

@@ -60,6 +60,7 @@ class HadamardOracle : public OracleParts<ReportFormat::integer, CountsKind::per
 
  private:
   std::uint64_t order_;
+  int shift_;  // 63 − log2 K
 };
 
 }  // namespace privsample
