@@ -44,10 +44,14 @@ EM_JS(void, fill_with_captured_crypto, (std::uint8_t * data, std::size_t length)
 
 namespace privsample::bindings {
 
-RandomBits& secure_bits() {
+namespace {
+SecureRandom& secure_random() {
   static SecureRandom bits([](std::span<std::uint8_t> out) { fill_with_captured_crypto(out.data(), out.size()); });
   return bits;
 }
+}  // namespace
+
+RandomBits& secure_bits() { return secure_random(); }
 
 void Sampler::configure(std::string_view name, const MechanismOptions& options) {
   // Built before the old one goes (a failed configure keeps it), then moved in: emplace move-constructs, where an
@@ -116,8 +120,11 @@ MechanismOptions& staged_options() {
 
 Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_cast<std::uintptr_t>(address)); }
 
-OracleEncoder& oracle_of(double address) {
-  return *reinterpret_cast<OracleEncoder*>(static_cast<std::uintptr_t>(address));
+// The client's oracles draw from the CSPRNG, whose next_u64 their report loop inlines.
+using ClientEncoder = BasicOracleEncoder<SecureRandom>;
+
+ClientEncoder& oracle_of(double address) {
+  return *reinterpret_cast<ClientEncoder*>(static_cast<std::uintptr_t>(address));
 }
 
 // A buffer of n doubles for a JS array's values; n = 0 is left for the core to reject with its own message.
@@ -260,11 +267,12 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
 }
 
 // ---- frequency oracles -------------------------------------------------------------------------------------------
-// An oracle is a core OracleEncoder (its buffers hold the last reports) drawing from the CSPRNG.
+// An oracle is a core encoder (its buffers hold the last reports) drawing from the CSPRNG.
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
   const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
-    auto made = std::make_unique<OracleEncoder>(make_oracle(staged_text(name_length), staged_options()), secure_bits());
+    auto made = std::make_unique<ClientEncoder>(make_oracle(staged_text(name_length), staged_options()),
+                                                secure_random());
     return address_of(made.release());  // owned by the JS handle
   });
   staged_options() = {};
@@ -272,7 +280,7 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
 }
 
 EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
-  std::unique_ptr<OracleEncoder>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
+  std::unique_ptr<ClientEncoder>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
 // (No export for the oracle's ε and k: every oracle states pure ε-LDP at options.epsilon over options.categories
@@ -290,7 +298,7 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter(double oracle, double index, dou
 // (valid until the next call on this oracle).
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
   return guarded_number([&] {
-    OracleEncoder& e = oracle_of(oracle);
+    ClientEncoder& e = oracle_of(oracle);
     const double report = e.encode(item);
     return e.text_width() == 0 ? report : address_of(e.text());
   });
@@ -301,7 +309,7 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
 // another (2·report_bytes characters each, NUL-terminated); valid until the next call into the module.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
   return guarded_number([&] {
-    OracleEncoder& e = oracle_of(oracle);
+    ClientEncoder& e = oracle_of(oracle);
     std::vector<double>& items = staging().arrays[0];
     if (items.size() > kMaxDrawsPerCall) {
       throw_invalid({"items has ", items.size(), " entries: at most ", kMaxDrawsPerCall, " per call"});

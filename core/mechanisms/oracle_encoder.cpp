@@ -15,7 +15,8 @@ bool is_item(double x, std::size_t k) noexcept { return x >= 0.0 && x < static_c
 
 }  // namespace
 
-OracleEncoder::OracleEncoder(Oracle oracle, RandomBits& bits) : oracle_(std::move(oracle)), bits_(&bits) {
+template <class Bits>
+BasicOracleEncoder<Bits>::BasicOracleEncoder(Oracle oracle, Bits& bits) : oracle_(std::move(oracle)), bits_(&bits) {
   std::visit(
       [this](const auto& o) {
         k_ = o.categories();
@@ -24,14 +25,16 @@ OracleEncoder::OracleEncoder(Oracle oracle, RandomBits& bits) : oracle_(std::mov
       oracle_);
 }
 
-double OracleEncoder::encode(double item) {
+template <class Bits>
+double BasicOracleEncoder<Bits>::encode(double item) {
   if (!is_item(item, k_)) (void)validated_item(item, k_);  // throws, naming the item
   double report = 0.0;
   draw(std::span(&item, 1), &report);
   return report;
 }
 
-void OracleEncoder::encode_many(std::span<const double> items, std::span<double> reports) {
+template <class Bits>
+void BasicOracleEncoder<Bits>::encode_many(std::span<const double> items, std::span<double> reports) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!is_item(items[i], k_)) {
       throw_invalid({"items[", i, "] = ", items[i], ": must be an integer in [0, ", k_ - 1, "]"});  // validated_item's
@@ -40,10 +43,11 @@ void OracleEncoder::encode_many(std::span<const double> items, std::span<double>
   draw(items, reports.data());
 }
 
-void OracleEncoder::draw(std::span<const double> items, double* out) {
+template <class Bits>
+void BasicOracleEncoder<Bits>::draw(std::span<const double> items, double* out) {
   // Every character but the closing NUL is written below (a new buffer is zeros: the NUL is there).
   if (text_.size() != width_ * items.size() + 1) text_ = std::vector<char>(width_ * items.size() + 1);
-  RandomBits& bits = *bits_;
+  Bits& bits = *bits_;
   std::visit(
       [&](const auto& o) {
         if constexpr (std::decay_t<decltype(o)>::report_format == ReportFormat::bits) {
@@ -60,5 +64,8 @@ void OracleEncoder::draw(std::span<const double> items, double* out) {
       },
       oracle_);
 }
+
+template class BasicOracleEncoder<RandomBits>;
+template class BasicOracleEncoder<SecureRandom>;
 
 }  // namespace privsample

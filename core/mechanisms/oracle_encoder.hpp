@@ -14,10 +14,13 @@
 
 namespace privsample {
 
-class OracleEncoder {
+// Bits: RandomBits (any generator), or a final one such as SecureRandom, whose next_u64 the report loop can inline
+// (the client's: BasicOracleEncoder<SecureRandom>).
+template <class Bits>
+class BasicOracleEncoder {
  public:
   // Every report draws from `bits`, which must outlive the encoder.
-  OracleEncoder(Oracle oracle, RandomBits& bits);
+  BasicOracleEncoder(Oracle oracle, Bits& bits);
 
   [[nodiscard]] const Oracle& oracle() const noexcept { return oracle_; }
   [[nodiscard]] std::size_t categories() const noexcept { return k_; }
@@ -40,11 +43,15 @@ class OracleEncoder {
   void draw(std::span<const double> items, double* out);
 
   Oracle oracle_;
-  RandomBits* bits_;
+  Bits* bits_;
   std::size_t k_ = 0;  // k and the width, asked once: every call needs them
   std::size_t width_ = 0;
   std::vector<std::uint8_t> bytes_;
   std::vector<char> text_ = std::vector<char>(1);  // NUL-terminated
 };
+
+using OracleEncoder = BasicOracleEncoder<RandomBits>;
+extern template class BasicOracleEncoder<RandomBits>;
+extern template class BasicOracleEncoder<SecureRandom>;
 
 }  // namespace privsample

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <numeric>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -441,6 +442,41 @@ TEST_CASE("frequency oracles: the encoder's reports are encode_report's, from th
         if (bits) CHECK(std::string_view(e.text()).size() == items.size() * e.text_width());
         CHECK(encoder_bits.next_u64() == reference.next_u64());  // no word more or less
       }
+    }
+  }
+}
+
+TEST_CASE("frequency oracles: the client's encoder (SecureRandom, next_u64 inlined) draws as encode_report does",
+          "[oracle]") {
+  // The CSPRNG's blocks from a seeded source here, so that two SecureRandom give the same words.
+  const auto source = [](std::uint64_t seed) {
+    return [bits = SeededRandom(seed)](std::span<std::uint8_t> out) mutable {
+      for (std::uint8_t& byte : out) byte = static_cast<std::uint8_t>(bits.next_u64());
+    };
+  };
+  for (const std::string_view name : kOracles) {
+    for (const std::size_t k : {std::size_t{10}, std::size_t{1025}}) {
+      INFO(name << " at k = " << k);
+      const Oracle o = oracle_of(name, 1.0, k);
+      SecureRandom encoder_bits(source(k));
+      SecureRandom reference(source(k));
+      BasicOracleEncoder<SecureRandom> e(o, encoder_bits);
+      std::vector<std::uint8_t> bytes;
+      std::vector<double> items;
+      for (std::size_t i = 0; i < 5000; ++i) items.push_back(static_cast<double>(i * 7919 % k));  // past a block
+      std::vector<double> reports = items;
+      e.encode_many(items, reports);
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::uint64_t r = encode_report(o, static_cast<std::size_t>(items[i]), reference, bytes);
+        if (report_format(o) == ReportFormat::bits) {
+          std::string text(2 * bytes.size(), '0');
+          write_hex(bytes, text.data());
+          REQUIRE(std::string_view(e.text()).substr(i * text.size(), text.size()) == text);
+        } else {
+          REQUIRE(reports[i] == static_cast<double>(r));
+        }
+      }
+      CHECK(encoder_bits.next_u64() == reference.next_u64());
     }
   }
 }

@@ -20,16 +20,6 @@ HadamardOracle::HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) no
       order_(std::bit_ceil(static_cast<std::uint64_t>(k))),
       shift_(63 - std::countr_zero(order_)) {}
 
-std::uint64_t HadamardOracle::report(std::size_t item, RandomBits& bits) const {
-  // uniform_below(bits, K) for K = 2^b is the word's top b bits (word·K's high half; its low half is never below
-  // 2^64 mod K = 0, so never rejected): the same column from the same word, without a 128-bit product. (Two shifts:
-  // b = 0 is a shift by 64 in one.)
-  const std::uint64_t column = (bits.next_u64() >> 1) >> shift_;
-  const auto flip = static_cast<std::uint64_t>(bits.next_u64() < coins_.flip);
-  const auto parity = static_cast<std::uint64_t>(std::popcount(column & item) & 1);
-  return 2 * column + (parity ^ flip);
-}
-
 bool HadamardOracle::supports(std::uint64_t report, std::size_t v) noexcept {
   return static_cast<std::uint64_t>(std::popcount((report >> 1) & v) & 1) == (report & 1);
 }
