@@ -120,7 +120,7 @@ MechanismOptions& staged_options() {
 
 Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_cast<std::uintptr_t>(address)); }
 
-// The client's oracles draw from the CSPRNG, whose next_u64 their report loop inlines.
+// The client's oracles draw from the CSPRNG, whose next_u64 their report loops call directly.
 using ClientEncoder = BasicOracleEncoder<SecureRandom>;
 
 ClientEncoder& oracle_of(double address) {

@@ -14,8 +14,8 @@
 
 namespace privsample {
 
-// Bits: RandomBits (any generator), or a final one such as SecureRandom, whose next_u64 the report loop can inline
-// (the client's: BasicOracleEncoder<SecureRandom>).
+// Bits: RandomBits (any generator), or a final one such as SecureRandom, whose next_u64 the report loops of Hadamard
+// response and OUE call directly, not through RandomBits's table (the client's: BasicOracleEncoder<SecureRandom>).
 template <class Bits>
 class BasicOracleEncoder {
  public:

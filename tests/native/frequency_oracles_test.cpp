@@ -446,7 +446,7 @@ TEST_CASE("frequency oracles: the encoder's reports are encode_report's, from th
   }
 }
 
-TEST_CASE("frequency oracles: the client's encoder (SecureRandom, next_u64 inlined) draws as encode_report does",
+TEST_CASE("frequency oracles: the client's encoder (over SecureRandom, called directly) draws as encode_report does",
           "[oracle]") {
   // The CSPRNG's blocks from a seeded source here, so that two SecureRandom give the same words.
   const auto source = [](std::uint64_t seed) {

@@ -44,8 +44,8 @@ class HadamardOracle : public OracleParts<ReportFormat::integer, CountsKind::per
   [[nodiscard]] std::uint64_t report_values() const noexcept { return 2 * order_; }
 
   // One report of `item` (< k, checked by the caller): 2j + bit, bit = parity(item AND j) XOR the flip. Two words
-  // (j by uniform_below(K), one for the coin) whatever the item. Bits: RandomBits or a final generator (whose calls
-  // the report loop of the JS handles inlines).
+  // (j by uniform_below(K), one for the coin) whatever the item. Bits: RandomBits or a final generator (called
+  // directly).
   template <class Bits>
   [[nodiscard]] std::uint64_t report(std::size_t item, Bits& bits) const {
     // uniform_below(bits, K) for K = 2^b is the word's top b bits (word·K's high half; its low half is never below

@@ -35,7 +35,7 @@ class OueOracle : public BitsetOracleParts<OueCoins> {
 
   // One report of `item` (< k, checked by the caller) into out (report_bytes() bytes). Reads ceil(k/8)·4 words
   // whatever the item: every position's coin takes 32 bits, the padding's too, and the item's threshold is selected
-  // without a branch. Bits: RandomBits or a final generator (whose calls the report loop of the JS handles inlines).
+  // without a branch. Bits: RandomBits or a final generator (called directly).
   template <class Bits>
   void report(std::size_t item, Bits& bits, std::span<std::uint8_t> out) const {
     const std::uint32_t other = coins_.other_one;
