@@ -321,8 +321,9 @@ export function makeFiniteApi(abi) {
     return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
       name,
       options: publicOptions(opts),
-      guarantee: Object.freeze({ notion: entry.notion, epsilon: fn.ps_oracle_epsilon(handle) }),
-      categories: fn.ps_oracle_categories(handle),
+      // every oracle states pure ε-LDP at options.epsilon over options.categories items, as the core accepted them
+      guarantee: Object.freeze({ notion: entry.notion, epsilon: opts.epsilon }),
+      categories: opts.categories,
       parameters: Object.freeze(parameters),
       report: entry.report,
       counts: entry.counts,

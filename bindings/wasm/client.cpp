@@ -31,6 +31,7 @@
 #include "base/errors.hpp"
 #include "model/histogram.hpp"
 #include "base/numeric.hpp"
+#include "mechanisms/oracle_encoder.hpp"
 #include "mechanisms/oracles.hpp"
 
 // Whole blocks from the CSPRNG the wrapper captured at init, so a page script that later replaces
@@ -43,10 +44,14 @@ EM_JS(void, fill_with_captured_crypto, (std::uint8_t * data, std::size_t length)
 
 namespace privsample::bindings {
 
-RandomBits& secure_bits() {
+namespace {
+SecureRandom& secure_random() {
   static SecureRandom bits([](std::span<std::uint8_t> out) { fill_with_captured_crypto(out.data(), out.size()); });
   return bits;
 }
+}  // namespace
+
+RandomBits& secure_bits() { return secure_random(); }
 
 void Sampler::configure(std::string_view name, const MechanismOptions& options) {
   // Built before the old one goes (a failed configure keeps it), then moved in: emplace move-constructs, where an
@@ -115,21 +120,11 @@ MechanismOptions& staged_options() {
 
 Sampler& sampler_of(double address) { return *reinterpret_cast<Sampler*>(static_cast<std::uintptr_t>(address)); }
 
-// A frequency oracle built once from its options, and the buffers of its last report (JS owns it: ps_oracle_new /
-// ps_oracle_delete).
-struct OracleHandle {
-  explicit OracleHandle(Oracle made)
-      : oracle(std::move(made)), k(categories(oracle)), integer(report_format(oracle) == ReportFormat::integer) {}
-  Oracle oracle;
-  std::size_t k;  // k and the report format, asked once: every encode needs them
-  bool integer;
-  std::vector<std::uint8_t> bytes;
-  std::string hex;
-  std::vector<double> reports;  // of the last ps_oracle_encode_many of an integer oracle
-};
+// The client's oracles draw from the CSPRNG, whose next_u64 their report loops call directly.
+using ClientEncoder = BasicOracleEncoder<SecureRandom>;
 
-OracleHandle& oracle_of(double address) {
-  return *reinterpret_cast<OracleHandle*>(static_cast<std::uintptr_t>(address));
+ClientEncoder& oracle_of(double address) {
+  return *reinterpret_cast<ClientEncoder*>(static_cast<std::uintptr_t>(address));
 }
 
 // A buffer of n doubles for a JS array's values; n = 0 is left for the core to reject with its own message.
@@ -272,10 +267,12 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
 }
 
 // ---- frequency oracles -------------------------------------------------------------------------------------------
+// An oracle is a core encoder (its buffers hold the last reports) drawing from the CSPRNG.
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
   const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
-    auto made = std::make_unique<OracleHandle>(make_oracle(staged_text(name_length), staged_options()));
+    auto made = std::make_unique<ClientEncoder>(make_oracle(staged_text(name_length), staged_options()),
+                                                secure_random());
     return address_of(made.release());  // owned by the JS handle
   });
   staged_options() = {};
@@ -283,70 +280,42 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
 }
 
 EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
-  std::unique_ptr<OracleHandle>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
+  std::unique_ptr<ClientEncoder>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
-// The oracle's ε (its guarantee is pure ε-LDP) and its k. (Nothing here allocates or throws: every oracle's
-// guarantee() is a noexcept getter, and the handle holds k.)
-EMSCRIPTEN_KEEPALIVE double ps_oracle_epsilon(double oracle) { return guarantee(oracle_of(oracle).oracle).epsilon; }
-EMSCRIPTEN_KEEPALIVE double ps_oracle_categories(double oracle) { return static_cast<double>(oracle_of(oracle).k); }
-
+// (No export for the oracle's ε and k: every oracle states pure ε-LDP at options.epsilon over options.categories
+// items, as ps_oracle_new accepted them, and the glue has both.)
 // The oracle's parameters a server needs to count its reports (oracles.hpp): for the one at `index`, its value when
 // `value` is 1, else the address of its NUL-terminated name, 0 past the last (the glue reads them in order until
 // then). One export for both, so that the module carries one copy of the dispatch. (Nothing here allocates or throws.)
 EMSCRIPTEN_KEEPALIVE double ps_oracle_parameter(double oracle, double index, double value) {
-  const OracleParameter p = oracle_parameter(oracle_of(oracle).oracle, static_cast<std::size_t>(index));
+  const OracleParameter p = oracle_parameter(oracle_of(oracle).oracle(), static_cast<std::size_t>(index));
   if (value == 1.0) return p.value;
   return p.name.empty() ? 0.0 : address_of(p.name.data());
 }
 
-// One report of `item`, drawn with the CSPRNG: an integer report itself, or the address of a bitset report's
-// NUL-terminated hex text (valid until the next call on this oracle).
+// One report of `item`: an integer report itself, or the address of a bitset report's NUL-terminated hex text
+// (valid until the next call on this oracle).
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode(double oracle, double item) {
   return guarded_number([&] {
-    OracleHandle& h = oracle_of(oracle);
-    const std::size_t v = validated_item(item, h.k);
-    const std::uint64_t report = encode_report(h.oracle, v, secure_bits(), h.bytes);
-    if (h.integer) return static_cast<double>(report);
-    h.hex.assign(2 * h.bytes.size(), '0');
-    write_hex(h.bytes, h.hex.data());
-    return address_of(h.hex.c_str());
+    ClientEncoder& e = oracle_of(oracle);
+    const double report = e.encode(item);
+    return e.text_width() == 0 ? report : address_of(e.text());
   });
 }
 
-// One report per item of array slot 0 (every item checked before any is drawn; a bad one is named by its index),
-// drawn with the CSPRNG: the address of the integer reports as doubles, or of the bitset reports' hex texts one after
-// another (2·report_bytes characters each, NUL-terminated); valid until the next call on this oracle.
+// One report per item of array slot 0 (every item checked before any is drawn; a bad one is named by its index): the
+// address of the integer reports as doubles (written over the items), or of the bitset reports' hex texts one after
+// another (2·report_bytes characters each, NUL-terminated); valid until the next call into the module.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
   return guarded_number([&] {
-    OracleHandle& h = oracle_of(oracle);
-    const std::vector<double>& items = staging().arrays[0];
-    const std::size_t k = h.k;
+    ClientEncoder& e = oracle_of(oracle);
+    std::vector<double>& items = staging().arrays[0];
     if (items.size() > kMaxDrawsPerCall) {
       throw_invalid({"items has ", items.size(), " entries: at most ", kMaxDrawsPerCall, " per call"});
     }
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      const double item = items[i];
-      if (!(item >= 0.0 && item < static_cast<double>(k) && item == std::floor(item))) {
-        // validated_item's rule and words, with the item's index
-        throw_invalid({"items[", i, "] = ", item, ": must be an integer in [0, ", k - 1, "]"});
-      }
-    }
-    RandomBits& bits = secure_bits();
-    if (h.integer) {
-      double* out = sized(h.reports, items.size());
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        out[i] = static_cast<double>(encode_report(h.oracle, static_cast<std::size_t>(items[i]), bits, h.bytes));
-      }
-      return address_of(out);
-    }
-    const std::size_t width = 2 * report_bytes(h.oracle);
-    h.hex.assign(width * items.size(), '0');
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      (void)encode_report(h.oracle, static_cast<std::size_t>(items[i]), bits, h.bytes);
-      write_hex(h.bytes, h.hex.data() + i * width);
-    }
-    return address_of(h.hex.c_str());
+    e.encode_many(items, items);  // integer reports over the items, in place
+    return e.text_width() == 0 ? address_of(items.data()) : address_of(e.text());
   });
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <numeric>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "analysis/estimate.hpp"
 #include "analysis/frequency_estimate.hpp"
+#include "mechanisms/oracle_encoder.hpp"
 #include "mechanisms/oracles.hpp"
 #include "mechanisms/registry.hpp"
 #include "oracle_support.hpp"
@@ -405,4 +407,110 @@ TEST_CASE("frequency oracles: a report reads the same random words whatever the 
       }
     }
   }
+}
+
+TEST_CASE("frequency oracles: the encoder's reports are encode_report's, from the same words, one by one or at once",
+          "[oracle]") {
+  // OracleEncoder (the JS handles' encode and encodeMany) loops inside one dispatch; each report must still be the one
+  // encode_report draws from the same generator, so that the report laws checked through encode_report are its laws.
+  for (const std::string_view name : kOracles) {
+    for (const double epsilon : {0.0, 1.0, 6.0}) {
+      for (const std::size_t k : {std::size_t{2}, std::size_t{10}, std::size_t{1000}, std::size_t{1025}}) {
+        INFO(name << " at epsilon = " << epsilon << ", k = " << k);
+        const Oracle o = oracle_of(name, epsilon, k);
+        const bool bits = report_format(o) == ReportFormat::bits;
+        SeededRandom encoder_bits(k + 11);
+        SeededRandom reference(k + 11);
+        OracleEncoder e(o, encoder_bits);
+        REQUIRE(e.text_width() == 2 * report_bytes(o));
+        std::vector<std::uint8_t> bytes;
+        const auto expected = [&](std::size_t item) {
+          const std::uint64_t r = encode_report(o, item, reference, bytes);
+          std::string text(2 * bytes.size(), '0');
+          write_hex(bytes, text.data());
+          return std::pair{static_cast<double>(r), text};
+        };
+        std::vector<double> items;
+        for (std::size_t i = 0; i < 40; ++i) items.push_back(static_cast<double>(i * 7919 % k));
+        for (const double item : items) {
+          const double r = e.encode(item);
+          const auto [number, text] = expected(static_cast<std::size_t>(item));
+          if (bits) {
+            CHECK(std::string(e.text()) == text);
+          } else {
+            CHECK(r == number);
+          }
+        }
+        std::vector<double> reports = items;  // written over in place, as the client does
+        e.encode_many(items, reports);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          const auto [number, text] = expected(static_cast<std::size_t>(items[i]));
+          if (bits) {
+            CHECK(std::string_view(e.text()).substr(i * text.size(), text.size()) == text);
+          } else {
+            CHECK(reports[i] == number);
+          }
+        }
+        if (!bits) {
+          SeededRandom again(k + 11);
+          OracleEncoder in_place(o, again);
+          for (std::size_t i = 0; i < items.size(); ++i) (void)in_place.encode(items[i]);  // the same words as above
+          std::vector<double> same = items;
+          in_place.encode_many(same, same);
+          CHECK(same == reports);
+        }
+        if (bits) CHECK(std::string_view(e.text()).size() == items.size() * e.text_width());
+        CHECK(encoder_bits.next_u64() == reference.next_u64());  // no word more or less
+      }
+    }
+  }
+}
+
+TEST_CASE("frequency oracles: the client's encoder (over SecureRandom, called directly) draws as encode_report does",
+          "[oracle]") {
+  // The CSPRNG's blocks from a seeded source here, so that two SecureRandom give the same words.
+  const auto source = [](std::uint64_t seed) {
+    return [bits = SeededRandom(seed)](std::span<std::uint8_t> out) mutable {
+      for (std::uint8_t& byte : out) byte = static_cast<std::uint8_t>(bits.next_u64());
+    };
+  };
+  for (const std::string_view name : kOracles) {
+    for (const std::size_t k : {std::size_t{10}, std::size_t{1025}}) {
+      INFO(name << " at k = " << k);
+      const Oracle o = oracle_of(name, 1.0, k);
+      SecureRandom encoder_bits(source(k));
+      SecureRandom reference(source(k));
+      BasicOracleEncoder<SecureRandom> e(o, encoder_bits);
+      std::vector<std::uint8_t> bytes;
+      std::vector<double> items;
+      for (std::size_t i = 0; i < 5000; ++i) items.push_back(static_cast<double>(i * 7919 % k));  // past a block
+      std::vector<double> reports = items;
+      e.encode_many(items, reports);
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::uint64_t r = encode_report(o, static_cast<std::size_t>(items[i]), reference, bytes);
+        if (report_format(o) == ReportFormat::bits) {
+          std::string text(2 * bytes.size(), '0');
+          write_hex(bytes, text.data());
+          REQUIRE(std::string_view(e.text()).substr(i * text.size(), text.size()) == text);
+        } else {
+          REQUIRE(reports[i] == static_cast<double>(r));
+        }
+      }
+      CHECK(encoder_bits.next_u64() == reference.next_u64());
+    }
+  }
+}
+
+TEST_CASE("frequency oracles: the encoder refuses an item that is not an integer below k, by name, before drawing",
+          "[oracle]") {
+  SeededRandom bits(1);
+  OracleEncoder e(oracle_of("olh", 1.0, 4), bits);
+  CHECK_THROWS_WITH(e.encode(4), "item = 4: must be an integer in [0, 3]");
+  CHECK_THROWS_WITH(e.encode(1.5), "item = 1.5: must be an integer in [0, 3]");
+  CHECK_THROWS_WITH(e.encode(std::nan("")), Catch::StartsWith("item = "));
+  std::vector<double> items{0, 3, -1};
+  CHECK_THROWS_WITH(e.encode_many(items, items), "items[2] = -1: must be an integer in [0, 3]");
+  CHECK(items == std::vector<double>{0, 3, -1});
+  SeededRandom untouched(1);
+  CHECK(bits.next_u64() == untouched.next_u64());
 }

@@ -16,14 +16,9 @@ HadamardOracle::HadamardOracle(double epsilon, std::size_t k)
                                     std::uint64_t{1} << 63)}) {}
 
 HadamardOracle::HadamardOracle(Guarantee claimed, std::size_t k, Coins coins) noexcept
-    : OracleParts(claimed, k, coins), order_(std::bit_ceil(static_cast<std::uint64_t>(k))) {}
-
-std::uint64_t HadamardOracle::report(std::size_t item, RandomBits& bits) const {
-  const std::uint64_t column = uniform_below(bits, order_);  // a power of two: one word, never rejected
-  const auto flip = static_cast<std::uint64_t>(bits.next_u64() < coins_.flip);
-  const auto parity = static_cast<std::uint64_t>(std::popcount(column & item) & 1);
-  return 2 * column + (parity ^ flip);
-}
+    : OracleParts(claimed, k, coins),
+      order_(std::bit_ceil(static_cast<std::uint64_t>(k))),
+      shift_(63 - std::countr_zero(order_)) {}
 
 bool HadamardOracle::supports(std::uint64_t report, std::size_t v) noexcept {
   return static_cast<std::uint64_t>(std::popcount((report >> 1) & v) & 1) == (report & 1);

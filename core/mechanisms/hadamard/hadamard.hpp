@@ -8,6 +8,7 @@
 // Estimation: rows of H are orthogonal, so a report supports v (its bit equals H(v, j)'s) with probability 1 − f for
 // the item's holders and exactly 1/2 for everyone else; the counts of the 2K report values give every support count
 // at once by a fast Walsh–Hadamard transform, O(K log K). Page: README.md beside this file.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -43,8 +44,18 @@ class HadamardOracle : public OracleParts<ReportFormat::integer, CountsKind::per
   [[nodiscard]] std::uint64_t report_values() const noexcept { return 2 * order_; }
 
   // One report of `item` (< k, checked by the caller): 2j + bit, bit = parity(item AND j) XOR the flip. Two words
-  // (j by uniform_below(K), one for the coin) whatever the item.
-  [[nodiscard]] std::uint64_t report(std::size_t item, RandomBits& bits) const;
+  // (j by uniform_below(K), one for the coin) whatever the item. Bits: RandomBits or a final generator (called
+  // directly).
+  template <class Bits>
+  [[nodiscard]] std::uint64_t report(std::size_t item, Bits& bits) const {
+    // uniform_below(bits, K) for K = 2^b is the word's top b bits (word·K's high half; its low half is never below
+    // 2^64 mod K = 0, so never rejected): the same column from the same word, without a 128-bit product. (Two shifts:
+    // b = 0 is a shift by 64 in one.)
+    const std::uint64_t column = (bits.next_u64() >> 1) >> shift_;
+    const auto flip = static_cast<std::uint64_t>(bits.next_u64() < coins_.flip);
+    const auto parity = static_cast<std::uint64_t>(std::popcount(column & item) & 1);
+    return 2 * column + (parity ^ flip);
+  }
 
   // Whether the report's bit equals parity(v AND j), i.e. its ±1 equals H(v, j).
   [[nodiscard]] static bool supports(std::uint64_t report, std::size_t v) noexcept;
@@ -60,6 +71,7 @@ class HadamardOracle : public OracleParts<ReportFormat::integer, CountsKind::per
 
  private:
   std::uint64_t order_;
+  int shift_;  // 63 − log2 K
 };
 
 }  // namespace privsample

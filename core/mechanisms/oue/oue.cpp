@@ -14,28 +14,6 @@ OueOracle::OueOracle(double epsilon, std::size_t k) : BitsetOracleParts(epsilon,
   coins_ = {std::uint32_t{1} << 31, static_cast<std::uint32_t>(std::min<std::uint64_t>(other_one, std::uint64_t{1} << 31))};
 }
 
-void OueOracle::report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const {
-  const std::uint32_t other = coins_.other_one;
-  const std::uint32_t flip_to_item = other ^ coins_.item_one;
-  const std::size_t bytes = report_bytes();
-  const auto one = [&](std::uint32_t word, std::size_t i) -> unsigned {
-    const std::uint32_t threshold = other ^ (flip_to_item & (0U - static_cast<std::uint32_t>(i == item)));
-    return word < threshold ? 1U : 0U;
-  };
-  for (std::size_t byte = 0; byte < bytes; ++byte) {
-    unsigned value = 0;
-    for (std::size_t pair = 0; pair < 4; ++pair) {
-      const std::uint64_t word = bits.next_u64();
-      const std::size_t i = 8 * byte + 2 * pair;
-      value = (value << 1) | one(static_cast<std::uint32_t>(word >> 32), i);
-      value = (value << 1) | one(static_cast<std::uint32_t>(word), i + 1);
-    }
-    out[byte] = static_cast<std::uint8_t>(value);
-  }
-  const unsigned padding = static_cast<unsigned>(8 * bytes - k_);
-  out[bytes - 1] = static_cast<std::uint8_t>(out[bytes - 1] & ~((1U << padding) - 1U));
-}
-
 long double OueOracle::report_probability(std::span<const std::uint8_t> report, std::size_t item) const {
   const long double q = std::ldexp(static_cast<long double>(coins_.other_one), -32);
   long double weight = 1.0L;

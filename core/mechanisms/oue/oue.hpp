@@ -35,8 +35,29 @@ class OueOracle : public BitsetOracleParts<OueCoins> {
 
   // One report of `item` (< k, checked by the caller) into out (report_bytes() bytes). Reads ceil(k/8)·4 words
   // whatever the item: every position's coin takes 32 bits, the padding's too, and the item's threshold is selected
-  // without a branch.
-  void report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const;
+  // without a branch. Bits: RandomBits or a final generator (called directly).
+  template <class Bits>
+  void report(std::size_t item, Bits& bits, std::span<std::uint8_t> out) const {
+    const std::uint32_t other = coins_.other_one;
+    const std::uint32_t flip_to_item = other ^ coins_.item_one;
+    const std::size_t bytes = report_bytes();
+    const auto one = [&](std::uint32_t word, std::size_t i) -> unsigned {
+      const std::uint32_t threshold = other ^ (flip_to_item & (0U - static_cast<std::uint32_t>(i == item)));
+      return word < threshold ? 1U : 0U;
+    };
+    for (std::size_t byte = 0; byte < bytes; ++byte) {
+      unsigned value = 0;
+      for (std::size_t pair = 0; pair < 4; ++pair) {
+        const std::uint64_t word = bits.next_u64();
+        const std::size_t i = 8 * byte + 2 * pair;
+        value = (value << 1) | one(static_cast<std::uint32_t>(word >> 32), i);
+        value = (value << 1) | one(static_cast<std::uint32_t>(word), i + 1);
+      }
+      out[byte] = static_cast<std::uint8_t>(value);
+    }
+    const unsigned padding = static_cast<unsigned>(8 * bytes - k_);
+    out[bytes - 1] = static_cast<std::uint8_t>(out[bytes - 1] & ~((1U << padding) - 1U));
+  }
 
   // Pr(report | item) = w(report)·level (levels()), w(report) the product of the k coins' q or 1 − q computed the same
   // way for every item, so that two items' probabilities of one report have exactly the ratio of their levels up to
