@@ -381,8 +381,8 @@ export interface CategoryEstimate {
  * simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the mechanism is meant for break
  * it without the counts showing it (for 'local' and 'local-linear': users outside the identity box or N_γ(P0), which
  * every user holding one item is); `warnings` where the counts themselves are implausible under the assumption (each
- * has probability <= α when the assumption holds; one naming categories whose pointwise interval alone lies outside
- * [0, 1] is evidence for each such category on its own, and among many categories a few come by chance).
+ * has probability <= α when the assumption holds: the simultaneous box misses [0, 1] or holds no pmf; a pointwise
+ * interval alone outside [0, 1] is not warned of, as about α·k of them are by chance).
  */
 export interface PopulationEstimate extends CategoryEstimate {
   readonly confidence: number;
@@ -402,7 +402,7 @@ export interface PopulationEstimate extends CategoryEstimate {
   readonly caveat: string | null;
   /**
    * Run-time evidence against `assumption`: counts no target of the assumed kind gives but with probability <= α
-   * (the simultaneous box), then categories whose pointwise interval alone lies outside [0, 1], named.
+   * (the simultaneous box: categories whose interval lies outside [0, 1], named, or a box that holds no pmf).
    */
   readonly warnings: readonly string[];
 }
@@ -539,8 +539,8 @@ export interface FrequencyCounts {
 export interface FrequencyEstimate extends CategoryEstimate {
   readonly alpha: number;
   /**
-   * Counts implausible for users holding one item each: items whose interval lies entirely outside [0, 1], named
-   * (simultaneous: evidence at level α for all items together; pointwise: for that item on its own).
+   * Counts implausible for users holding one item each: items whose simultaneous interval lies entirely outside
+   * [0, 1], named (evidence at level α for all items together).
    */
   readonly warnings: readonly string[];
 }

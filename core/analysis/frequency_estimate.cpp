@@ -170,7 +170,7 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   }
   // The shares' intervals map to the items' by the increasing f = (m − q*)/(p* − q*), then are cut to [0, 1] the one
   // way every estimator cuts them (estimate.hpp affine_inversion_intervals): pointwise ⊆ simultaneous ⊆ [0, 1], and a
-  // warning naming each item whose interval misses [0, 1].
+  // warning naming each item whose simultaneous interval misses [0, 1].
   const std::vector<double> offset(k, static_cast<double>(law.q));
   TargetIntervals items = affine_inversion_intervals(std::move(shares), static_cast<double>(gap), offset, "the items");
   out.lower = std::move(items.lower);
