@@ -22,12 +22,13 @@ Staging& staging();
 // The first `length` bytes of the staged text.
 [[nodiscard]] std::string_view staged_text(double length);
 
-// `buffer` holding `size` doubles (contents unspecified: the wrapper writes them next), without vector::resize. These
-// files are built at -Oz and linked first, so their copy of vector<double>::resize, which value-initialises one
-// double per call, would be the one the whole module links, and every hot resize in the core would pay for it (most
-// of a k-RR sample() at large k in the client module).
-inline double* sized(std::vector<double>& buffer, std::size_t size) {
-  if (buffer.size() != size) buffer = std::vector<double>(size);
+// `buffer` holding `size` values (contents unspecified: the wrapper or the core writes them next), without
+// vector::resize. These files are built at -Oz and linked first, so their copy of vector<double>::resize, which
+// value-initialises one double per call, would be the one the whole module links, and every hot resize in the core
+// would pay for it (most of a k-RR sample() at large k in the client module).
+template <class T>
+T* sized(std::vector<T>& buffer, std::size_t size) {
+  if (buffer.size() != size) buffer = std::vector<T>(size);
   return buffer.data();
 }
 

@@ -252,9 +252,10 @@ EMSCRIPTEN_KEEPALIVE double ps_sample_many(double sampler, double n, double seed
   return guarded_number([&] {
     Sampler& s = sampler_of(sampler);
     const std::size_t count = validated_count(n, "n", 0, kMaxDrawsPerCall);
-    s.draws = with_bits(seeded != 0 ? std::optional<double>(seed) : std::nullopt,
-                        [&](RandomBits& bits) { return sample_many(s.mechanism(), s.input, count, bits); });
-    return address_of(s.draws.data());
+    std::uint32_t* out = sized(s.draws, count);  // kept between calls: no allocation for the same n
+    with_bits(seeded != 0 ? std::optional<double>(seed) : std::nullopt,
+              [&](RandomBits& bits) { sample_many_into(s.mechanism(), s.input, s.draws, bits); });
+    return address_of(out);
   });
 }
 

@@ -199,9 +199,14 @@ std::optional<std::vector<double>> released_probabilities(const Mechanism& mecha
 std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<const double> input, std::size_t n,
                                        RandomBits& bits) {
   std::vector<std::uint32_t> draws(n);
-  const IndexDraw draw_one = prepare(mechanism, input, n);
-  for (auto& draw : draws) draw = static_cast<std::uint32_t>(draw_one(bits));
+  sample_many_into(mechanism, input, draws, bits);
   return draws;
+}
+
+void sample_many_into(const Mechanism& mechanism, std::span<const double> input, std::span<std::uint32_t> out,
+                      RandomBits& bits) {
+  const IndexDraw draw_one = prepare(mechanism, input, out.size());
+  for (auto& draw : out) draw = static_cast<std::uint32_t>(draw_one(bits));
 }
 
 }  // namespace privsample

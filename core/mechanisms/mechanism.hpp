@@ -109,6 +109,9 @@ class SingleReleases {
 // draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<const double> input,
                                                      std::size_t n, RandomBits& bits);
+// The same draws into `out` (n = out.size()): the same indices and the same words.
+void sample_many_into(const Mechanism& mechanism, std::span<const double> input, std::span<std::uint32_t> out,
+                      RandomBits& bits);
 
 // One released point for a density on the grid a mechanism on cells was made for: a cell from its exact release (one
 // scan of the cells and one word, or the public base), then a uniform point in that cell. The work of the draw does not

@@ -5,6 +5,9 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -411,4 +414,92 @@ TEST_CASE("draw policy: sample_point releases points whose cells follow distribu
 TEST_CASE("randomness: a source that returns an all-zero block is refused", "[randomness]") {
   SecureRandom broken([](std::span<std::uint8_t> out) { std::fill(out.begin(), out.end(), std::uint8_t{0}); });
   CHECK_THROWS_WITH(broken.next_u64(), Catch::Contains("all-zero"));
+}
+
+namespace {
+
+// Seeded words in which, one time in four, a word is replaced by one of `spikes`: values that send a draw down its
+// rare paths (a coin's word equal to the first 64 bits of its probability, a uniform_below word that is rejected),
+// which plain random words reach with probability ~2^-64. Deterministic for a seed.
+class SpikyBits final : public RandomBits {
+ public:
+  SpikyBits(std::uint64_t seed, std::vector<std::uint64_t> spikes)
+      : words_(seed), choice_(seed + 1), spikes_(std::move(spikes)) {}
+  std::uint64_t next_u64() override {
+    ++count_;
+    const std::uint64_t pick = choice_.next_u64();
+    const std::uint64_t word = words_.next_u64();
+    if ((pick & 3) != 0 || spikes_.empty()) return word;
+    return spikes_[(pick >> 2) % spikes_.size()];
+  }
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+
+ private:
+  SeededRandom words_;
+  SeededRandom choice_;
+  std::vector<std::uint64_t> spikes_;
+  std::uint64_t count_ = 0;
+};
+
+// A SecureRandom whose blocks are SpikyBits' words: a source that lends its words (BufferedBits), unlike SpikyBits.
+SecureRandom spiky_secure(std::uint64_t seed, std::vector<std::uint64_t> spikes) {
+  auto words = std::make_shared<SpikyBits>(seed, std::move(spikes));
+  return SecureRandom([words](std::span<std::uint8_t> out) {
+    for (std::size_t at = 0; at + 8 <= out.size(); at += 8) {
+      const std::uint64_t word = words->next_u64();
+      std::memcpy(out.data() + at, &word, 8);
+    }
+  });
+}
+
+}  // namespace
+
+TEST_CASE("draw policy: sample_many makes the draws of one call each, from the same words, and reads no word ahead",
+          "[draw][sampling]") {
+  // However sample_many runs its draws (a loop of its own may read words from the source's buffer in runs), its
+  // indices must be those of prepare(m, input, n) called n times on the same words, and the source must be left where
+  // those calls leave it (a caller that goes on drawing from it, e.g. simulate, sees the same sequence).
+  std::mt19937_64 rng(32);
+  std::size_t checked = 0;
+  for (const std::size_t k : {std::size_t{2}, std::size_t{10}, std::size_t{1000}}) {
+    for (const double epsilon : {0.1, 1.0, 5.0, 10.0, 50.0}) {
+      for (const Named& named : registry_at(epsilon, k)) {
+        if (named.name == "laplace-projection" && k > 10) continue;  // fresh noise per draw: O(k) words each
+        const Mechanism m = make_finite_mechanism(named.name, named.options);
+        const double records = named.records ? *named.options.records : 0.0;
+        for (const auto& input : inputs(k, records, rng)) {
+          std::vector<std::uint64_t> spikes = {0, ~std::uint64_t{0}, 1};
+          if (const std::optional<Release> law = released_law(m, input)) {
+            // the coin's first 64 bits and their neighbours: ties that read the rest of its expansion
+            const double scaled = std::ldexp(law->plan().share, 64);
+            const std::uint64_t first = scaled < 0x1p64 ? static_cast<std::uint64_t>(std::floor(scaled)) : ~0ULL;
+            for (const std::uint64_t w : {first, first - 1, first + 1}) spikes.push_back(w);
+          }
+          const std::uint64_t seed = 1000 + checked;
+          INFO(named.name << " k = " << k << " eps = " << epsilon);
+          const IndexDraw draw = prepare(m, input, 5000);
+          const auto singles = [&](RandomBits& bits, std::size_t n) {
+            std::vector<std::uint32_t> out(n);
+            for (auto& index : out) index = static_cast<std::uint32_t>(draw(bits));
+            return out;
+          };
+          {  // a source that lends none of its words: every word through next_u64()
+            SpikyBits many_bits(seed, spikes);
+            SpikyBits single_bits(seed, spikes);
+            CHECK(sample_many(m, input, 700, many_bits) == singles(single_bits, 700));
+            CHECK(many_bits.count() == single_bits.count());
+            CHECK(many_bits.next_u64() == single_bits.next_u64());
+          }
+          {  // the CSPRNG's reader, which lends its block's words: 5000 draws cross a block of 8192 words
+            SecureRandom many_bits = spiky_secure(seed, spikes);
+            SecureRandom single_bits = spiky_secure(seed, spikes);
+            CHECK(sample_many(m, input, 5000, many_bits) == singles(single_bits, 5000));
+            for (int i = 0; i < 3; ++i) CHECK(many_bits.next_u64() == single_bits.next_u64());
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 300);
 }
