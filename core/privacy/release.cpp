@@ -71,11 +71,17 @@ struct ReleaseDraws {
     BufferedBits words(bits);
     const bool share_is_data = plan->share_is_data;
     const PublicBase& base = plan->base;
+    const bool uniform = base.is_uniform();
+    const std::uint64_t k = base.size();
     for (std::size_t i = 0; i < out.size(); ++i) {
       words.reserve(2 * (out.size() - i));
       const bool data = coin.toss(words) == share_is_data;
       const std::uint64_t word = words.next_u64();
-      out[i] = static_cast<std::uint32_t>(data ? table.draw_one_word(word) : base.draw(word, words));
+      // the uniform base inline: base.draw()'s words and index
+      const std::size_t index = data ? table.draw_one_word(word)
+                                     : (uniform ? static_cast<std::size_t>(uniform_below(word, k, words))
+                                                : base.draw(word, words));
+      out[i] = static_cast<std::uint32_t>(index);
     }
   }
 };
