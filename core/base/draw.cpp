@@ -71,4 +71,10 @@ std::size_t CumulativeTable::draw(RandomBits& bits) const {
   return std::min(low, upper_.size() - 1);
 }
 
+// Not inlined: every Held without a loop of its own calls this one copy (the same code in each, which the link
+// merges), rather than a copy of the loop specialised to its draw.
+[[gnu::noinline]] void IndexDraw::Callable::many(RandomBits& bits, std::span<std::uint32_t> out) const {
+  for (auto& index : out) index = static_cast<std::uint32_t>((*this)(bits));
+}
+
 }  // namespace privsample

@@ -11,6 +11,7 @@
 // protected: the continuous samplers' q (the adaptive search), subnormal arithmetic, and the JS engine around the
 // call; docs/draw-policy.md and docs/guide/privacy.md#what-timing-reveals state it.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -51,6 +52,9 @@ class IndexDraw {
       : held_(std::make_unique<Held<Draw>>(std::move(draw)).release()) {}
 
   std::size_t operator()(RandomBits& bits) const { return (*held_)(bits); }
+  // out.size() draws in a row: the same indices and the same words as that many calls. A draw with a member
+  // many(bits, out) (the releases' alias draw) runs them in one loop; any other, one call each.
+  void many(RandomBits& bits, std::span<std::uint32_t> out) const { held_->many(bits, out); }
   explicit operator bool() const noexcept { return held_ != nullptr; }
 
  private:
@@ -58,6 +62,7 @@ class IndexDraw {
   // one and the deleting one) in the module.
   struct Callable {
     virtual std::size_t operator()(RandomBits& bits) const = 0;
+    virtual void many(RandomBits& bits, std::span<std::uint32_t> out) const;  // one call per draw
     virtual void destroy() const noexcept = 0;  // deletes this Held
 
    protected:
@@ -67,6 +72,13 @@ class IndexDraw {
   struct Held final : Callable {
     explicit Held(Draw d) : draw(std::move(d)) {}
     std::size_t operator()(RandomBits& bits) const override { return draw(bits); }
+    void many(RandomBits& bits, std::span<std::uint32_t> out) const override {
+      if constexpr (requires { draw.many(bits, out); }) {
+        draw.many(bits, out);
+      } else {
+        Callable::many(bits, out);
+      }
+    }
     void destroy() const noexcept override { std::unique_ptr<const Held>{this}; }
     Draw draw;
   };

@@ -28,18 +28,31 @@ SecureRandom::SecureRandom(EntropySource source) : source_(std::move(source)) {
   if (!source_) throw std::invalid_argument("SecureRandom: the entropy source is empty");
 }
 
-std::uint64_t SecureRandom::next_u64() {
-  if (next_ == kBlockWords) {
-    if (block_.empty()) block_ = std::vector<std::uint64_t>(kBlockWords);
-    source_(std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(block_.data()), kBlockBytes));
-    // A working CSPRNG returns a block of zero bytes with probability below 2^-32768; a stubbed or broken one
-    // often does, and drawing from it would make every release predictable (or loop forever in a rejection sampler).
-    if (std::all_of(block_.begin(), block_.end(), [](std::uint64_t word) { return word == 0; })) {
-      throw std::runtime_error(
-          "the platform CSPRNG returned an all-zero block of 65536 bytes: the randomness source is broken");
-    }
-    next_ = 0;
+std::span<std::uint64_t> RandomBits::lend(std::size_t /*most*/) { return {}; }
+
+std::span<std::uint64_t> SecureRandom::lend(std::size_t most) {
+  if (most == 0) return {};
+  if (next_ == kBlockWords) refill();
+  const std::size_t count = std::min(most, kBlockWords - next_);
+  const std::span<std::uint64_t> lent(block_.data() + next_, count);
+  next_ += count;  // the borrower clears them as it reads them
+  return lent;
+}
+
+void SecureRandom::refill() {
+  if (block_.empty()) block_ = std::vector<std::uint64_t>(kBlockWords);
+  source_(std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(block_.data()), kBlockBytes));
+  // A working CSPRNG returns a block of zero bytes with probability below 2^-32768; a stubbed or broken one
+  // often does, and drawing from it would make every release predictable (or loop forever in a rejection sampler).
+  if (std::all_of(block_.begin(), block_.end(), [](std::uint64_t word) { return word == 0; })) {
+    throw std::runtime_error(
+        "the platform CSPRNG returned an all-zero block of 65536 bytes: the randomness source is broken");
   }
+  next_ = 0;
+}
+
+std::uint64_t SecureRandom::next_u64() {
+  if (next_ == kBlockWords) refill();
   const std::uint64_t word = block_[next_];
   block_[next_++] = 0;  // a used word is not kept in memory
   return word;
@@ -83,39 +96,58 @@ double uniform01(RandomBits& bits) { return static_cast<double>(bits.next_u64() 
 
 std::uint64_t uniform_below(RandomBits& bits, std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_below: n = 0: the range is empty");
-  __uint128_t product = static_cast<__uint128_t>(bits.next_u64()) * n;
-  auto low = static_cast<std::uint64_t>(product);
-  if (low < n) {
-    const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n: reject the short last block
-    while (low < threshold) {
-      product = static_cast<__uint128_t>(bits.next_u64()) * n;
-      low = static_cast<std::uint64_t>(product);
-    }
-  }
+  return uniform_below(bits.next_u64(), n, bits);
+}
+
+// Not inlined: one copy for every inlined uniform_below.
+[[gnu::noinline]] std::uint64_t uniform_below_rejected(RandomBits& bits, std::uint64_t n, std::uint64_t word) {
+  // The word's product with n has a low half below n: it may fall in the short last block, 2^64 mod n long.
+  const std::uint64_t threshold = (0 - n) % n;
+  __uint128_t product = static_cast<__uint128_t>(word) * n;
+  while (static_cast<std::uint64_t>(product) < threshold) product = static_cast<__uint128_t>(bits.next_u64()) * n;
   return static_cast<std::uint64_t>(product >> 64);
 }
 
 bool bernoulli(RandomBits& bits, double probability) {
+  // Compare a uniform real U = 0.u1u2… with probability = 0.p1p2…, 64 bits at a time (FixedCostCoin); no word is
+  // read when the outcome is certain.
   if (!(probability > 0.0)) return false;  // also NaN
   if (probability >= 1.0) return true;
-  // Compare a uniform real U = 0.u1u2… with probability = 0.p1p2…, 64 bits at a time. Scaling by 2^64 and
-  // removing the integer part are exact in binary floating point, so the comparison is exact.
-  double rest = probability;
-  while (true) {
+  return FixedCostCoin(probability).toss(bits);
+}
+
+// Scaling by 2^64 and removing the integer part are exact in binary floating point, so the comparison of a word with
+// first_, and then of further words with the rest's next 64 bits, is exact. Not inlined: one copy for its callers.
+[[gnu::noinline]] FixedCostCoin::FixedCostCoin(double probability) noexcept {
+  certain_ = probability >= 1.0;
+  if (certain_) {
+    first_ = ~std::uint64_t{0};
+  } else if (probability > 0.0) {  // else (0 or NaN) first_ = 0 and rest_ = 0: never true
+    const double scaled = probability * 0x1.0p64;  // exact; below 2^64 for probability < 1
+    const double chunk = std::floor(scaled);
+    first_ = static_cast<std::uint64_t>(chunk);
+    rest_ = scaled - chunk;
+  }
+}
+
+[[gnu::noinline]] bool FixedCostCoin::settle(RandomBits& bits) const {
+  // The word equals the first 64 bits: bernoulli()'s comparison goes on with the rest of the expansion.
+  if (certain_) return true;
+  double rest = rest_;
+  while (rest != 0.0) {
     rest *= 0x1.0p64;
     const double chunk_value = std::floor(rest);
     rest -= chunk_value;
     const auto chunk = static_cast<std::uint64_t>(chunk_value);
     const std::uint64_t word = bits.next_u64();
     if (word != chunk) return word < chunk;
-    if (rest == 0.0) return false;  // U >= probability from here on (equality has probability 0)
   }
+  return false;
 }
 
-bool bernoulli_fixed_cost(RandomBits& bits, double probability) {
-  if (probability > 0.0 && probability < 1.0) return bernoulli(bits, probability);
-  (void)bits.next_u64();
-  return probability >= 1.0;
+// Not inlined: one copy for its callers (a loop of many tosses keeps a FixedCostCoin instead).
+[[gnu::noinline]] bool bernoulli_fixed_cost(RandomBits& bits, double probability) {
+  return FixedCostCoin(probability).toss(bits);
 }
 
 DiscreteSampler::DiscreteSampler(std::span<const double> weights) {

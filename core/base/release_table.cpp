@@ -131,10 +131,8 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
 
 std::size_t AliasTable::draw(RandomBits& bits) const {
   const std::uint64_t word = bits.next_u64();
-  const std::size_t bucket = bucket_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - bucket_bits_));
-  // One word: the top bits choose the bucket, the next 63 − bits the position in it. Else a second draw.
-  const std::uint64_t u = one_word_ ? (word & (~std::uint64_t{0} >> bucket_bits_)) >> 1 : uniform_below(bits, capacity_);
-  return u < threshold_[bucket] ? bucket : alias_[bucket];
+  if (one_word_) return draw_one_word(word);
+  return in_bucket(bucket_of(word), uniform_below(bits, capacity_));  // else a second draw for the position
 }
 
 PublicBase PublicBase::uniform(std::size_t k) {
@@ -162,9 +160,12 @@ PublicBase PublicBase::from_weights(std::vector<std::uint64_t> weights) {
   return base;
 }
 
-std::size_t PublicBase::draw(RandomBits& bits) const {
-  if (weights_.empty()) return static_cast<std::size_t>(uniform_below(bits, atoms_));
-  const std::uint64_t u = uniform_below(bits, total_);
+std::size_t PublicBase::draw(RandomBits& bits) const { return draw(bits.next_u64(), bits); }
+
+// Not inlined: its rejection and search would otherwise be copied into each loop that draws it.
+[[gnu::noinline]] std::size_t PublicBase::draw(std::uint64_t word, RandomBits& bits) const {
+  const std::uint64_t u = uniform_below(word, total_, bits);  // total_ = atoms_ for the uniform base
+  if (weights_.empty()) return static_cast<std::size_t>(u);
   // The first x with upper_[x] > u (public weights: the search's path reveals nothing private).
   return static_cast<std::size_t>(std::upper_bound(upper_.begin(), upper_.end(), u) - upper_.begin());
 }

@@ -56,6 +56,13 @@ class AliasTable {
   AliasTable(std::span<const std::uint64_t> weights, std::uint64_t total);
 
   [[nodiscard]] std::size_t draw(RandomBits& bits) const;
+  // Whether one word draws the table (capacity() = 2^(63 − log2 buckets()): a total of 2^63, as every release's).
+  [[nodiscard]] bool one_word() const noexcept { return one_word_; }
+  // When one_word(): the index draw() returns for its word. Inline, for loops of many draws.
+  [[nodiscard]] std::size_t draw_one_word(std::uint64_t word) const {
+    // The top bits choose the bucket, the next 63 − bits the position in it.
+    return in_bucket(bucket_of(word), (word & (~std::uint64_t{0} >> bucket_bits_)) >> 1);
+  }
   [[nodiscard]] std::size_t size() const noexcept { return atoms_; }
   // The table itself, for checks of its exactness: bucket b returns b when its position is below threshold(b),
   // else alias(b); every bucket holds capacity() positions.
@@ -65,6 +72,13 @@ class AliasTable {
   [[nodiscard]] std::size_t alias(std::size_t bucket) const { return alias_[bucket]; }
 
  private:
+  [[nodiscard]] std::size_t bucket_of(std::uint64_t word) const noexcept {
+    return bucket_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - bucket_bits_));
+  }
+  [[nodiscard]] std::size_t in_bucket(std::size_t bucket, std::uint64_t position) const {
+    return position < threshold_[bucket] ? bucket : alias_[bucket];
+  }
+
   std::size_t atoms_ = 0;
   unsigned bucket_bits_ = 0;          // log2 K
   std::uint64_t capacity_ = 0;        // what each bucket holds
@@ -87,6 +101,8 @@ class PublicBase {
   [[nodiscard]] std::uint64_t weight(std::size_t x) const noexcept { return weights_.empty() ? 1 : weights_[x]; }
   [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
   [[nodiscard]] std::size_t draw(RandomBits& bits) const;
+  // draw() with its first word given: the same words and the same index.
+  [[nodiscard]] std::size_t draw(std::uint64_t word, RandomBits& bits) const;
 
  private:
   std::size_t atoms_ = 0;

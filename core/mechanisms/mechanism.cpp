@@ -205,8 +205,7 @@ std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<con
 
 void sample_many_into(const Mechanism& mechanism, std::span<const double> input, std::span<std::uint32_t> out,
                       RandomBits& bits) {
-  const IndexDraw draw_one = prepare(mechanism, input, out.size());
-  for (auto& draw : out) draw = static_cast<std::uint32_t>(draw_one(bits));
+  prepare(mechanism, input, out.size()).many(bits, out);
 }
 
 }  // namespace privsample

@@ -49,13 +49,50 @@ std::vector<double> Release::probabilities() const {
 
 std::size_t Release::draw_once(RandomBits& bits) const { return draw_release_once(*plan_, units_, bits); }
 
+namespace {
+
+// Many releases of one input: the plan's coin, then the data part's alias table (one word: its total is 2^63) or
+// the base.
+struct ReleaseDraws {
+  std::shared_ptr<const ReleasePlan> plan;
+  AliasTable table;
+  FixedCostCoin coin;  // on plan->share
+
+  // One draw is a loop of one: the same words as draws_data(), then table.draw() or base.draw().
+  std::size_t operator()(RandomBits& bits) const {
+    std::uint32_t index = 0;
+    many(bits, std::span<std::uint32_t>(&index, 1));
+    return index;
+  }
+  // The draws in one loop, their words borrowed from the source's buffer in runs (BufferedBits): the coin's first
+  // word and the table's without a virtual call. Every draw reads at least two words (the coin's, then the table's or
+  // the base's), so borrowing two per draw left never takes a word past the last draw's.
+  void many(RandomBits& bits, std::span<std::uint32_t> out) const {
+    BufferedBits words(bits);
+    const bool share_is_data = plan->share_is_data;
+    const PublicBase& base = plan->base;
+    const bool uniform = base.is_uniform();
+    const std::uint64_t k = base.size();
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      words.reserve(2 * (out.size() - i));
+      const bool data = coin.toss(words) == share_is_data;
+      const std::uint64_t word = words.next_u64();
+      // the uniform base inline: base.draw()'s words and index
+      const std::size_t index = data ? table.draw_one_word(word)
+                                     : (uniform ? static_cast<std::size_t>(uniform_below(word, k, words))
+                                                : base.draw(word, words));
+      out[i] = static_cast<std::uint32_t>(index);
+    }
+  }
+};
+
+}  // namespace
+
 IndexDraw Release::draw(Release release, std::size_t draws) {
   if (draws <= 1) return [release = std::move(release)](RandomBits& bits) { return release.draw_once(bits); };
   AliasTable table(release.units_, kReleaseUnits);
-  return [plan = std::move(release.plan_), table = std::move(table)](RandomBits& bits) -> std::size_t {
-    if (plan->draws_data(bits)) return table.draw(bits);
-    return plan->base.draw(bits);
-  };
+  const FixedCostCoin coin(release.plan_->share);
+  return ReleaseDraws{std::move(release.plan_), std::move(table), coin};
 }
 
 }  // namespace privsample

@@ -128,6 +128,24 @@ TEST_CASE("randomness: uniform01 is on the 2^-53 grid of the unit interval", "[r
   CHECK(sum / 100000.0 == Approx(0.5).margin(5.0 * std::sqrt(1.0 / 12.0 / 100000.0)).epsilon(0));
 }
 
+TEST_CASE("randomness: the product by 32-bit halves (WebAssembly's) is the 128-bit product", "[randomness]") {
+  SeededRandom bits(128);
+  std::vector<std::uint64_t> values = {0, 1, 2, 0xffffffff, 0x100000000, ~std::uint64_t{0}, ~std::uint64_t{0} - 1,
+                                       std::uint64_t{1} << 63, 0xffffffff00000000};
+  for (int i = 0; i < 20000; ++i) values.push_back(bits.next_u64() >> (bits.next_u64() % 64));
+  for (std::size_t i = 0; i + 1 < values.size(); ++i) {
+    for (const std::uint64_t b : {values[i + 1], values[i % 9]}) {
+      const std::uint64_t a = values[i];
+      const __uint128_t product = static_cast<__uint128_t>(a) * b;
+      std::uint64_t low = 0;
+      const std::uint64_t high = multiply_high_by_halves(a, b, low);
+      INFO(a << " * " << b);
+      CHECK(high == static_cast<std::uint64_t>(product >> 64));
+      CHECK(low == static_cast<std::uint64_t>(product));
+    }
+  }
+}
+
 TEST_CASE("randomness: uniform_below is unbiased", "[randomness]") {
   constexpr std::size_t n = 100000;
   SECTION("small ranges: n = 3 and n = 7") {
@@ -197,6 +215,97 @@ TEST_CASE("randomness: bernoulli is exact at 0 and 1 and unbiased in between", "
     for (int i = 0; i < 100000; ++i) hits += bernoulli(rare, 1e-300);
     CHECK(hits == 0);
   }
+}
+
+namespace {
+
+// bernoulli() as it was written before FixedCostCoin: U = 0.u1u2… against p = 0.p1p2…, 64 bits at a time, for
+// 0 < p < 1.
+bool reference_bernoulli(RandomBits& bits, double p) {
+  double rest = p;
+  while (true) {
+    rest *= 0x1.0p64;
+    const double chunk_value = std::floor(rest);
+    rest -= chunk_value;
+    const auto chunk = static_cast<std::uint64_t>(chunk_value);
+    const std::uint64_t word = bits.next_u64();
+    if (word != chunk) return word < chunk;
+    if (rest == 0.0) return false;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("randomness: FixedCostCoin, bernoulli and bernoulli_fixed_cost compare words with p's expansion exactly",
+          "[randomness]") {
+  // Scripted words that tie with the first 64 bits of the probability (and with their neighbours) send both down
+  // the comparison with the rest of the expansion; the outcome and the words read must agree every time.
+  const double tiny = 0x1.8p-70;  // first 64 bits 0, the rest 0.75 · 2^-6 of a word
+  for (const double p : {0.0, 1.0, 0.5, 1.0 / 3.0, 0.1, 1e-300, tiny, 1.0 - 0x1.0p-53, 2.0, -1.0, std::nan("")}) {
+    INFO("p = " << p);
+    const double scaled = std::ldexp(p, 64);
+    const std::uint64_t first = scaled >= 0.0 && scaled < 0x1p64 ? static_cast<std::uint64_t>(std::floor(scaled)) : 0;
+    const double rest = scaled >= 0.0 && scaled < 0x1p64 ? std::ldexp(scaled - std::floor(scaled), 64) : 0.0;
+    const auto second = static_cast<std::uint64_t>(std::min(std::floor(rest), 0x1.fffffffffffffp63));
+    const std::vector<std::uint64_t> ties = {first, first - 1, first + 1, second, second + 1, 0, ~std::uint64_t{0}};
+    const FixedCostCoin coin(p);
+    SeededRandom pick(5);
+    if (p > 0.0 && p < 1.0) {
+      ScriptedBits a(ties, 77);
+      ScriptedBits b(ties, 77);
+      CHECK(bernoulli(a, p) == reference_bernoulli(b, p));
+      CHECK(a.calls() == b.calls());
+    }
+    for (int trial = 0; trial < 2000; ++trial) {
+      std::vector<std::uint64_t> script(4);
+      for (auto& word : script) word = ties[pick.next_u64() % ties.size()];
+      ScriptedBits a(script, 12345);
+      ScriptedBits b(script, 12345);
+      // bernoulli_fixed_cost's rule: the comparison strictly between 0 and 1, else one word read and p >= 1
+      const bool want = p > 0.0 && p < 1.0 ? reference_bernoulli(b, p) : (b.next_u64(), p >= 1.0);
+      CHECK(coin.toss(a) == want);
+      CHECK(a.calls() == b.calls());
+      ScriptedBits c(script, 12345);
+      CHECK(bernoulli_fixed_cost(c, p) == want);
+      CHECK(c.calls() == b.calls());
+    }
+  }
+}
+
+TEST_CASE("randomness: BufferedBits gives the source's words in order, borrowed or not, and reads none ahead",
+          "[randomness]") {
+  // Two SecureRandoms on the same counting source (one read a word at a time), and two SeededRandoms (which lend no
+  // words): the buffered reader must give the plain sequence across blocks, and leave its source where the plain one is.
+  std::uint8_t start_a = 0;
+  std::uint8_t start_b = 0;
+  SecureRandom plain_secure([&](std::span<std::uint8_t> out) {
+    for (auto& byte : out) byte = ++start_a;
+  });
+  SecureRandom lending([&](std::span<std::uint8_t> out) {
+    for (auto& byte : out) byte = ++start_b;
+  });
+  SeededRandom plain_seeded(9);
+  SeededRandom seeded(9);
+  for (const auto& [plain, source] : {std::pair<RandomBits*, RandomBits*>{&plain_secure, &lending},
+                                      std::pair<RandomBits*, RandomBits*>{&plain_seeded, &seeded}}) {
+    BufferedBits buffered(*source);
+    std::size_t read = 0;
+    for (const std::size_t reserve : {0, 1, 300, 2, 8190, 7, 9000, 5}) {
+      buffered.reserve(reserve);
+      for (std::size_t i = 0; i < reserve + 3; ++i, ++read) {
+        INFO("word " << read);
+        CHECK(buffered.next_u64() == plain->next_u64());
+      }
+    }
+    CHECK(source->next_u64() == plain->next_u64());
+  }
+  // Lent words are the block's own: a second borrower never sees them again.
+  const std::span<std::uint64_t> first = lending.lend(4);
+  REQUIRE(first.size() == 4);
+  const std::vector<std::uint64_t> kept(first.begin(), first.end());
+  for (const std::uint64_t word : kept) CHECK(word == plain_secure.next_u64());
+  CHECK(lending.next_u64() == plain_secure.next_u64());
+  CHECK(lending.lend(0).empty());
 }
 
 TEST_CASE("randomness: DiscreteSampler draws in proportion to the weights", "[randomness]") {
