@@ -136,6 +136,10 @@ function waterFilling(hist, epsilon, out, sorted) {
 // ---- 1. distribution() ------------------------------------------------------------------------------------------
 console.log('\n1. distribution(): median time per call; ratios privsample / other (below 1: privsample faster)');
 const native = spawnSync('build/native/side_by_side_bench', [String(largest), String(rowSeconds)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+if (native.error) {
+  console.error(`cannot run build/native/side_by_side_bench (${native.error.code}): run \`npm run bench -- side-by-side\`, which builds it`);
+  process.exit(1);
+}
 const fields = (line) => Object.fromEntries(line.trim().split(/\s+/).slice(1).map((f) => f.split('=')).map(([k, v]) => [k, Number(v)]));
 const nativeRows = native.stdout.split('\n').filter((l) => l.startsWith('row ')).map(fields);
 const nativeSamples = native.stdout.split('\n').filter((l) => l.startsWith('sample ')).map(fields);
