@@ -99,26 +99,12 @@ export function checkedNumber(abi, result) {
 // Over the C functions of bindings/wasm/client.cpp (abi.mjs): names go in as UTF-8 text, arrays are copied into the
 // module's buffers, outputs are copied out of the heap (no view escapes).
 
-/** The registry of mechanisms and options (core/mechanisms/registry.hpp), frozen, as the module exports it. */
+/**
+ * The registry of mechanisms and options (core/mechanisms/registry.hpp) as the module exports it, frozen all the way
+ * down: JSON.parse calls the reviver on every value, innermost first (freezing a string or number does nothing).
+ */
 export function readRegistry(abi) {
-  const registry = JSON.parse(abi.readText(abi.fn.ps_registry_json()));
-  for (const option of registry.options) Object.freeze(option);
-  for (const mechanism of registry.mechanisms) {
-    Object.freeze(mechanism.required);
-    Object.freeze(mechanism.optional);
-    Object.freeze(mechanism.defaults);
-    Object.freeze(mechanism);
-  }
-  for (const oracle of registry.oracles) {
-    Object.freeze(oracle.required);
-    Object.freeze(oracle.optional);
-    Object.freeze(oracle.defaults);
-    Object.freeze(oracle);
-  }
-  Object.freeze(registry.options);
-  Object.freeze(registry.mechanisms);
-  Object.freeze(registry.oracles);
-  return Object.freeze(registry);
+  return JSON.parse(abi.readText(abi.fn.ps_registry_json()), (key, value) => Object.freeze(value));
 }
 
 /**
