@@ -170,13 +170,13 @@ export function makeFiniteApi(abi) {
     for (const [key, value] of Object.entries(opts)) {
       const keyLength = textOf(key);
       if (typeof value === 'number') {
-        checkedNumber(abi, fn.ps_option_number(keyLength, value));
+        checkedNumber(abi, fn.ps_option(keyLength, 0, value));
       } else if (typeof value === 'string') {
         // the key and its value staged as one text, the key's keyLength bytes first
-        checkedNumber(abi, fn.ps_option_text(keyLength, textOf(key + value)));
+        checkedNumber(abi, fn.ps_option(keyLength, 2, textOf(key + value)));
       } else {
         toArray(0, value);
-        checkedNumber(abi, fn.ps_option_array(keyLength));
+        checkedNumber(abi, fn.ps_option(keyLength, 1, 0));
       }
     }
   }

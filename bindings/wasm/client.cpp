@@ -112,7 +112,7 @@ namespace {
 
 constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
 
-// The options of the next ps_configure, staged one by one (ps_option_number / ps_option_array).
+// The options of the next ps_configure or ps_oracle_new, staged one by one (ps_option).
 MechanismOptions& staged_options() {
   static MechanismOptions options;
   return options;
@@ -151,27 +151,21 @@ EMSCRIPTEN_KEEPALIVE void ps_sampler_delete(double sampler) {
   std::unique_ptr<Sampler>(&sampler_of(sampler));  // takes the JS handle's ownership back and releases it
 }
 
-// The option named by the staged text (keyLength bytes) for the next ps_configure: a number, or array slot 0.
-EMSCRIPTEN_KEEPALIVE double ps_option_number(double key_length, double value) {
+// The option named by the staged text (key_length bytes) for the next ps_configure or ps_oracle_new, by its kind:
+// 0 a number (`value`), 1 an array (array slot 0), 2 a text (the staged text is the key followed by the option's
+// text, `value` bytes in all). One export for the three, so that the module carries one error guard for them.
+EMSCRIPTEN_KEEPALIVE double ps_option(double key_length, double kind, double value) {
   return guarded_number([&] {
-    set_option(staged_options(), staged_text(key_length), value);
-    return 1.0;
-  });
-}
-
-EMSCRIPTEN_KEEPALIVE double ps_option_array(double key_length) {
-  return guarded_number([&] {
-    set_option(staged_options(), staged_text(key_length), staging().arrays[0]);
-    return 1.0;
-  });
-}
-
-// A text option: the staged text is the key (keyLength bytes) followed by its value (up to textLength bytes).
-EMSCRIPTEN_KEEPALIVE double ps_option_text(double key_length, double text_length) {
-  return guarded_number([&] {
-    const std::string_view text = staged_text(text_length);
-    const std::size_t split = std::min(static_cast<std::size_t>(key_length), text.size());
-    set_option(staged_options(), text.substr(0, split), std::string(text.substr(split)));
+    MechanismOptions& options = staged_options();
+    if (kind == 2.0) {
+      const std::string_view text = staged_text(value);
+      const std::size_t split = std::min(static_cast<std::size_t>(key_length), text.size());
+      set_option(options, text.substr(0, split), std::string(text.substr(split)));
+    } else if (kind == 1.0) {
+      set_option(options, staged_text(key_length), staging().arrays[0]);
+    } else {
+      set_option(options, staged_text(key_length), value);
+    }
     return 1.0;
   });
 }
