@@ -182,10 +182,10 @@ export function makeFiniteApi(abi) {
   }
 
   function guaranteeOf(handle) {
-    const [notion, ...fields] = abi.readText(checkedNumber(abi, fn.ps_guarantee(handle))).split(' ');
+    const [notion, ...fields] = abi.readText(checkedNumber(abi, fn.ps_guarantee(handle, -1))).split(' ');
     const out = { notion };
     fields.forEach((field, i) => {
-      out[field] = checkedNumber(abi, fn.ps_guarantee_value(handle, i));
+      out[field] = checkedNumber(abi, fn.ps_guarantee(handle, i));
     });
     return Object.freeze(out);
   }

@@ -182,20 +182,19 @@ EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
   return done;
 }
 
-// "notion field field…" (space-separated, e.g. "approx-ldp epsilon delta"); the values by ps_guarantee_value.
-EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
+// The sampler's guarantee: at index -1, the address of "notion field field…" (space-separated, e.g. "approx-ldp
+// epsilon delta"); at the index of a field, its value. One export for both, so that the module carries one error
+// guard for them.
+EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler, double index) {
   return guarded_number([&] {
     const Guarantee g = guarantee(sampler_of(sampler).mechanism());
-    std::string& text = staging().text;
-    text = notion_name(g.notion);
-    for (const auto& [name, value] : guarantee_fields(g)) (text += ' ') += name;
-    return address_of(text.c_str());
-  });
-}
-
-EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
-  return guarded_number([&] {
-    const GuaranteeFields fields = guarantee_fields(guarantee(sampler_of(sampler).mechanism()));
+    const GuaranteeFields fields = guarantee_fields(g);
+    if (index == -1.0) {
+      std::string& text = staging().text;
+      text = notion_name(g.notion);
+      for (const auto& [name, value] : fields) (text += ' ') += name;
+      return address_of(text.c_str());
+    }
     // checked before the conversion: a negative or NaN index would make it undefined
     if (!(index >= 0.0 && index < static_cast<double>(fields.count))) {
       throw std::out_of_range("guarantee field index out of range");
