@@ -157,9 +157,8 @@ for (const k of [6, 100, 10_000]) {
   const wasm = await WebAssembly.compile(readFileSync(new URL('../build/wasm/privsample-client.wasm', import.meta.url)));
   const abi = await instantiateClient(wasm, (words) => crypto.getRandomValues(words));
   const { fn } = abi;
-  const handle = fn.ps_sampler_new();
   fn.ps_option(writeText(abi, 'epsilon'), 0, EPSILON);
-  fn.ps_configure(handle, writeText(abi, 'linear'));
+  const handle = fn.ps_sampler_new(writeText(abi, 'linear'));
   const copyIn = median(() => abi.doubles().set(hist, fn.ps_input(handle, k) / 8), 20000);
   const call = median(() => fn.ps_distribution(handle), 20000);
   const at = fn.ps_distribution(handle) / 8;

@@ -160,12 +160,7 @@ export function makeFiniteApi(abi) {
     return values.length;
   }
 
-  function configure(handle, mechanism, opts) {
-    stageOptions(opts);
-    checkedNumber(abi, fn.ps_configure(handle, textOf(mechanism)));
-  }
-
-  // The options of the next ps_configure or ps_oracle_new, one by one.
+  // The options of the next ps_sampler_new or ps_oracle_new, one by one.
   function stageOptions(opts) {
     for (const [key, value] of Object.entries(opts)) {
       const keyLength = textOf(key);
@@ -225,10 +220,10 @@ export function makeFiniteApi(abi) {
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
     const opts = mechanismOptions(options, registry);
-    const handle = checkedNumber(abi, fn.ps_sampler_new());
+    stageOptions(opts);
+    const handle = checkedNumber(abi, fn.ps_sampler_new(textOf(mechanism))); // freed by the module if it throws
     let guarantee;
     try {
-      configure(handle, mechanism, opts);
       guarantee = guaranteeOf(handle);
     } catch (error) {
       fn.ps_sampler_delete(handle);

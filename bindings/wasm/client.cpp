@@ -112,7 +112,7 @@ namespace {
 
 constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
 
-// The options of the next ps_configure or ps_oracle_new, staged one by one (ps_option).
+// The options of the next ps_sampler_new or ps_oracle_new, staged one by one (ps_option).
 MechanismOptions& staged_options() {
   static MechanismOptions options;
   return options;
@@ -143,15 +143,24 @@ using namespace privsample::bindings;
 extern "C" {
 
 // ---- samplers ----------------------------------------------------------------------------------------------------
-EMSCRIPTEN_KEEPALIVE double ps_sampler_new() {
-  return guarded_number([] { return address_of(std::make_unique<Sampler>().release()); });  // owned by the JS handle
+// A sampler of the mechanism named by the staged text, built from the staged options: its heap address. The options
+// are read where they were staged (configure copies what it keeps) and cleared after the call, which returns either
+// way; a sampler that could not be configured is freed here.
+EMSCRIPTEN_KEEPALIVE double ps_sampler_new(double name_length) {
+  const double address = guarded_number([&] {
+    auto made = std::make_unique<Sampler>();
+    made->configure(staged_text(name_length), staged_options());
+    return address_of(made.release());  // owned by the JS handle
+  });
+  staged_options() = {};
+  return address;
 }
 
 EMSCRIPTEN_KEEPALIVE void ps_sampler_delete(double sampler) {
   std::unique_ptr<Sampler>(&sampler_of(sampler));  // takes the JS handle's ownership back and releases it
 }
 
-// The option named by the staged text (key_length bytes) for the next ps_configure or ps_oracle_new, by its kind:
+// The option named by the staged text (key_length bytes) for the next ps_sampler_new or ps_oracle_new, by its kind:
 // 0 a number (`value`), 1 an array (array slot 0), 2 a text (the staged text is the key followed by the option's
 // text, `value` bytes in all). One export for the three, so that the module carries one error guard for them.
 EMSCRIPTEN_KEEPALIVE double ps_option(double key_length, double kind, double value) {
@@ -168,18 +177,6 @@ EMSCRIPTEN_KEEPALIVE double ps_option(double key_length, double kind, double val
     }
     return 1.0;
   });
-}
-
-// Builds the mechanism named by the staged text from the staged options (which are cleared either way).
-EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
-  // The options are read where they were staged (configure copies what it keeps) and cleared after the call, which
-  // returns either way.
-  const double done = guarded_number([&] {
-    sampler_of(sampler).configure(staged_text(name_length), staged_options());
-    return 1.0;
-  });
-  staged_options() = {};
-  return done;
 }
 
 // The sampler's guarantee: at index -1, the address of "notion field field…" (space-separated, e.g. "approx-ldp
@@ -263,7 +260,7 @@ EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, 
 // An oracle is a core encoder (its buffers hold the last reports) drawing from the CSPRNG.
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
-  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
+  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_sampler_new
     auto made = std::make_unique<ClientEncoder>(make_oracle(staged_text(name_length), staged_options()),
                                                 secure_random());
     return address_of(made.release());  // owned by the JS handle
