@@ -141,8 +141,8 @@ export function makeFiniteApi(abi) {
   const textOf = (value) => checkedNumber(abi, writeText(abi, value));
 
   function toArray(slot, values) {
-    const at = checkedNumber(abi, fn.ps_array(slot, values.length)) / 8;
-    abi.doubles().set(values, at); // a fresh view after ps_array: the heap may have grown
+    const at = checkedNumber(abi, fn.ps_stage(slot, values.length)) / 8;
+    abi.doubles().set(values, at); // a fresh view after ps_stage: the heap may have grown
   }
 
   // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length. `kept` holds the
