@@ -277,7 +277,7 @@ export function makeFiniteApi(abi) {
         live();
         text(f, 'f');
         number(k, 'k');
-        return checkedNumber(abi, fn.ps_worst_case_risk(handle, textOf(f), k));
+        return checkedNumber(abi, fn.ps_divergence(handle, textOf(f), k));
       },
     }));
     handles.set(owned.made, owned.live);
@@ -336,7 +336,7 @@ export function makeFiniteApi(abi) {
     }
     toArray(0, pp);
     toArray(1, qq);
-    return checkedNumber(abi, fn.ps_divergence(textOf(f)));
+    return checkedNumber(abi, fn.ps_divergence(0, textOf(f), 0));
   }
 
   // Test hooks (not part of the API): heap bytes in use and the shadow-stack position, for the leak tests.

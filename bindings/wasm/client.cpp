@@ -248,14 +248,6 @@ EMSCRIPTEN_KEEPALIVE double ps_sample_many(double sampler, double n, double seed
   });
 }
 
-// The closed-form worst-case risk for the divergence named by the staged text and k categories.
-EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, double k) {
-  return guarded_number([&] {
-    return worst_case_risk(sampler_of(sampler).mechanism(), parse_divergence(staged_text(f_length)),
-                           validated_count(k, "k", 1, kMaxCategories));
-  });
-}
-
 // ---- frequency oracles -------------------------------------------------------------------------------------------
 // An oracle is a core encoder (its buffers hold the last reports) drawing from the CSPRNG.
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
@@ -310,10 +302,14 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
 }
 
 // ---- the rest of the API -----------------------------------------------------------------------------------------
-// D_f(p‖q) for the divergence named by the staged text, p in array slot 0 and q in slot 1.
-EMSCRIPTEN_KEEPALIVE double ps_divergence(double f_length) {
+// The divergence named by the staged text (f_length bytes): with sampler 0, between the staged arrays p (slot 0) and
+// q (slot 1); else the sampler's closed-form worst-case risk at k categories. One export for both, so that the
+// module carries one error guard and one name lookup for them.
+EMSCRIPTEN_KEEPALIVE double ps_divergence(double sampler, double f_length, double k) {
   return guarded_number([&] {
-    return divergence(parse_divergence(staged_text(f_length)), staging().arrays[0], staging().arrays[1]);
+    const NamedDivergence f = parse_divergence(staged_text(f_length));
+    if (sampler == 0.0) return divergence(f, staging().arrays[0], staging().arrays[1]);
+    return worst_case_risk(sampler_of(sampler).mechanism(), f, validated_count(k, "k", 1, kMaxCategories));
   });
 }
 
