@@ -173,6 +173,6 @@ for (const k of [6, 100, 10_000]) {
     return abi.doubles().slice(at, at + k);
   }, () => plain.kRR.distribution(hist)], 20000);
   console.log(`copy in + copy out alone ${us(copiesOnly)} = ${(copiesOnly / handCall).toFixed(2)}x the hand-written k-RR distribution() (${us(handCall)}): what is left for the WebAssembly call to stay at 1x`);
-  fn.ps_sampler_delete(handle);
+  fn.ps_delete(0, handle);
 }
 console.log(`\nworst ratio to the hand-written JS at k >= 100: ${Math.max(...ratiosAt100Plus).toFixed(2)}x (target <= 1)`);

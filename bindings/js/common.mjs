@@ -137,7 +137,7 @@ export function makeFiniteApi(abi) {
   const mechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name));
   const handles = new WeakMap();
   // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
-  const release = new FinalizationRegistry((handle) => fn.ps_sampler_delete(handle));
+  const release = new FinalizationRegistry((handle) => fn.ps_delete(0, handle));
   const textOf = (value) => checkedNumber(abi, writeText(abi, value));
 
   function toArray(slot, values) {
@@ -226,12 +226,12 @@ export function makeFiniteApi(abi) {
     try {
       guarantee = guaranteeOf(handle);
     } catch (error) {
-      fn.ps_sampler_delete(handle);
+      fn.ps_delete(0, handle);
       throw error;
     }
     const kept = { at: 0, length: -1 }; // the sampler's input buffer (toInput)
     const message = `this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`;
-    const owned = owning(handle, release, (h) => fn.ps_sampler_delete(h), message, (live) => ({
+    const owned = owning(handle, release, (h) => fn.ps_delete(0, h), message, (live) => ({
       mechanism,
       options: publicOptions(opts),
       guarantee,
@@ -285,7 +285,7 @@ export function makeFiniteApi(abi) {
   }
 
   const oracles = Object.freeze(registry.oracles.map((o) => o.name));
-  const releaseOracle = new FinalizationRegistry((handle) => fn.ps_oracle_delete(handle));
+  const releaseOracle = new FinalizationRegistry((handle) => fn.ps_delete(1, handle));
 
   /** A frequency oracle (privsample.d.ts): encode(item) draws one report with the CSPRNG. */
   function oracle(name, options) {
@@ -299,7 +299,7 @@ export function makeFiniteApi(abi) {
     for (let i = 0, at; (at = fn.ps_oracle_parameter(handle, i, 0)) !== 0; i += 1) {
       parameters[abi.readText(at)] = fn.ps_oracle_parameter(handle, i, 1);
     }
-    return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
+    return owning(handle, releaseOracle, (h) => fn.ps_delete(1, h), message, (live) => ({
       name,
       options: publicOptions(opts),
       // every oracle states pure ε-LDP at options.epsilon over options.categories items, as the core accepted them

@@ -156,8 +156,14 @@ EMSCRIPTEN_KEEPALIVE double ps_sampler_new(double name_length) {
   return address;
 }
 
-EMSCRIPTEN_KEEPALIVE void ps_sampler_delete(double sampler) {
-  std::unique_ptr<Sampler>(&sampler_of(sampler));  // takes the JS handle's ownership back and releases it
+// Takes a JS handle's ownership back and releases it: a sampler (`what` 0) or an oracle (`what` 1). One export for
+// both.
+EMSCRIPTEN_KEEPALIVE void ps_delete(double what, double handle) {
+  if (what == 1.0) {
+    std::unique_ptr<ClientEncoder>(&oracle_of(handle));
+  } else {
+    std::unique_ptr<Sampler>(&sampler_of(handle));
+  }
 }
 
 // The option named by the staged text (key_length bytes) for the next ps_sampler_new or ps_oracle_new, by its kind:
@@ -259,10 +265,6 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
   });
   staged_options() = {};
   return address;
-}
-
-EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
-  std::unique_ptr<ClientEncoder>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
 // (No export for the oracle's ε and k: every oracle states pure ε-LDP at options.epsilon over options.categories
