@@ -157,9 +157,8 @@ for (const k of [6, 100, 10_000]) {
   const wasm = await WebAssembly.compile(readFileSync(new URL('../build/wasm/privsample-client.wasm', import.meta.url)));
   const abi = await instantiateClient(wasm, (words) => crypto.getRandomValues(words));
   const { fn } = abi;
-  const handle = fn.ps_sampler_new();
-  fn.ps_option_number(writeText(abi, 'epsilon'), EPSILON);
-  fn.ps_configure(handle, writeText(abi, 'linear'));
+  fn.ps_option(writeText(abi, 'epsilon'), 0, EPSILON);
+  const handle = fn.ps_sampler_new(writeText(abi, 'linear'));
   const copyIn = median(() => abi.doubles().set(hist, fn.ps_input(handle, k) / 8), 20000);
   const call = median(() => fn.ps_distribution(handle), 20000);
   const at = fn.ps_distribution(handle) / 8;
@@ -174,6 +173,6 @@ for (const k of [6, 100, 10_000]) {
     return abi.doubles().slice(at, at + k);
   }, () => plain.kRR.distribution(hist)], 20000);
   console.log(`copy in + copy out alone ${us(copiesOnly)} = ${(copiesOnly / handCall).toFixed(2)}x the hand-written k-RR distribution() (${us(handCall)}): what is left for the WebAssembly call to stay at 1x`);
-  fn.ps_sampler_delete(handle);
+  fn.ps_delete(0, handle);
 }
 console.log(`\nworst ratio to the hand-written JS at k >= 100: ${Math.max(...ratiosAt100Plus).toFixed(2)}x (target <= 1)`);

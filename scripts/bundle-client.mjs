@@ -17,8 +17,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const PROVIDED = ['emscripten_memcpy_big', 'emscripten_resize_heap', 'fill_with_captured_crypto', 'abort'];
 const WASM_FEATURES = ['simd', 'exception-handling', 'bulk-memory', 'sign-ext', 'mutable-globals', 'nontrapping-float-to-int'];
 const MODULES = {
-  client: ['memory', 'ps_sampler_new', 'ps_configure', 'ps_distribution', 'ps_registry_json', 'ps_error_kind'],
-  ledger: ['memory', 'ps_ledger_total', 'ps_ledger_check', 'ps_ledger_budget', 'ps_text', 'ps_error_kind'],
+  client: ['memory', 'ps_sampler_new', 'ps_distribution', 'ps_registry_json', 'ps_error_kind'],
+  ledger: ['memory', 'ps_ledger_total', 'ps_ledger_check', 'ps_ledger_budget', 'ps_stage', 'ps_error_kind'],
 };
 for (const [name, needed] of Object.entries(MODULES)) {
   const glue = `${root}build/wasm/privsample-${name}-glue.wasm`;

@@ -46,7 +46,7 @@ function makeAbi(fn, buffer) {
 /** Writes `value` into the module's text buffer; returns its length in bytes (NaN: an error is pending). */
 export function writeText(abi, value) {
   const encoded = encoder.encode(value);
-  const at = abi.fn.ps_text(encoded.length);
+  const at = abi.fn.ps_stage(2, encoded.length);
   if (Number.isNaN(at)) return at;
   abi.bytes().set(encoded, at);
   return encoded.length;

@@ -99,26 +99,12 @@ export function checkedNumber(abi, result) {
 // Over the C functions of bindings/wasm/client.cpp (abi.mjs): names go in as UTF-8 text, arrays are copied into the
 // module's buffers, outputs are copied out of the heap (no view escapes).
 
-/** The registry of mechanisms and options (core/mechanisms/registry.hpp), frozen, as the module exports it. */
+/**
+ * The registry of mechanisms and options (core/mechanisms/registry.hpp) as the module exports it, frozen all the way
+ * down: JSON.parse calls the reviver on every value, innermost first (freezing a string or number does nothing).
+ */
 export function readRegistry(abi) {
-  const registry = JSON.parse(abi.readText(abi.fn.ps_registry_json()));
-  for (const option of registry.options) Object.freeze(option);
-  for (const mechanism of registry.mechanisms) {
-    Object.freeze(mechanism.required);
-    Object.freeze(mechanism.optional);
-    Object.freeze(mechanism.defaults);
-    Object.freeze(mechanism);
-  }
-  for (const oracle of registry.oracles) {
-    Object.freeze(oracle.required);
-    Object.freeze(oracle.optional);
-    Object.freeze(oracle.defaults);
-    Object.freeze(oracle);
-  }
-  Object.freeze(registry.options);
-  Object.freeze(registry.mechanisms);
-  Object.freeze(registry.oracles);
-  return Object.freeze(registry);
+  return JSON.parse(abi.readText(abi.fn.ps_registry_json()), (key, value) => Object.freeze(value));
 }
 
 /**
@@ -151,12 +137,12 @@ export function makeFiniteApi(abi) {
   const mechanisms = Object.freeze(registry.mechanisms.filter((m) => m.space === 'finite').map((m) => m.name));
   const handles = new WeakMap();
   // A sampler forgotten without dispose() is released when the garbage collector reclaims it.
-  const release = new FinalizationRegistry((handle) => fn.ps_sampler_delete(handle));
+  const release = new FinalizationRegistry((handle) => fn.ps_delete(0, handle));
   const textOf = (value) => checkedNumber(abi, writeText(abi, value));
 
   function toArray(slot, values) {
-    const at = checkedNumber(abi, fn.ps_array(slot, values.length)) / 8;
-    abi.doubles().set(values, at); // a fresh view after ps_array: the heap may have grown
+    const at = checkedNumber(abi, fn.ps_stage(slot, values.length)) / 8;
+    abi.doubles().set(values, at); // a fresh view after ps_stage: the heap may have grown
   }
 
   // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length. `kept` holds the
@@ -174,32 +160,27 @@ export function makeFiniteApi(abi) {
     return values.length;
   }
 
-  function configure(handle, mechanism, opts) {
-    stageOptions(opts);
-    checkedNumber(abi, fn.ps_configure(handle, textOf(mechanism)));
-  }
-
-  // The options of the next ps_configure or ps_oracle_new, one by one.
+  // The options of the next ps_sampler_new or ps_oracle_new, one by one.
   function stageOptions(opts) {
     for (const [key, value] of Object.entries(opts)) {
       const keyLength = textOf(key);
       if (typeof value === 'number') {
-        checkedNumber(abi, fn.ps_option_number(keyLength, value));
+        checkedNumber(abi, fn.ps_option(keyLength, 0, value));
       } else if (typeof value === 'string') {
         // the key and its value staged as one text, the key's keyLength bytes first
-        checkedNumber(abi, fn.ps_option_text(keyLength, textOf(key + value)));
+        checkedNumber(abi, fn.ps_option(keyLength, 2, textOf(key + value)));
       } else {
         toArray(0, value);
-        checkedNumber(abi, fn.ps_option_array(keyLength));
+        checkedNumber(abi, fn.ps_option(keyLength, 1, 0));
       }
     }
   }
 
   function guaranteeOf(handle) {
-    const [notion, ...fields] = abi.readText(checkedNumber(abi, fn.ps_guarantee(handle))).split(' ');
+    const [notion, ...fields] = abi.readText(checkedNumber(abi, fn.ps_guarantee(handle, -1))).split(' ');
     const out = { notion };
     fields.forEach((field, i) => {
-      out[field] = checkedNumber(abi, fn.ps_guarantee_value(handle, i));
+      out[field] = checkedNumber(abi, fn.ps_guarantee(handle, i));
     });
     return Object.freeze(out);
   }
@@ -239,18 +220,18 @@ export function makeFiniteApi(abi) {
   function sampler(mechanism, options) {
     text(mechanism, 'mechanism');
     const opts = mechanismOptions(options, registry);
-    const handle = checkedNumber(abi, fn.ps_sampler_new());
+    stageOptions(opts);
+    const handle = checkedNumber(abi, fn.ps_sampler_new(textOf(mechanism))); // freed by the module if it throws
     let guarantee;
     try {
-      configure(handle, mechanism, opts);
       guarantee = guaranteeOf(handle);
     } catch (error) {
-      fn.ps_sampler_delete(handle);
+      fn.ps_delete(0, handle);
       throw error;
     }
     const kept = { at: 0, length: -1 }; // the sampler's input buffer (toInput)
     const message = `this '${mechanism}' sampler was disposed: make a new one with ps.sampler()`;
-    const owned = owning(handle, release, (h) => fn.ps_sampler_delete(h), message, (live) => ({
+    const owned = owning(handle, release, (h) => fn.ps_delete(0, h), message, (live) => ({
       mechanism,
       options: publicOptions(opts),
       guarantee,
@@ -296,7 +277,7 @@ export function makeFiniteApi(abi) {
         live();
         text(f, 'f');
         number(k, 'k');
-        return checkedNumber(abi, fn.ps_worst_case_risk(handle, textOf(f), k));
+        return checkedNumber(abi, fn.ps_divergence(handle, textOf(f), k));
       },
     }));
     handles.set(owned.made, owned.live);
@@ -304,7 +285,7 @@ export function makeFiniteApi(abi) {
   }
 
   const oracles = Object.freeze(registry.oracles.map((o) => o.name));
-  const releaseOracle = new FinalizationRegistry((handle) => fn.ps_oracle_delete(handle));
+  const releaseOracle = new FinalizationRegistry((handle) => fn.ps_delete(1, handle));
 
   /** A frequency oracle (privsample.d.ts): encode(item) draws one report with the CSPRNG. */
   function oracle(name, options) {
@@ -318,7 +299,7 @@ export function makeFiniteApi(abi) {
     for (let i = 0, at; (at = fn.ps_oracle_parameter(handle, i, 0)) !== 0; i += 1) {
       parameters[abi.readText(at)] = fn.ps_oracle_parameter(handle, i, 1);
     }
-    return owning(handle, releaseOracle, (h) => fn.ps_oracle_delete(h), message, (live) => ({
+    return owning(handle, releaseOracle, (h) => fn.ps_delete(1, h), message, (live) => ({
       name,
       options: publicOptions(opts),
       // every oracle states pure ε-LDP at options.epsilon over options.categories items, as the core accepted them
@@ -355,7 +336,7 @@ export function makeFiniteApi(abi) {
     }
     toArray(0, pp);
     toArray(1, qq);
-    return checkedNumber(abi, fn.ps_divergence(textOf(f)));
+    return checkedNumber(abi, fn.ps_divergence(0, textOf(f), 0));
   }
 
   // Test hooks (not part of the API): heap bytes in use and the shadow-stack position, for the leak tests.

@@ -263,8 +263,8 @@ const SLOT = { epsilon: 1, delta: 2, mu: 3 };
 function ledgerCore(abi) {
   const { fn } = abi;
   const toArray = (slot, values) => {
-    const at = checkedNumber(abi, fn.ps_array(slot, values.length)) / 8;
-    abi.doubles().set(values, at); // a fresh view after ps_array: the heap may have grown
+    const at = checkedNumber(abi, fn.ps_stage(slot, values.length)) / 8;
+    abi.doubles().set(values, at); // a fresh view after ps_stage: the heap may have grown
   };
   function stage(name, budget, releases) {
     const budgetLine = budget === null || budget === undefined ? '0' : budget.notion === undefined ? '1' : `2${budget.notion}`;

@@ -20,9 +20,7 @@ export async function compileWasm(source, packaged) {
   if (isBytes(source)) return WebAssembly.compile(source);
   if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source, 'the given Response');
   if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, globalThis.location?.href ?? import.meta.url);
-    if (url.protocol === 'file:') return WebAssembly.compile(await readLocalFile(url));
-    return compileResponse(await fetch(url), url.href);
+    return compilePackaged(new URL(source, globalThis.location?.href ?? import.meta.url));
   }
   throw new TypeError(
     'options.wasm must be a URL (string or URL), a Response, the bytes (ArrayBuffer or typed array) or a WebAssembly.Module',
@@ -37,7 +35,10 @@ async function readLocalFile(url) {
   return readFile(url);
 }
 
-/** The package's own .wasm file at `url` (a `new URL(…, import.meta.url)` that bundlers copy as an asset). */
+/**
+ * The .wasm file at `url`: the package's own (a `new URL(…, import.meta.url)` that bundlers copy as an asset), or
+ * the URL given as init's `wasm` option.
+ */
 export async function compilePackaged(url) {
   if (url.protocol === 'file:') return WebAssembly.compile(await readLocalFile(url));
   return compileResponse(await fetch(url), url.href);

@@ -106,18 +106,17 @@ using namespace privsample::bindings;
 
 extern "C" {
 
-// The address of a text buffer of `length` bytes the wrapper writes a name into.
-EMSCRIPTEN_KEEPALIVE double ps_text(double length) {
+// The address of a staging buffer, resized for the wrapper to write into: slot 0 or 1, an array of `length` doubles
+// (their values are checked by the core); slot 2, the text buffer of `length` bytes (a name, a key). One export for
+// both, so that every module carries one error guard for them.
+EMSCRIPTEN_KEEPALIVE double ps_stage(double slot, double length) {
   return guarded_number([&] {
-    staging().text.resize(static_cast<std::size_t>(length));
-    return address_of(staging().text.data());
-  });
-}
-
-// The address of array slot 0 or 1, resized to `length` doubles (their values are checked by the core).
-EMSCRIPTEN_KEEPALIVE double ps_array(double slot, double length) {
-  return guarded_number([&] {
-    return address_of(sized(staging().arrays.at(static_cast<std::size_t>(slot)), static_cast<std::size_t>(length)));
+    const auto size = static_cast<std::size_t>(length);
+    if (slot == 2.0) {
+      staging().text.resize(size);
+      return address_of(staging().text.data());
+    }
+    return address_of(sized(staging().arrays.at(static_cast<std::size_t>(slot)), size));
   });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The plain-C boundary every privsample WebAssembly module shares (client, ledger, research): what the JS wrapper
 // stages between calls (UTF-8 text and two arrays of doubles; bindings/js/abi.mjs writes them) and the module's one
-// error slot (guard.hpp). The exports over them — ps_text, ps_array, ps_error_* — are in abi.cpp.
+// error slot (guard.hpp). The exports over them — ps_stage, ps_error_* — are in abi.cpp.
 #include <array>
 #include <cstddef>
 #include <cstdint>

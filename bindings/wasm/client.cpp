@@ -112,7 +112,7 @@ namespace {
 
 constexpr std::size_t kMaxDrawsPerCall = 10'000'000;
 
-// The options of the next ps_configure, staged one by one (ps_option_number / ps_option_array).
+// The options of the next ps_sampler_new or ps_oracle_new, staged one by one (ps_option).
 MechanismOptions& staged_options() {
   static MechanismOptions options;
   return options;
@@ -143,65 +143,61 @@ using namespace privsample::bindings;
 extern "C" {
 
 // ---- samplers ----------------------------------------------------------------------------------------------------
-EMSCRIPTEN_KEEPALIVE double ps_sampler_new() {
-  return guarded_number([] { return address_of(std::make_unique<Sampler>().release()); });  // owned by the JS handle
-}
-
-EMSCRIPTEN_KEEPALIVE void ps_sampler_delete(double sampler) {
-  std::unique_ptr<Sampler>(&sampler_of(sampler));  // takes the JS handle's ownership back and releases it
-}
-
-// The option named by the staged text (keyLength bytes) for the next ps_configure: a number, or array slot 0.
-EMSCRIPTEN_KEEPALIVE double ps_option_number(double key_length, double value) {
-  return guarded_number([&] {
-    set_option(staged_options(), staged_text(key_length), value);
-    return 1.0;
-  });
-}
-
-EMSCRIPTEN_KEEPALIVE double ps_option_array(double key_length) {
-  return guarded_number([&] {
-    set_option(staged_options(), staged_text(key_length), staging().arrays[0]);
-    return 1.0;
-  });
-}
-
-// A text option: the staged text is the key (keyLength bytes) followed by its value (up to textLength bytes).
-EMSCRIPTEN_KEEPALIVE double ps_option_text(double key_length, double text_length) {
-  return guarded_number([&] {
-    const std::string_view text = staged_text(text_length);
-    const std::size_t split = std::min(static_cast<std::size_t>(key_length), text.size());
-    set_option(staged_options(), text.substr(0, split), std::string(text.substr(split)));
-    return 1.0;
-  });
-}
-
-// Builds the mechanism named by the staged text from the staged options (which are cleared either way).
-EMSCRIPTEN_KEEPALIVE double ps_configure(double sampler, double name_length) {
-  // The options are read where they were staged (configure copies what it keeps) and cleared after the call, which
-  // returns either way.
-  const double done = guarded_number([&] {
-    sampler_of(sampler).configure(staged_text(name_length), staged_options());
-    return 1.0;
+// A sampler of the mechanism named by the staged text, built from the staged options: its heap address. The options
+// are read where they were staged (configure copies what it keeps) and cleared after the call, which returns either
+// way; a sampler that could not be configured is freed here.
+EMSCRIPTEN_KEEPALIVE double ps_sampler_new(double name_length) {
+  const double address = guarded_number([&] {
+    auto made = std::make_unique<Sampler>();
+    made->configure(staged_text(name_length), staged_options());
+    return address_of(made.release());  // owned by the JS handle
   });
   staged_options() = {};
-  return done;
+  return address;
 }
 
-// "notion field field…" (space-separated, e.g. "approx-ldp epsilon delta"); the values by ps_guarantee_value.
-EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler) {
+// Takes a JS handle's ownership back and releases it: a sampler (`what` 0) or an oracle (`what` 1). One export for
+// both.
+EMSCRIPTEN_KEEPALIVE void ps_delete(double what, double handle) {
+  if (what == 1.0) {
+    std::unique_ptr<ClientEncoder>(&oracle_of(handle));
+  } else {
+    std::unique_ptr<Sampler>(&sampler_of(handle));
+  }
+}
+
+// The option named by the staged text (key_length bytes) for the next ps_sampler_new or ps_oracle_new, by its kind:
+// 0 a number (`value`), 1 an array (array slot 0), 2 a text (the staged text is the key followed by the option's
+// text, `value` bytes in all). One export for the three, so that the module carries one error guard for them.
+EMSCRIPTEN_KEEPALIVE double ps_option(double key_length, double kind, double value) {
   return guarded_number([&] {
-    const Guarantee g = guarantee(sampler_of(sampler).mechanism());
-    std::string& text = staging().text;
-    text = notion_name(g.notion);
-    for (const auto& [name, value] : guarantee_fields(g)) (text += ' ') += name;
-    return address_of(text.c_str());
+    MechanismOptions& options = staged_options();
+    if (kind == 2.0) {
+      const std::string_view text = staged_text(value);
+      const std::size_t split = std::min(static_cast<std::size_t>(key_length), text.size());
+      set_option(options, text.substr(0, split), std::string(text.substr(split)));
+    } else if (kind == 1.0) {
+      set_option(options, staged_text(key_length), staging().arrays[0]);
+    } else {
+      set_option(options, staged_text(key_length), value);
+    }
+    return 1.0;
   });
 }
 
-EMSCRIPTEN_KEEPALIVE double ps_guarantee_value(double sampler, double index) {
+// The sampler's guarantee: at index -1, the address of "notion field field…" (space-separated, e.g. "approx-ldp
+// epsilon delta"); at the index of a field, its value. One export for both, so that the module carries one error
+// guard for them.
+EMSCRIPTEN_KEEPALIVE double ps_guarantee(double sampler, double index) {
   return guarded_number([&] {
-    const GuaranteeFields fields = guarantee_fields(guarantee(sampler_of(sampler).mechanism()));
+    const Guarantee g = guarantee(sampler_of(sampler).mechanism());
+    const GuaranteeFields fields = guarantee_fields(g);
+    if (index == -1.0) {
+      std::string& text = staging().text;
+      text = notion_name(g.notion);
+      for (const auto& [name, value] : fields) (text += ' ') += name;
+      return address_of(text.c_str());
+    }
     // checked before the conversion: a negative or NaN index would make it undefined
     if (!(index >= 0.0 && index < static_cast<double>(fields.count))) {
       throw std::out_of_range("guarantee field index out of range");
@@ -259,29 +255,17 @@ EMSCRIPTEN_KEEPALIVE double ps_sample_many(double sampler, double n, double seed
   });
 }
 
-// The closed-form worst-case risk for the divergence named by the staged text and k categories.
-EMSCRIPTEN_KEEPALIVE double ps_worst_case_risk(double sampler, double f_length, double k) {
-  return guarded_number([&] {
-    return worst_case_risk(sampler_of(sampler).mechanism(), parse_divergence(staged_text(f_length)),
-                           validated_count(k, "k", 1, kMaxCategories));
-  });
-}
-
 // ---- frequency oracles -------------------------------------------------------------------------------------------
 // An oracle is a core encoder (its buffers hold the last reports) drawing from the CSPRNG.
 // The oracle named by the staged text from the staged options (cleared either way): its heap address.
 EMSCRIPTEN_KEEPALIVE double ps_oracle_new(double name_length) {
-  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_configure
+  const double address = guarded_number([&] {  // the staged options cleared after it, as in ps_sampler_new
     auto made = std::make_unique<ClientEncoder>(make_oracle(staged_text(name_length), staged_options()),
                                                 secure_random());
     return address_of(made.release());  // owned by the JS handle
   });
   staged_options() = {};
   return address;
-}
-
-EMSCRIPTEN_KEEPALIVE void ps_oracle_delete(double oracle) {
-  std::unique_ptr<ClientEncoder>(&oracle_of(oracle));  // takes the JS handle's ownership back and releases it
 }
 
 // (No export for the oracle's ε and k: every oracle states pure ε-LDP at options.epsilon over options.categories
@@ -321,10 +305,14 @@ EMSCRIPTEN_KEEPALIVE double ps_oracle_encode_many(double oracle) {
 }
 
 // ---- the rest of the API -----------------------------------------------------------------------------------------
-// D_f(p‖q) for the divergence named by the staged text, p in array slot 0 and q in slot 1.
-EMSCRIPTEN_KEEPALIVE double ps_divergence(double f_length) {
+// The divergence named by the staged text (f_length bytes): with sampler 0, between the staged arrays p (slot 0) and
+// q (slot 1); else the sampler's closed-form worst-case risk at k categories. One export for both, so that the
+// module carries one error guard and one name lookup for them.
+EMSCRIPTEN_KEEPALIVE double ps_divergence(double sampler, double f_length, double k) {
   return guarded_number([&] {
-    return divergence(parse_divergence(staged_text(f_length)), staging().arrays[0], staging().arrays[1]);
+    const NamedDivergence f = parse_divergence(staged_text(f_length));
+    if (sampler == 0.0) return divergence(f, staging().arrays[0], staging().arrays[1]);
+    return worst_case_risk(sampler_of(sampler).mechanism(), f, validated_count(k, "k", 1, kMaxCategories));
   });
 }
 

@@ -14,7 +14,7 @@
 namespace privsample::bindings {
 
 // A finite mechanism built once from its options; every method reuses it. JS owns it (ps_sampler_new /
-// ps_sampler_delete, called by dispose() and a FinalizationRegistry).
+// ps_delete, called by dispose() and a FinalizationRegistry).
 class Sampler {
  public:
   void configure(std::string_view name, const MechanismOptions& options);

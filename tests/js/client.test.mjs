@@ -57,6 +57,17 @@ test('a sampler keeps the weight it solved for its last k: every call answers as
   }
 });
 
+test('a sampler the module cannot configure is freed: 10^4 refused samplers leave the WASM heap as it was', async () => {
+  const ps = await init();
+  const internals = internalsOf(ps);
+  const prior = new Float64Array(50).fill(1 / 50);
+  const refused = () => assert.throws(() => ps.sampler('local', { epsilon: 1, prior, gamma: 0.5 }), RangeError);
+  refused();
+  const before = internals.heapInUse();
+  for (let i = 0; i < 10_000; i += 1) refused();
+  assert.equal(internals.heapInUse() - before, 0);
+});
+
 test('10^5 samplers made and disposed, then 10^5 dropped: the WASM heap stays bounded', async () => {
   const ps = await init();
   const internals = internalsOf(ps);

@@ -14,6 +14,12 @@ test('both entries export the same frozen registry, and list their mechanisms fr
   for (const r of [ps.registry, client.registry]) {
     assert.ok(Object.isFrozen(r) && Object.isFrozen(r.mechanisms) && Object.isFrozen(r.options));
     assert.ok(r.mechanisms.every((m) => Object.isFrozen(m) && Object.isFrozen(m.required)));
+    // Frozen all the way down, a text option's list of values included: nothing in ps.registry can be changed.
+    const unfrozen = (value, path) => (typeof value !== 'object' || value === null ? [] : [
+      ...(Object.isFrozen(value) ? [] : [path]),
+      ...Object.entries(value).flatMap(([key, inner]) => unfrozen(inner, `${path}.${key}`)),
+    ]);
+    assert.deepEqual(unfrozen(r, 'registry'), []);
   }
   const names = (space) => ps.registry.mechanisms.filter((m) => m.space === space).map((m) => m.name);
   assert.deepEqual([...ps.mechanisms], names('finite'));
