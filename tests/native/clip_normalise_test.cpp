@@ -826,23 +826,9 @@ TEST_CASE("clip_normalise_quotients_into: the q, scale and case of clip_normalis
           "bit, for every uniform box and histogram shape; q may be h",
           "[clip_normalise][quotients]") {
   std::mt19937_64 rng(20261129);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (const std::size_t k : {1, 2, 3, 4, 5, 6, 7, 8, 129, 1001, 20'003}) {
-    for (int shape = 0; shape < 6; ++shape) {
-      std::vector<double> h(k);
-      for (std::size_t i = 0; i < k; ++i) {
-        const double u = unit(rng);
-        const std::uint64_t j = rng();
-        switch (shape) {
-          case 0: h[i] = u; break;
-          case 1: h[i] = j % 16 == 0 ? u : 0.0; break;
-          case 2: h[i] = std::ldexp(0.5 + u, static_cast<int>(j % 2000) - 1000); break;  // rescaled totals
-          case 3: h[i] = std::numeric_limits<double>::denorm_min() * static_cast<double>(j % 50); break;
-          case 4: h[i] = j % 5 == 0 ? 1e300 : 1e-300; break;  // quotients that underflow to 0
-          default: h[i] = static_cast<double>(j % 4); break;
-        }
-      }
-      if (!(*std::max_element(h.begin(), h.end()) > 0.0)) h[0] = 1.0;
+    for (int shape = 0; shape < kHistogramShapes; ++shape) {
+      const std::vector<double> h = shaped_histogram(rng, k, shape);
       const std::vector<double> p = normalized_pmf(h);
       const HistogramScale rule = checked_histogram_scale(h);
       for (const double lo_share : {0.0, 0.2, 0.9, 1.0}) {

@@ -40,6 +40,56 @@ struct CountingBits final : privsample::RandomBits {
   std::uint64_t words = 0;
 };
 
+// Histograms of many shapes for tests that compare two paths bit for bit (k >= 1 entries >= 0, at least one > 0),
+// as the solver's digest makes them (tests/digest/): dense, sparse, a point mass, equal, exponents over ±700, counts,
+// subnormal masses next to ordinary ones, a few large atoms among many tiny ones (shapes 0–7); counts near the largest
+// double (their total overflows), subnormal counts alone, quotients that underflow to 0 next to a huge count, −0
+// counts, 1e-320 beside 1e-310, near-uniform, large integer counts, a handful of counts (8–15); rescaled totals and
+// more of the same kinds (16–20); sums that round a lot, −0 among integer counts, tiny next to huge, one 1 among
+// subnormals, exact ties in every lane (21–25).
+inline constexpr int kHistogramShapes = 26;
+inline std::vector<double> shaped_histogram(std::mt19937_64& rng, std::size_t k, int shape) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  constexpr double tiny = std::numeric_limits<double>::denorm_min();
+  std::vector<double> h(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double u = unit(rng);
+    const std::uint64_t j = rng();
+    const auto n = [&](std::uint64_t m) { return static_cast<double>(j % m); };
+    const auto spread = [&](int width) { return static_cast<int>(j % static_cast<std::uint64_t>(2 * width)) - width; };
+    switch (shape) {
+      case 0: h[i] = u; break;
+      case 1: h[i] = j % 8 == 0 ? u : 0.0; break;
+      case 2: h[i] = i == j % k ? 1.0 : 0.0; break;
+      case 3: h[i] = 1.0; break;
+      case 4: h[i] = std::ldexp(0.5 + u, spread(700)); break;
+      case 5: h[i] = n(10); break;
+      case 6: h[i] = std::ldexp(u, j % 2 == 0 ? -1060 : 0); break;
+      case 7: h[i] = j % 16 == 0 ? 1.0 + u : std::ldexp(u, -40); break;
+      case 8: h[i] = std::ldexp(0.5 + 0.5 * u, 1024 - 1); break;
+      case 9: h[i] = tiny * n(1000); break;
+      case 10: h[i] = j % 64 == 0 ? 1e300 : (j % 2 == 0 ? 1e-300 * (1.0 + u) : 0.0); break;
+      case 11: h[i] = j % 3 == 0 ? -0.0 : u; break;
+      case 12: h[i] = i == j % k ? 1e-310 : 1e-320 * n(7); break;
+      case 13: h[i] = 1.0 + 1e-3 * u; break;
+      case 14: h[i] = 1e15 + n(1'000'000); break;
+      case 15: h[i] = j % (k / 4 + 1) == 0 ? u : 0.0; break;
+      case 16: h[i] = j % 16 == 0 ? u : 0.0; break;
+      case 17: h[i] = std::ldexp(0.5 + u, spread(1000)); break;
+      case 18: h[i] = tiny * n(50); break;
+      case 19: h[i] = j % 5 == 0 ? 1e300 : 1e-300; break;
+      case 20: h[i] = n(4); break;
+      case 21: h[i] = std::ldexp(0.5 + u, spread(450)); break;
+      case 22: h[i] = j % 7 == 0 ? -0.0 : n(1000); break;
+      case 23: h[i] = j % 2 == 0 ? 1e100 * u : 1e-100 * u; break;
+      case 24: h[i] = i == 0 ? 1.0 : tiny * n(3); break;
+      default: h[i] = i % 4 == 0 ? 1.0 : 0x1p-53; break;
+    }
+  }
+  if (!(*std::max_element(h.begin(), h.end()) > 0.0)) h[0] = 1.0;
+  return h;
+}
+
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
