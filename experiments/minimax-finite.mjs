@@ -6,6 +6,7 @@
 // Every number comes from privsample/research: the 'minimax', 'linear' and 'mollifier' samplers' exact output pmfs,
 // normalisers and closed-form worst cases, ps.divergence and ps.channelLdp. This file builds inputs and ε grids,
 // takes maxima and compares with the printed digits.
+import MINIMAX_GOLDEN from '../tests/golden/minimax.json' with { type: 'json' };
 import { HELLINGER_ERRATUM, STATED_HELLINGER, statedHellingerPanel } from './support.mjs';
 
 export { STATED_HELLINGER };
@@ -146,29 +147,18 @@ const PRINTED_EPSILONS = [0.1, 0.5, 1, 2, 5];
 // docs/experiments.md#park-figs-3-5-7-finite-worst-case: proposed (Thm 3.1; tests/golden/minimax.json "risks",
 // asserted in core/mechanisms/minimax/minimax_test.cpp) and baseline (App. F.1; the same file's "baseline_risks",
 // asserted in core/mechanisms/mollifier/mollifier_test.cpp) at ε = 0.1, 0.5, 1, 2, 5, 4 decimals, Sq. Hel in the
-// plotted ½ convention.
-const RISK_TABLE = {
-  5: {
-    kl: [['1.5303', '1.2314', '0.9048', '0.4327', '0.0266'], ['1.5594', '1.3594', '1.1094', '0.6094', '0.0679']],
-    tv: [['0.7835', '0.7081', '0.5954', '0.3512', '0.0262'], ['0.7897', '0.7432', '0.6703', '0.4563', '0.0657']],
-    hellinger: [['0.5347', '0.4597', '0.3639', '0.1945', '0.0132'], ['0.5415', '0.4932', '0.4258', '0.2627', '0.0334']],
-  },
-  10: {
-    kl: [['2.2130', '1.8654', '1.4612', '0.7966', '0.0589'], ['2.2526', '2.0526', '1.8026', '1.3026', '0.0767']],
-    tv: [['0.8906', '0.8452', '0.7680', '0.5491', '0.0572'], ['0.8949', '0.8716', '0.8351', '0.7282', '0.0739']],
-    hellinger: [['0.6693', '0.6065', '0.5184', '0.3285', '0.0290'], ['0.6758', '0.6417', '0.5940', '0.4786', '0.0376']],
-  },
-  20: {
-    kl: [['2.9010', '2.5277', '2.0782', '1.2729', '0.1205'], ['2.9457', '2.7457', '2.4957', '1.9957', '0.4957']],
-    tv: [['0.9450', '0.9202', '0.8748', '0.7200', '0.1135'], ['0.9474', '0.9358', '0.9176', '0.8641', '0.3909']],
-    hellinger: [['0.7655', '0.7174', '0.6462', '0.4708', '0.0585'], ['0.7707', '0.7466', '0.7129', '0.6313', '0.2195']],
-  },
-  100: {
-    kl: [['4.5062', '4.1116', '3.6222', '2.6671', '0.5111'], ['4.5552', '4.3552', '4.1052', '3.6052', '2.1052']],
-    tv: [['0.9890', '0.9836', '0.9733', '0.9305', '0.4001'], ['0.9895', '0.9872', '0.9835', '0.9728', '0.8782']],
-    hellinger: [['0.8949', '0.8720', '0.8365', '0.7365', '0.2255'], ['0.8975', '0.8867', '0.8716', '0.8351', '0.6510']],
-  },
-};
+// plotted ½ convention. RISK_TABLE[k][f] = [proposed, baseline], each the printed values as text (the digits shown
+// are the precision the comparison allows).
+const RISK_TABLE = riskTable(MINIMAX_GOLDEN);
+
+function riskTable({ risks, baseline_risks: baseline }) {
+  const table = {};
+  [risks, baseline].forEach(({ epsilons, rows }, column) => {
+    if (epsilons.join() !== PRINTED_EPSILONS.join()) throw new Error(`tests/golden/minimax.json: risks at ε = ${epsilons}`);
+    for (const { k, f, values } of rows) ((table[k] ??= {})[f] ??= [])[column] = values.map((v) => v.toFixed(4));
+  });
+  return table;
+}
 
 /**
  * Figs 3, 5, 6, 7: for every ε of the grid, the closed-form worst case over P([k]) of the proposed Q*
