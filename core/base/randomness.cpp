@@ -119,15 +119,18 @@ bool bernoulli(RandomBits& bits, double probability) {
 // Scaling by 2^64 and removing the integer part are exact in binary floating point, so the comparison of a word with
 // first_, and then of further words with the rest's next 64 bits, is exact. Not inlined: one copy for its callers.
 [[gnu::noinline]] FixedCostCoin::FixedCostCoin(double probability) noexcept {
+  // The same operations for every probability, with no branch on it (DS-ROO's obscuring probability is a function of
+  // the data): the expansion of p itself when 0 < p < 1, read from its bit pattern (for p >= 0 the patterns order as
+  // the values; a negative p or a NaN compares as a huge pattern), else of 0; then all ones when certain.
+  // So: certain (p >= 1) → first_ all ones, rest_ 0; p = 0, negative or NaN → 0 and 0, never true.
+  constexpr std::uint64_t kOneBits = 0x3FF0'0000'0000'0000ULL;  // the double 1
   certain_ = probability >= 1.0;
-  if (certain_) {
-    first_ = ~std::uint64_t{0};
-  } else if (probability > 0.0) {  // else (0 or NaN) first_ = 0 and rest_ = 0: never true
-    const double scaled = probability * 0x1.0p64;  // exact; below 2^64 for probability < 1
-    const double chunk = std::floor(scaled);
-    first_ = static_cast<std::uint64_t>(chunk);
-    rest_ = scaled - chunk;
-  }
+  std::uint64_t bits = bits_of(probability);
+  bits &= std::uint64_t{0} - static_cast<std::uint64_t>(bits - 1 < kOneBits - 1);  // 0 < p < 1, else +0
+  const double scaled = double_of(bits) * 0x1.0p64;  // exact; below 2^64
+  const double chunk = std::floor(scaled);
+  first_ = static_cast<std::uint64_t>(chunk) | (std::uint64_t{0} - static_cast<std::uint64_t>(certain_));
+  rest_ = scaled - chunk;
 }
 
 [[gnu::noinline]] bool FixedCostCoin::settle(RandomBits& bits) const {

@@ -142,8 +142,10 @@ class FixedCostCoin {
   explicit FixedCostCoin(double probability) noexcept;
   template <class Bits>
   [[nodiscard]] bool toss(Bits& bits) const {
+    // `|`, not `||`: no branch on the outcome, whose rate is the probability (for DS-ROO's obscuring coin, a function
+    // of the data). The branch to settle() is taken with probability 2^-64, whatever the probability.
     const std::uint64_t word = bits.next_u64();
-    return word != first_ ? (word < first_ || certain_) : settle(bits);
+    return word != first_ ? ((word < first_) | certain_) : settle(bits);
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/errors.hpp"
+#include "base/numeric.hpp"
 
 namespace privsample {
 namespace {
@@ -11,6 +12,7 @@ namespace {
 using Wide = __uint128_t;
 
 constexpr std::size_t kMaxAliasAtoms = std::size_t{1} << 24;
+constexpr std::uint64_t kReleaseUnitsBits = 0x43E0'0000'0000'0000ULL;  // the double 2^63
 
 unsigned bits_for(std::size_t k) {
   unsigned bits = 0;
@@ -28,12 +30,17 @@ void quantize_units(std::span<const double> target, const UnitBox& box, std::spa
                  bounded ? box.hi.size() : k});
   }
   // Floor and clamp: target·2^63 is exact (a power of two), and conversion truncates toward 0, a floor for t >= 0.
+  // The clamp to [0, 2^63] works on t's bit pattern with integer masks, as clip_normalise's clip_bits does: V8
+  // compiles WebAssembly's selects on doubles to branches, and these would be taken by whether an atom's target is
+  // 0, so that a release's time would follow the pattern of the histogram's zeros. For t >= 0 the patterns order as
+  // the values; a negative t (−0 too) becomes +0, and anything above 2^63 (a NaN too, which validation upstream never
+  // lets through) becomes 2^63.
   Wide total = 0;
   for (std::size_t x = 0; x < k; ++x) {
-    double t = target[x] * 0x1p63;
-    t = t < 0x1p63 ? t : 0x1p63;  // also a NaN target, which validation upstream never lets through
-    t = t > 0.0 ? t : 0.0;
-    std::uint64_t w = static_cast<std::uint64_t>(t);
+    std::uint64_t t = bits_of(target[x] * 0x1p63);
+    t &= std::uint64_t{0} - static_cast<std::uint64_t>((t >> 63) == 0);
+    t ^= (t ^ kReleaseUnitsBits) & (std::uint64_t{0} - static_cast<std::uint64_t>(t > kReleaseUnitsBits));
+    std::uint64_t w = static_cast<std::uint64_t>(double_of(t));
     const std::uint64_t lo = bounded ? box.lo[x] : 0;
     const std::uint64_t hi = bounded ? box.hi[x] : kReleaseUnits;
     w = w < lo ? lo : w;

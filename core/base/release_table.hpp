@@ -75,8 +75,11 @@ class AliasTable {
   [[nodiscard]] std::size_t bucket_of(std::uint64_t word) const noexcept {
     return bucket_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - bucket_bits_));
   }
+  // Both entries are read and one is chosen by a mask: in `position < threshold ? bucket : alias` the alias is read on
+  // one side only, so compilers branch there, and a branch predictor learns the table, which is made of the data.
   [[nodiscard]] std::size_t in_bucket(std::size_t bucket, std::uint64_t position) const {
-    return position < threshold_[bucket] ? bucket : alias_[bucket];
+    const std::uint64_t stay = std::uint64_t{0} - static_cast<std::uint64_t>(position < threshold_[bucket]);
+    return static_cast<std::size_t>((bucket & stay) | (std::uint64_t{alias_[bucket]} & ~stay));
   }
 
   std::size_t atoms_ = 0;

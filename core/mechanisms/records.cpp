@@ -76,6 +76,17 @@ Counts validated_counts(std::span<const double> hist, std::uint64_t records, std
   return out;
 }
 
+namespace {
+
+// obscure ? uniform : record by a mask: DS-ROO's obscuring probability is a function of the data (its least count),
+// and a branch on the coin's outcome would be mispredicted at a rate that shows it.
+std::size_t chosen(bool obscure, std::size_t uniform, std::size_t record) {
+  const std::size_t mask = std::size_t{0} - static_cast<std::size_t>(obscure);
+  return (uniform & mask) | (record & ~mask);
+}
+
+}  // namespace
+
 std::size_t uniform_record(const Counts& counts, std::uint64_t n, RandomBits& bits) {
   const std::uint64_t r = uniform_below(bits, n);
   std::uint64_t cumulative = 0;
@@ -99,7 +110,7 @@ std::size_t reveal_or_obscure(const Counts& counts, std::uint64_t n, double q, R
   const bool obscure = bernoulli_fixed_cost(bits, q);
   const auto uniform = static_cast<std::size_t>(uniform_below(bits, counts.c.size()));
   const std::size_t record = uniform_record(counts, n, bits);
-  return obscure ? uniform : record;
+  return chosen(obscure, uniform, record);
 }
 
 IndexDraw reveal_or_obscure_draws(Counts counts, std::uint64_t n, double q, std::size_t draws) {
@@ -108,11 +119,11 @@ IndexDraw reveal_or_obscure_draws(Counts counts, std::uint64_t n, double q, std:
   }
   const std::size_t k = counts.c.size();
   AliasTable records(counts.c, n);  // Σc = n <= kMaxRecords < 2^63, k <= kMaxCategories < 2^24
-  return [records = std::move(records), k, q](RandomBits& bits) -> std::size_t {
-    const bool obscure = bernoulli_fixed_cost(bits, q);
+  return [records = std::move(records), k, coin = FixedCostCoin(q)](RandomBits& bits) -> std::size_t {
+    const bool obscure = coin.toss(bits);
     const auto uniform = static_cast<std::size_t>(uniform_below(bits, k));
     const std::size_t record = records.draw(bits);
-    return obscure ? uniform : record;
+    return chosen(obscure, uniform, record);
   };
 }
 

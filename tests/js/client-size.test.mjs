@@ -1,14 +1,15 @@
 // The client entry's size ceiling: what `import 'privsample'` and init() download, gzip-compressed by Node's zlib at
 // level 9 as `npm run bench -- client-size` counts it. The goal is 64,000 bytes with the frequency oracles; the
 // entry is above it (bench/README.md#client-size says by what and why), so the ceiling is what it holds now: any
-// growth fails this test. The ceiling moves up only for a trade recorded there (bytes for speed users asked for).
+// growth fails this test. The ceiling moves up only for a trade recorded there (bytes for speed users asked for, or
+// for a guarantee that did not hold).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { gzipSync } from 'node:zlib';
 
 const ROOT = new URL('../../', import.meta.url);
-const BUDGET = 65_700;
+const BUDGET = 65_780;
 const GOAL = 64_000;
 // bench/client-size.mjs's 'privsample (client)' row: the bundled entry, its shared chunk and the module init() loads.
 const CLIENT = ['build/bundle/privsample.mjs', 'build/bundle/common.mjs', 'build/wasm/privsample-client.wasm'];

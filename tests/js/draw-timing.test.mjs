@@ -1,0 +1,79 @@
+// What an observer can time must not depend on the data (docs/draw-policy.md): sample() and sampleMany() through the
+// client entry take the same time for inputs whose shapes a branch predictor would tell apart. V8 compiles some of
+// WebAssembly's selects to branches (those on doubles), and compilers branch where one side of a choice reads memory
+// the other does not; each case below is a pair of inputs on which such a branch, now gone, made one input's calls
+// measurably slower or faster than the other's: a linear sampler's zeros (its release quantizes P itself), the alias
+// table's choice between a bucket and its alias (which follows the data part of the law), and DS-ROO's obscuring coin
+// (whose probability follows the data's least count).
+//
+// Each case times one call at a time, the two inputs in turns (A B, B A, ...), and compares the medians. A machine's
+// load moves one such ratio by a few percent (identical inputs: within ±4% on two busy cores), while each defect
+// moved it by 9–40% in every run; a case passes when one of three attempts is within 5%.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { init } from '../../bindings/js/privsample.mjs';
+
+const ps = await init();
+const TOLERANCE = 0.05;
+const ATTEMPTS = 3;
+
+let state = 12345; // a fixed linear congruential stream: the test's own inputs, the same every run
+const uniform01 = () => {
+  state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+  return state / 2 ** 32;
+};
+
+function medianRatio(call, a, b, rounds) {
+  const times = [[], []];
+  for (let i = 0; i < 3; i += 1) call(a), call(b);
+  for (let r = 0; r < rounds; r += 1) {
+    for (const which of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      const start = process.hrtime.bigint();
+      call(which === 0 ? a : b);
+      times[which].push(Number(process.hrtime.bigint() - start));
+    }
+  }
+  const median = (xs) => xs.sort((x, y) => x - y)[xs.length >> 1];
+  return median(times[1]) / median(times[0]);
+}
+
+function assertSameTime(t, label, call, a, b, rounds) {
+  const ratios = [];
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    ratios.push(medianRatio(call, a, b, rounds));
+    if (Math.abs(ratios.at(-1) - 1) <= TOLERANCE) break;
+  }
+  t.diagnostic(`${label}: median time ratio ${ratios.map((r) => r.toFixed(3)).join(', ')}`);
+  assert.ok(Math.abs(ratios.at(-1) - 1) <= TOLERANCE, `${label}: the second input's calls take ${ratios.map((r) => r.toFixed(3)).join(', ')} times the first's`);
+}
+
+const pointMass = (k) => Float64Array.from({ length: k }, (_, i) => Number(i === 0));
+const records = (k, perLetter) => new Float64Array(k).fill(perLetter);
+
+test('linear sample(): a point mass and a histogram of random zeros take the same time (k = 10^5)', (t) => {
+  const k = 100_000;
+  const s = ps.sampler('linear', { epsilon: 1 });
+  const randomZeros = Float64Array.from({ length: k }, () => Number(uniform01() < 0.5));
+  assertSameTime(t, 'linear, point mass vs random zeros', (h) => s.sample(h), pointMass(k), randomZeros, 120);
+  s.dispose();
+});
+
+test('mollifier sampleMany(): a point mass and a geometric histogram take the same time (k = 1000)', (t) => {
+  const k = 1000;
+  const s = ps.sampler('mollifier', { epsilon: 1 });
+  const geometric = Float64Array.from({ length: k }, (_, i) => 0.5 ** Math.min(i, 60));
+  assertSameTime(t, 'mollifier, point mass vs geometric', (h) => s.sampleMany(h, 20_000), pointMass(k), geometric, 150);
+  s.dispose();
+});
+
+for (const mechanism of ['roo', 'ds-roo']) {
+  test(`${mechanism} sampleMany(): every record on one letter and records on every letter take the same time`, (t) => {
+    const k = 1000;
+    const n = 100 * k;
+    const s = ps.sampler(mechanism, { epsilon: 1, records: n });
+    const oneLetter = pointMass(k).map((x) => x * n);
+    assertSameTime(t, `${mechanism}, one letter vs all letters`, (h) => s.sampleMany(h, 20_000), oneLetter,
+      records(k, 100), 150);
+    s.dispose();
+  });
+}
