@@ -28,10 +28,9 @@ export function histogram(value, name) {
 /** The entries of an array (numbers, else TypeError naming the first other one) into out from `at`. */
 function numbersInto(value, name, out, at) {
   for (let i = 0; i < value.length; i += 1) {
-    if (typeof value[i] !== 'number') {
-      throw new TypeError(`${name}[${i}] is ${describe(value[i])}: entries must be numbers`);
-    }
-    out[at + i] = value[i];
+    const entry = value[i]; // read once: a getter's second answer could differ from its first
+    if (typeof entry !== 'number') throw new TypeError(`${name}[${i}] is ${describe(entry)}: entries must be numbers`);
+    out[at + i] = entry;
   }
   return out;
 }
@@ -145,19 +144,24 @@ export function makeFiniteApi(abi) {
     abi.doubles().set(values, at); // a fresh view after ps_stage: the heap may have grown
   }
 
+  let inputs = 0; // toInput's calls so far
   // Copies a histogram into the sampler's input buffer on the WebAssembly heap; returns its length. `kept` holds the
   // buffer's place while its length stays the same (the module reallocates it only for another length), so a call
   // with the same k as the last one copies in without asking the module.
   function toInput(handle, hist, kept) {
+    const call = ++inputs;
     // an array's entries are checked as they are copied in (no Float64Array made for them)
     const values = Array.isArray(hist) ? hist : histogram(hist, 'hist');
     if (values.length !== kept.length || values.length === 0) {
       kept.at = checkedNumber(abi, fn.ps_input(handle, values.length)) / 8;
       kept.length = values.length;
     }
-    if (Array.isArray(values)) numbersInto(values, 'hist', abi.doubles(), kept.at);
-    else abi.doubles().set(values, kept.at);
-    return values.length;
+    if (!Array.isArray(values)) return abi.doubles().set(values, kept.at), values.length;
+    const view = abi.doubles();
+    numbersInto(values, 'hist', view, kept.at);
+    // Reading an entry may run the caller's code (a getter, a Proxy). If that called in (the memory grew, and writes to
+    // the old view were lost; or another input was copied in): the entries again, into an array of ours first.
+    return call === inputs && view === abi.doubles() ? values.length : toInput(handle, histogram(values, 'hist'), kept);
   }
 
   // The options of the next ps_sampler_new or ps_oracle_new, one by one.

@@ -57,6 +57,32 @@ test('a sampler keeps the weight it solved for its last k: every call answers as
   }
 });
 
+test("an array whose entries run code that calls into the module is still read as the caller's values", async () => {
+  // Reading an entry may run the caller's code (a getter, a Proxy) while the entries are copied into the module: here
+  // it makes the module's memory grow (writes to a view of the memory taken before would be lost) or copies another
+  // histogram into the same sampler. The answer is the array's in both cases, for distribution() and sample().
+  const ps = await init();
+  const s = ps.sampler('minimax', { epsilon: 10 });
+  const want = s.distribution([0, 0, 1]);
+  assert.ok(s.distribution([1, 0, 0])[0] > 0.99, 'the last input differs from the one asked about');
+  const growing = () => {
+    const big = ps.sampler('linear', { epsilon: 1 });
+    big.distribution(new Float64Array(1e7).fill(1)); // 160 MB of input and output
+    big.dispose();
+    return 0;
+  };
+  const grows = [0, 0, 1];
+  Object.defineProperty(grows, 1, { get: growing });
+  assert.deepEqual(s.distribution(grows), want, 'the memory grew while the entries were read');
+  const reenters = [0, 0, 1];
+  Object.defineProperty(reenters, 1, { get: () => (s.distribution([1, 0, 0]), 0) });
+  assert.deepEqual(s.distribution(reenters), want, 'the same sampler was called while the entries were read');
+  const releases = new Proxy([0, 0, 1], { get: (target, key) => (key === '0' && s.sample([1, 0, 0]), target[key]) });
+  const draws = Array.from({ length: 200 }, () => s.sample(releases));
+  assert.ok(draws.filter((x) => x === 2).length >= 190, `sample() of a point mass at 2: ${draws.join(' ')}`);
+  s.dispose();
+});
+
 test('a sampler the module cannot configure is freed: 10^4 refused samplers leave the WASM heap as it was', async () => {
   const ps = await init();
   const internals = internalsOf(ps);
