@@ -612,8 +612,10 @@ val frequency_counts_of(val name, val options, val reports) {
   return guarded([&] {
     const Oracle o = oracle_named(name, options);
     FrequencyCounts c;
-    if (report_format(o) == ReportFormat::bits && reports.isArray()) {
-      const auto n = reports["length"].as<std::size_t>();
+    // No reports ([], an empty typed array, encodeMany([])'s) count as none, whatever the oracle's report format.
+    const bool none = reports["length"].as<double>() == 0.0;
+    if (report_format(o) == ReportFormat::bits && (reports.isArray() || none)) {
+      const auto n = none ? std::size_t{0} : reports["length"].as<std::size_t>();
       std::vector<std::string> texts(n);
       for (std::size_t i = 0; i < n; ++i) texts[i] = reports[i].as<std::string>();
       const std::vector<std::string_view> views(texts.begin(), texts.end());

@@ -62,6 +62,19 @@ test('reports encoded by the client entry, counted and estimated by the research
   }
 });
 
+test('no reports count as none for every oracle: [], an empty Float64Array and encodeMany([])', () => {
+  for (const name of ps.oracles) {
+    const o = ps.oracle(name, { epsilon: 1, categories: 10 });
+    const width = ps.frequencyCounts(o, o.encodeMany([3])).counts.length; // Hadamard's 2K report values, else k
+    for (const reports of [[], new Float64Array(0), o.encodeMany([])]) {
+      const c = ps.frequencyCounts(o, reports);
+      assert.equal(c.users, 0, name);
+      assert.deepEqual([...c.counts], new Array(width).fill(0), name);
+    }
+    o.dispose();
+  }
+});
+
 test('counting and estimating refuse reports and counts of the wrong kind, by name', () => {
   const oue = ps.oracle('oue', { epsilon: 1, categories: 10 });
   assert.throws(() => ps.frequencyCounts(oue, ['ffc1']), { name: 'RangeError', message: /^reports\[0\] = 'ffc1': the last 6 bits/ });
