@@ -24,6 +24,18 @@ namespace privsample {
   return x;
 }
 
+// All ones when `condition`, else zero, as a value the optimiser cannot see through in WebAssembly: code that combines
+// two results by it does the work of both, whatever the condition. (Given a plain mask, the compiler may turn the
+// masking back into a branch that skips one side's loads and stores, or into a select on doubles, which V8 compiles to
+// a branch; either makes the time follow the condition.)
+[[nodiscard]] inline std::uint64_t opaque_mask(bool condition) noexcept {
+  std::uint64_t mask = std::uint64_t{0} - static_cast<std::uint64_t>(condition);
+#if defined(__wasm__)
+  __asm__("" : "+r"(mask));
+#endif
+  return mask;
+}
+
 // Neumaier's compensated sum: the error stays O(ulp) instead of O(k·ulp), so Σq = 1 holds to ~1e-15
 // even for k = 10^7 categories.
 class CompensatedSum {

@@ -126,9 +126,13 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
     const std::uint32_t l = work[large_slot];
     const std::uint32_t done = has_small ? s : l;
     const std::uint64_t left = rest[l] - (capacity_ - rest[s]);  // >= rest[s] in the pair case; unused otherwise
-    threshold_[done] = pair ? rest[s] : capacity_;
-    alias_[done] = pair ? l : done;
-    rest[l] = pair ? left : rest[l];
+    // The pair's stores or the lone bucket's by an opaque mask: with `pair ? … : …` the compiler skipped the pair's
+    // loads and stores when there is no pair, and the number of such steps follows the data (every one of them for
+    // a uniform histogram over a power of two of categories, none for a point mass).
+    const std::uint64_t keep = opaque_mask(pair);
+    threshold_[done] = (rest[s] & keep) | (capacity_ & ~keep);
+    alias_[done] = static_cast<std::uint32_t>((l & keep) | (done & ~keep));
+    rest[l] = (left & keep) | (rest[l] & ~keep);
     const bool large_turns_small = pair && left < capacity_;
     work[large_turns_small ? small_slot : buckets] = l;
     small = small - static_cast<std::size_t>(has_small) + static_cast<std::size_t>(large_turns_small);

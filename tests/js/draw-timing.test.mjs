@@ -3,8 +3,9 @@
 // WebAssembly's selects to branches (those on doubles), and compilers branch where one side of a choice reads memory
 // the other does not; each case below is a pair of inputs on which such a branch, now gone, made one input's calls
 // measurably slower or faster than the other's: a linear sampler's zeros (its release quantizes P itself), the alias
-// table's choice between a bucket and its alias (which follows the data part of the law), and DS-ROO's obscuring coin
-// (whose probability follows the data's least count).
+// table's choice between a bucket and its alias (which follows the data part of the law), the table's build (which
+// skipped work at steps without a pair), and DS-ROO's obscuring coin (whose probability follows the data's least
+// count).
 //
 // Each case times one call at a time, the two inputs in turns (A B, B A, ...), and compares the medians. A machine's
 // load moves one such ratio by a few percent (identical inputs: within ±4% on two busy cores), while each defect
@@ -63,6 +64,15 @@ test('mollifier sampleMany(): a point mass and a geometric histogram take the sa
   const s = ps.sampler('mollifier', { epsilon: 1 });
   const geometric = Float64Array.from({ length: k }, (_, i) => 0.5 ** Math.min(i, 60));
   assertSameTime(t, 'mollifier, point mass vs geometric', (h) => s.sampleMany(h, 20_000), pointMass(k), geometric, 150);
+  s.dispose();
+});
+
+test('linear sampleMany(): the alias table is built in the same time for a point mass and the uniform histogram', (t) => {
+  // k a power of two: the uniform histogram fills every bucket exactly, so that no step of Vose's pairing has a pair,
+  // where a point mass's every step has one.
+  const k = 16_384;
+  const s = ps.sampler('linear', { epsilon: 1 });
+  assertSameTime(t, 'linear table, point mass vs uniform', (h) => s.sampleMany(h, 10), pointMass(k), records(k, 1), 300);
   s.dispose();
 });
 
