@@ -49,7 +49,7 @@ function assertSameTime(t, label, call, a, b, rounds) {
 }
 
 const pointMass = (k) => Float64Array.from({ length: k }, (_, i) => Number(i === 0));
-const records = (k, perLetter) => new Float64Array(k).fill(perLetter);
+const filled = (k, value) => new Float64Array(k).fill(value);
 
 test('linear sample(): a point mass and a histogram of random zeros take the same time (k = 10^5)', (t) => {
   const k = 100_000;
@@ -72,7 +72,7 @@ test('linear sampleMany(): the alias table is built in the same time for a point
   // where a point mass's every step has one.
   const k = 16_384;
   const s = ps.sampler('linear', { epsilon: 1 });
-  assertSameTime(t, 'linear table, point mass vs uniform', (h) => s.sampleMany(h, 10), pointMass(k), records(k, 1), 300);
+  assertSameTime(t, 'linear table, point mass vs uniform', (h) => s.sampleMany(h, 10), pointMass(k), filled(k, 1), 300);
   s.dispose();
 });
 
@@ -83,7 +83,7 @@ for (const mechanism of ['roo', 'ds-roo']) {
     const s = ps.sampler(mechanism, { epsilon: 1, records: n });
     const oneLetter = pointMass(k).map((x) => x * n);
     assertSameTime(t, `${mechanism}, one letter vs all letters`, (h) => s.sampleMany(h, 20_000), oneLetter,
-      records(k, 100), 150);
+      filled(k, 100), 150);
     s.dispose();
   });
 }
