@@ -161,7 +161,8 @@ export interface Sampler {
   sample(hist: Histogram): number;
   /**
    * n independent private draws. Each draw spends ε again: together they are (n·ε)-LDP, not ε-LDP.
-   * n: integer in [0, 10^7].
+   * n: integer in [0, 10^7]. The table it builds for the draws takes a few percent more or less time with the
+   * histogram's shape (the guide's "Privacy and timing"); for one release, use sample().
    */
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**
