@@ -65,14 +65,11 @@ inline constexpr std::uint64_t kLargestFiniteBits = 0x7FEF'FFFF'FFFF'FFFFULL;
 // All ones when `condition`, else zero.
 inline std::uint64_t mask_of(bool condition) { return std::uint64_t{0} - static_cast<std::uint64_t>(condition); }
 
-// condition ? if_true : if_false by masks on the bit patterns. In WebAssembly the mask is made opaque to the optimiser,
-// which would otherwise fold the masking back into a select on doubles, which V8 compiles to a branch (a select on
+// condition ? if_true : if_false by masks on the bit patterns. The mask is opaque to the optimiser (opaque_mask), which
+// would otherwise fold the masking back into a select on doubles, which V8 compiles to a branch (a select on
 // integers, as in clip_bits, becomes a conditional move, whose time does not depend on the data).
 inline double select_bits(bool condition, double if_true, double if_false) {
-  std::uint64_t mask = mask_of(condition);
-#if defined(__wasm__)
-  __asm__("" : "+r"(mask));
-#endif
+  const std::uint64_t mask = opaque_mask(condition);
   return double_of((bits_of(if_true) & mask) | (bits_of(if_false) & ~mask));
 }
 
