@@ -87,63 +87,72 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   for (const std::uint64_t w : weights) sum += w;
   if (sum != total) throw_invalid({"alias table: the weights do not sum to their stated total ", total});
 
-  bucket_bits_ = bits_for(atoms_);
-  const std::size_t buckets = std::size_t{1} << bucket_bits_;
-  // Each bucket holds total/K when K divides it (the 2^63 units always), else the weights are scaled by K.
-  const bool divides = total % buckets == 0;
-  capacity_ = divides ? total / buckets : total;
-  const std::uint64_t scale = divides ? 1 : buckets;
-  if (!divides && total > std::numeric_limits<std::uint64_t>::max() / buckets) {
+  slot_bits_ = bits_for(atoms_);
+  const std::size_t slots = std::size_t{1} << slot_bits_;
+  // Each slot holds total/K when K divides it (the 2^63 units always), else the weights are scaled by K.
+  const bool divides = total % slots == 0;
+  capacity_ = divides ? total / slots : total;
+  const std::uint64_t scale = divides ? 1 : slots;
+  if (!divides && total > std::numeric_limits<std::uint64_t>::max() / slots) {
     throw_invalid({"alias table: total = ", total, " is too large for ", atoms_, " atoms"});
   }
-  one_word_ = capacity_ == (std::uint64_t{1} << (63 - bucket_bits_));
+  one_word_ = capacity_ == (std::uint64_t{1} << (63 - slot_bits_));
 
-  std::vector<std::uint64_t> rest(buckets, 0);
-  for (std::size_t x = 0; x < atoms_; ++x) rest[x] = weights[x] * scale;
-  // Both stacks in one array: small ones from the front, large ones from the back; slot `buckets` is scratch.
-  std::vector<std::uint32_t> work(buckets + 1, 0);
-  std::size_t small = 0;
-  std::size_t large = 0;
-  for (std::size_t x = 0; x < buckets; ++x) {
-    const bool is_small = rest[x] < capacity_;
-    work[is_small ? small : buckets - 1 - large] = static_cast<std::uint32_t>(x);
-    small += static_cast<std::size_t>(is_small);
-    large += static_cast<std::size_t>(!is_small);
+  // The K atoms (the k weights, scaled, and K − k of weight 0): light ones (weight < capacity) in index order from the
+  // front of one array, heavy ones in index order from its back, each written with one store to an entry chosen by
+  // a mask.
+  struct Atom {
+    std::uint64_t weight;
+    std::uint64_t index;
+  };
+  std::vector<Atom> sorted(slots);
+  std::size_t lights = 0;
+  std::size_t heavies = 0;
+  for (std::size_t x = 0; x < slots; ++x) {
+    const std::uint64_t weight = x < atoms_ ? weights[x] * scale : 0;
+    const bool light = weight < capacity_;
+    const std::uint64_t to_front = opaque_mask(light);
+    sorted[(lights & to_front) | ((slots - 1 - heavies) & ~to_front)] = Atom{weight, x};
+    lights += static_cast<std::size_t>(light);
+    heavies += static_cast<std::size_t>(!light);
   }
-  threshold_.assign(buckets, 0);
-  alias_.assign(buckets, 0);
-  // Each iteration finalises one bucket. With a small and a large one: the small keeps its weight and borrows the rest
-  // from the large, which goes to the small stack if it falls below the capacity. Exact integers keep the invariant
-  // Σ rest over unfinished buckets = their number × capacity, so the large stack empties last and what remains there
-  // is exactly full.
-  for (std::size_t step = 0; step < buckets; ++step) {
-    const bool has_small = small > 0;
-    const bool has_large = large > 0;
-    const bool pair = has_small && has_large;
-    const std::size_t small_slot = has_small ? small - 1 : 0;
-    const std::size_t large_slot = has_large ? buckets - large : 0;
-    const std::uint32_t s = work[small_slot];
-    const std::uint32_t l = work[large_slot];
-    const std::uint32_t done = has_small ? s : l;
-    const std::uint64_t left = rest[l] - (capacity_ - rest[s]);  // >= rest[s] in the pair case; unused otherwise
-    // The pair's stores or the lone bucket's by an opaque mask: with `pair ? … : …` the compiler skipped the pair's
-    // loads and stores when there is no pair, and the number of such steps follows the data (every one of them for
-    // a uniform histogram over a power of two of categories, none for a point mass).
-    const std::uint64_t keep = opaque_mask(pair);
-    threshold_[done] = (rest[s] & keep) | (capacity_ & ~keep);
-    alias_[done] = static_cast<std::uint32_t>((l & keep) | (done & ~keep));
-    rest[l] = (left & keep) | (rest[l] & ~keep);
-    const bool large_turns_small = pair && left < capacity_;
-    work[large_turns_small ? small_slot : buckets] = l;
-    small = small - static_cast<std::size_t>(has_small) + static_cast<std::size_t>(large_turns_small);
-    large = large - static_cast<std::size_t>(!has_small) - static_cast<std::size_t>(large_turns_small);
+  threshold_.resize(slots);  // every slot is written once below
+  pair_.resize(slots);
+  // A sweep (Huebschle-Schneider and Sanders' alias construction): one cursor walks the light atoms, one the heavy
+  // ones, both in index order, and the current heavy atom's remaining weight is carried. Step t fills slot t: with the
+  // next light atom, topped up from the current heavy one while that still holds a capacity, or else with the current
+  // heavy atom itself (then no fuller than a capacity), topped up from the next heavy one. Every step reads `sorted`
+  // at the two cursors, which only move forward, and writes slot t, so the memory the build touches, and its order,
+  // does not depend on the weights; only how the two cursors' steps interleave does. (Vose's stacks paired atoms, and
+  // wrote them, in an order that followed the data, and the build's time moved with the histogram's shape.) Exact
+  // integers keep Σ weight over the atoms not yet placed = their number × capacity, with the current heavy atom's at
+  // `carried`; so a next heavy atom exists whenever the current one falls below a capacity, and the last atom placed
+  // holds exactly one capacity (its own index stands for its alias).
+  std::size_t light = 0;  // light atoms placed; <= lights <= K − 1, a valid entry even when none is left
+  std::size_t heavy = 0;  // heavy atoms placed
+  std::uint64_t carried = sorted[slots - 1].weight;
+  for (std::size_t step = 0; step < slots; ++step) {
+    const bool take_light = (light < lights) & (carried >= capacity_);
+    const std::size_t next_heavy = heavy + 1 < heavies ? heavy + 1 : heavies - 1;
+    const Atom l = sorted[light];
+    const std::uint64_t h = sorted[slots - 1 - heavy].index;
+    const Atom n = sorted[slots - 1 - next_heavy];
+    const std::uint64_t keep = opaque_mask(take_light);
+    threshold_[step] = (l.weight & keep) | (carried & ~keep);
+    pair_[step] = ((l.index & keep) | (h & ~keep)) | (((h & keep) | (n.index & ~keep)) << 32);
+    // Both updates computed, one kept (the other may wrap around; it is discarded).
+    const std::uint64_t after_light = carried - (capacity_ - l.weight);
+    const std::uint64_t after_heavy = (carried - capacity_) + n.weight;
+    carried = (after_light & keep) | (after_heavy & ~keep);
+    light += static_cast<std::size_t>(take_light);
+    heavy += static_cast<std::size_t>(!take_light);
   }
 }
 
 std::size_t AliasTable::draw(RandomBits& bits) const {
   const std::uint64_t word = bits.next_u64();
   if (one_word_) return draw_one_word(word);
-  return in_bucket(bucket_of(word), uniform_below(bits, capacity_));  // else a second draw for the position
+  return in_slot(slot_of(word), uniform_below(bits, capacity_));  // else a second draw for the position
 }
 
 PublicBase PublicBase::uniform(std::size_t k) {

@@ -45,10 +45,10 @@ void quantize_units(std::span<const double> target, const UnitBox& box, std::spa
 [[nodiscard]] std::size_t draw_units_once(std::span<const std::uint64_t> units, RandomBits& bits);
 
 // Walker's alias table over integer weights, built and drawn exactly: the law of draw() is weight_x/Σweight with no
-// rounding. K = the smallest power of two >= k buckets (the extra ones have weight 0), so a bucket is a few bits of a
-// word; each bucket holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it) split between
-// itself and one alias. Building takes K iterations of the same operations whatever the weights are (Vose's pairing,
-// both stacks in one array, a select for every choice).
+// rounding. It has K slots, K the smallest power of two >= k (with K − k extra atoms of weight 0), so that a slot is a
+// few bits of a word; each slot holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it) split between one
+// atom and its alias. Building takes K iterations of the same operations whatever the weights are (a sweep of two
+// forward cursors, over the light atoms and the heavy ones, writing slot after slot; a mask for every choice).
 class AliasTable {
  public:
   AliasTable() = default;
@@ -56,38 +56,40 @@ class AliasTable {
   AliasTable(std::span<const std::uint64_t> weights, std::uint64_t total);
 
   [[nodiscard]] std::size_t draw(RandomBits& bits) const;
-  // Whether one word draws the table (capacity() = 2^(63 − log2 buckets()): a total of 2^63, as every release's).
+  // Whether one word draws the table (capacity() = 2^(63 − log2 slots()): a total of 2^63, as every release's).
   [[nodiscard]] bool one_word() const noexcept { return one_word_; }
   // When one_word(): the index draw() returns for its word. Inline, for loops of many draws.
   [[nodiscard]] std::size_t draw_one_word(std::uint64_t word) const {
-    // The top bits choose the bucket, the next 63 − bits the position in it.
-    return in_bucket(bucket_of(word), (word & (~std::uint64_t{0} >> bucket_bits_)) >> 1);
+    // The top bits choose the slot, the next 63 − bits the position in it.
+    return in_slot(slot_of(word), (word & (~std::uint64_t{0} >> slot_bits_)) >> 1);
   }
   [[nodiscard]] std::size_t size() const noexcept { return atoms_; }
-  // The table itself, for checks of its exactness: bucket b returns b when its position is below threshold(b),
-  // else alias(b); every bucket holds capacity() positions.
-  [[nodiscard]] std::size_t buckets() const noexcept { return threshold_.size(); }
+  // The table itself, for checks of its exactness: slot s returns atom(s) when its position is below threshold(s),
+  // else alias(s); every slot holds capacity() positions.
+  [[nodiscard]] std::size_t slots() const noexcept { return threshold_.size(); }
   [[nodiscard]] std::uint64_t capacity() const noexcept { return capacity_; }
-  [[nodiscard]] std::uint64_t threshold(std::size_t bucket) const { return threshold_[bucket]; }
-  [[nodiscard]] std::size_t alias(std::size_t bucket) const { return alias_[bucket]; }
+  [[nodiscard]] std::uint64_t threshold(std::size_t slot) const { return threshold_[slot]; }
+  [[nodiscard]] std::size_t atom(std::size_t slot) const { return static_cast<std::uint32_t>(pair_[slot]); }
+  [[nodiscard]] std::size_t alias(std::size_t slot) const { return static_cast<std::size_t>(pair_[slot] >> 32); }
 
  private:
-  [[nodiscard]] std::size_t bucket_of(std::uint64_t word) const noexcept {
-    return bucket_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - bucket_bits_));
+  [[nodiscard]] std::size_t slot_of(std::uint64_t word) const noexcept {
+    return slot_bits_ == 0 ? 0 : static_cast<std::size_t>(word >> (64 - slot_bits_));
   }
-  // Both entries are read and one is chosen by a mask: in `position < threshold ? bucket : alias` the alias is read on
-  // one side only, so compilers branch there, and a branch predictor learns the table, which is made of the data.
-  [[nodiscard]] std::size_t in_bucket(std::size_t bucket, std::uint64_t position) const {
-    const std::uint64_t stay = std::uint64_t{0} - static_cast<std::uint64_t>(position < threshold_[bucket]);
-    return static_cast<std::size_t>((bucket & stay) | (std::uint64_t{alias_[bucket]} & ~stay));
+  // The slot's atom and alias are one word, read whole, and one is chosen by a mask: a choice that reads memory on
+  // one side only compiles to a branch, and a branch predictor learns the table, which is made of the data.
+  [[nodiscard]] std::size_t in_slot(std::size_t slot, std::uint64_t position) const {
+    const std::uint64_t pair = pair_[slot];
+    const std::uint64_t stay = std::uint64_t{0} - static_cast<std::uint64_t>(position < threshold_[slot]);
+    return static_cast<std::size_t>(((pair & stay) | ((pair >> 32) & ~stay)) & 0xFFFF'FFFFU);
   }
 
   std::size_t atoms_ = 0;
-  unsigned bucket_bits_ = 0;          // log2 K
-  std::uint64_t capacity_ = 0;        // what each bucket holds
-  bool one_word_ = false;             // capacity = 2^(63 − bucket_bits): one word draws bucket and threshold
-  std::vector<std::uint64_t> threshold_;  // stay in the bucket when u < threshold
-  std::vector<std::uint32_t> alias_;
+  unsigned slot_bits_ = 0;            // log2 K
+  std::uint64_t capacity_ = 0;        // what each slot holds
+  bool one_word_ = false;             // capacity = 2^(63 − slot_bits): one word draws slot and threshold
+  std::vector<std::uint64_t> threshold_;  // return the slot's atom when the position is below its threshold
+  std::vector<std::uint64_t> pair_;       // the slot's atom (low 32 bits) and its alias (high 32 bits)
 };
 
 // A public pmf drawn exactly: uniform over k atoms, or integer weights over their total.
