@@ -31,6 +31,21 @@ function makeAbi(fn, buffer) {
       const bytes = abi.bytes();
       return decoder.decode(bytes.subarray(at, bytes.indexOf(0, at)));
     },
+    /**
+     * The `count` texts of equal length, concatenated and NUL-terminated at `at`, decoded about 2^28 characters at a
+     * time: all of them together can exceed the engine's longest string (2^29 − 24 characters in V8).
+     */
+    readTexts(at, count) {
+      const bytes = abi.bytes();
+      const width = count && (bytes.indexOf(0, at) - at) / count;
+      const perChunk = Math.ceil(2 ** 28 / width);
+      let chunk = '';
+      return Array.from({ length: count }, (_, i) => {
+        const j = i % perChunk;
+        if (j === 0) chunk = decoder.decode(bytes.subarray(at + i * width, at + Math.min(i + perChunk, count) * width));
+        return chunk.slice(j * width, (j + 1) * width);
+      });
+    },
     /** {kind: 'RangeError' | 'TypeError' | 'Error', message} of the pending error, cleared; null when none. */
     takeError() {
       const kind = fn.ps_error_kind();

@@ -324,9 +324,7 @@ export function makeFiniteApi(abi) {
         const at = checkedNumber(abi, fn.ps_oracle_encode_many(handle));
         const n = values.length;
         if (entry.report !== 'hex') return abi.doubles().slice(at / 8, at / 8 + n); // a copy: no view escapes
-        const text = abi.readText(at);
-        const width = n && text.length / n;
-        return Array.from({ length: n }, (_, i) => text.slice(i * width, (i + 1) * width));
+        return abi.readTexts(at, n);
       },
     })).made;
   }

@@ -185,6 +185,22 @@ test('encodeMany: the form encode() gives, one report per item, and errors namin
   }
 });
 
+// Unary reports at k = 10^7 are 2.5 million hex characters each: 216 of them exceed the longest string V8 makes
+// (2^29 − 24 characters), which the reports once passed through on their way out ("Cannot create a string longer
+// than 0x1fffffe8 characters", after the module had drawn every report).
+test('encodeMany: reports that together exceed the longest JS string come back whole (oue, k = 10^7, 216 items)', () => {
+  const k = 10_000_000;
+  const o = client.oracle('oue', { epsilon: 1, categories: k });
+  const reports = o.encodeMany(new Array(216).fill(7));
+  o.dispose();
+  assert.equal(reports.length, 216);
+  const hex = /^[0-9a-f]+$/;
+  for (const [i, r] of reports.entries()) {
+    assert.ok(r.length === k / 4 && hex.test(r), `report ${i}: ${r.length} characters`);
+    if (i > 0) assert.notEqual(r, reports[i - 1], `reports ${i - 1} and ${i} are the same string`);
+  }
+});
+
 // Two samples of reports (encode() one by one, encodeMany() at once) of one item: the same law. Where the reports
 // take few values (oue, subset selection, hadamard at k = 4) every value's frequency is compared (chi-square
 // homogeneity); for olh (a fresh hash seed per report) each item's support frequency, what the server counts.
