@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, then builds and runs every test layer.
 #   1. native core: Catch2 via ctest        3. JS API against the built modules (node --test), .d.ts via tsc
-#   2. WebAssembly modules (em++)           4. clean clone → npm ci → npm pack → install in an empty folder → use
+#   2. WebAssembly modules (em++), and the   4. clean clone → npm ci → npm pack → install in an empty folder → use
+#      client's draw path read for branches
 #   5. every example of examples/ against that packed tarball, and the .d.ts under the tsconfig matrix (tests/types/)
 #   6. the site build (the demo with Vite, the guide and API reference with TypeDoc) and the browser end-to-end tests:
 #      in depth in Debian's Chromium (playwright-core), the client entry and every page in Firefox ESR and WebKitGTK too
@@ -25,6 +26,11 @@ step "WebAssembly modules (client and research)"
 bash scripts/build-wasm.sh
 # the fixed-schedule digest programs (client and research cores), for tests/js/fixed-schedule-digest.test.mjs
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target fixed_schedule_digest fixed_schedule_digest_research
+
+step "the client module's draw path read for branches (the client linked again, with function names)"
+emcmake cmake -S . -B build/wasm-named -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXE_LINKER_FLAGS=--profiling-funcs >/dev/null
+NODE_PATH=/usr/share/nodejs cmake --build build/wasm-named -j2 --target privsample_client_wasm
+node --test tests/wasm/
 
 step "TypeScript declarations (tsc --noEmit on a usage file)"
 npx tsc -p tests/js/tsconfig.json

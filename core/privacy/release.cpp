@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/errors.hpp"
+#include "base/numeric.hpp"
 
 namespace privsample {
 
@@ -26,9 +27,14 @@ void clip_data_target_into(const ReleasePlan& plan, std::span<const double> q, s
   }
 }
 
+// Both sides are drawn whatever the coin says, and one is kept by a mask. Drawing only the side the coin picks made a
+// release's time say which side its index came from (the data side's scan takes O(k), the base's draw O(1)), and an
+// index known to come from the data side is drawn from the data part alone: for 'linear', the user's own category.
 std::size_t draw_release_once(const ReleasePlan& plan, std::span<const std::uint64_t> units, RandomBits& bits) {
-  if (plan.draws_data(bits)) return draw_units_once(units, bits);
-  return plan.base.draw(bits);
+  const std::uint64_t data = opaque_mask(plan.draws_data(bits));
+  const std::size_t from_data = draw_units_once(units, bits);
+  const std::size_t from_base = plan.base.draw(bits);
+  return static_cast<std::size_t>((from_data & data) | (from_base & ~data));
 }
 
 Release::Release(std::shared_ptr<const ReleasePlan> plan, std::span<const double> data_target)
@@ -58,15 +64,18 @@ struct ReleaseDraws {
   AliasTable table;
   FixedCostCoin coin;  // on plan->share
 
-  // One draw is a loop of one: the same words as draws_data(), then table.draw() or base.draw().
+  // One draw is a loop of one.
   std::size_t operator()(RandomBits& bits) const {
     std::uint32_t index = 0;
     many(bits, std::span<std::uint32_t>(&index, 1));
     return index;
   }
   // The draws in one loop, their words borrowed from the source's buffer in runs (BufferedBits): the coin's first
-  // word and the table's without a virtual call. Every draw reads at least two words (the coin's, then the table's or
-  // the base's), so borrowing two per draw left never takes a word past the last draw's.
+  // word and the table's without a virtual call. Every draw reads at least two words (the coin's, then the one the
+  // table and the base share), so borrowing two per draw left never takes a word past the last draw's.
+  // As in draw_release_once, both sides are drawn and one is kept by a mask, so that neither the time of a draw nor
+  // the words it reads say which side its index came from. They may share a word: the coin, independent of both,
+  // keeps one of them.
   void many(RandomBits& bits, std::span<std::uint32_t> out) const {
     BufferedBits words(bits);
     const bool share_is_data = plan->share_is_data;
@@ -75,13 +84,12 @@ struct ReleaseDraws {
     const std::uint64_t k = base.size();
     for (std::size_t i = 0; i < out.size(); ++i) {
       words.reserve(2 * (out.size() - i));
-      const bool data = coin.toss(words) == share_is_data;
+      const std::uint64_t data = opaque_mask(coin.toss(words) == share_is_data);
       const std::uint64_t word = words.next_u64();
+      const std::uint64_t from_data = table.draw_one_word(word);
       // the uniform base inline: base.draw()'s words and index
-      const std::size_t index = data ? table.draw_one_word(word)
-                                     : (uniform ? static_cast<std::size_t>(uniform_below(word, k, words))
-                                                : base.draw(word, words));
-      out[i] = static_cast<std::uint32_t>(index);
+      const std::uint64_t from_base = uniform ? uniform_below(word, k, words) : base.draw(word, words);
+      out[i] = static_cast<std::uint32_t>((from_data & data) | (from_base & ~data));
     }
   }
 };

@@ -64,8 +64,9 @@ struct ReleasePlan {
 // The same into `target` (q's size; may be q itself).
 void clip_data_target_into(const ReleasePlan& plan, std::span<const double> q, std::span<double> target);
 
-// One release of the data part `units` (Σ = 2^63, one entry per atom) under `plan`: the coin, then one scan of the
-// units (O(k), the same operations for every input) or a draw of the base. Release::draw_once, for callers that keep
+// One release of the data part `units` (Σ = 2^63, one entry per atom) under `plan`: the coin, one scan of the units
+// (O(k), the same operations for every input) and a draw of the base, whichever side the coin picks; the coin keeps
+// one of the two. Release::draw_once, for callers that keep
 // the plan and the units' buffer between releases. Not inlined: one copy of the draw serves both (the client's size).
 [[nodiscard, gnu::noinline]] std::size_t draw_release_once(const ReleasePlan& plan,
                                                           std::span<const std::uint64_t> units, RandomBits& bits);

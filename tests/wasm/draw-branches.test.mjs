@@ -1,0 +1,124 @@
+// What an observer can time must not depend on the data (docs/draw-policy.md): the functions that take a private
+// histogram to a released index are read, in the shipped client module, for their branches. A branch whose direction
+// follows the data is a timing leak a branch predictor turns into a measurable one (three were found that way and
+// removed: quantizing, the alias table's choice, its build; tests/js/draw-timing.test.mjs times them). Timing tests
+// are statistical; this one is not: it pins the branches of each function as they were read.
+//
+// Every branch counted below was read in the disassembly and is decided by public parameters (k, ε, the plan's box,
+// the number of draws), by random words that say nothing about the index released (a rejection, whose count is
+// independent of the value it accepts; a coin's tie after 64 bits, probability 2^-64; buffer refills), by loop
+// control, by the float-to-integer conversion guard, by the documented rescaling of masses beyond 2^±500, or by an
+// error path (invalid input, allocation) — or it is an integer select, which engines compile without a branch. A
+// branch on a random coin is not enough: draw_release_once branched on the plan's coin (a public probability), and
+// its time then said whether the index came from the data part (tests/js/draw-timing.test.mjs).
+// When a count here changes, a function on the draw path changed shape: print it (node tests/wasm/draw-branches.test.mjs
+// --print '<name pattern>'), read its new branches, and update the count with what decides them.
+//
+// The module read is build/wasm-named/privsample-client-glue.wasm (scripts/test.sh links the client again with
+// function names), shipped by the same steps as the package's module (scripts/ship-wasm.mjs, names kept); its code
+// must be byte for byte the shipped build/wasm/privsample-client.wasm's.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { shipWasm } from '../../scripts/ship-wasm.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const NAMED_GLUE = `${root}build/wasm-named/privsample-client-glue.wasm`;
+const SHIPPED = `${root}build/wasm/privsample-client.wasm`;
+
+// name pattern → the branches it was read with: `if`, `br_if` (a conditional exit or loop back edge) and `select`.
+const DRAW_PATH = {
+  // sample(): the data part's target, its units, one draw over them
+  '^privsample::normalized_pmf_into\\(': { if: 2, br_if: 4, select: 4 },
+  '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
+  '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 13 },
+  '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
+  // the clip samplers' fixed schedule (sample() and sampleMany() solve by it)
+  '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 5, br_if: 12, select: 13 },
+  'clip_solver::\\(anonymous namespace\\)::value_in_fixed_order\\(': { if: 6, br_if: 3, select: 7 },
+  // sampleMany(): the alias table's build and the draws
+  '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 4 },
+  'ReleaseDraws::many\\(': { if: 6, br_if: 2, select: 3 },
+  // coins on a probability's bits (the plan's share, the record-level samplers' obscuring probability)
+  '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { if: 1, br_if: 0, select: 2 },
+  '^privsample::FixedCostCoin::settle\\(': { if: 3, br_if: 1, select: 0 },
+  '^privsample::bernoulli_fixed_cost\\(': { if: 1, br_if: 0, select: 0 },
+  // the record-level samplers ('roo', 'ds-roo'): one release, many releases, DS-ROO's q for the least count
+  'reveal_or_obscure_draws.*\\$_0>::operator\\(\\)': { if: 1, br_if: 1, select: 1 },
+  'reveal_or_obscure_draws.*\\$_1>::operator\\(\\)': { if: 2, br_if: 0, select: 3 },
+  '^privsample::DsRooSampler::q_for\\(': { if: 13, br_if: 16, select: 10 },
+  // the random words
+  '^privsample::BufferedBits::next_u64\\(': { if: 1, br_if: 0, select: 0 },
+};
+
+function codeSection(bytes) {
+  let at = 8;
+  const uleb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = uleb();
+    if (id === 10) return bytes.subarray(at, at + size);
+    at += size;
+  }
+  throw new Error('no code section');
+}
+
+// The shipped form of the named link, as text: { name, text } per function.
+function namedFunctions() {
+  const dir = mkdtempSync(join(tmpdir(), 'privsample-branches-'));
+  try {
+    const named = join(dir, 'client-named.wasm');
+    shipWasm(NAMED_GLUE, named, { keepNames: true });
+    const same = Buffer.compare(codeSection(readFileSync(named)), codeSection(readFileSync(SHIPPED))) === 0;
+    const wat = execFileSync('wasm-dis', [named], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const functions = wat.split('\n (func $').slice(1).map((text) => ({
+      name: text.slice(0, text.search(/ \(|\n/)).replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))),
+      text,
+    }));
+    return { same, functions };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const branches = (text) => ({
+  if: (text.match(/\(if\b/g) ?? []).length,
+  br_if: (text.match(/\(br_if\b/g) ?? []).length,
+  select: (text.match(/\(select\b/g) ?? []).length,
+});
+
+const printing = process.argv.indexOf('--print');
+if (printing > 0) {
+  const pattern = new RegExp(process.argv[printing + 1]);
+  for (const f of namedFunctions().functions.filter((g) => pattern.test(g.name))) {
+    console.log(`;; ${f.name}\n;; ${JSON.stringify(branches(f.text))}\n (func $${f.text}`);
+  }
+} else {
+  const { same, functions } = namedFunctions();
+
+  test('the module read with names is the shipped module: the same code, byte for byte', () => {
+    assert.ok(same, `${NAMED_GLUE} shipped with names differs in code from ${SHIPPED}: rebuild both (scripts/test.sh)`);
+  });
+
+  test('every function on the draw path has the branches it was read with', () => {
+    const changed = [];
+    for (const [pattern, expected] of Object.entries(DRAW_PATH)) {
+      const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
+      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions of the module (renamed, inlined or split?)`);
+      const found = branches(matching[0].text);
+      if (JSON.stringify(found) !== JSON.stringify(expected)) changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
+    }
+    assert.deepEqual(changed, [], 'a function on the draw path changed its branches: read them (see this file\'s header)');
+  });
+}
