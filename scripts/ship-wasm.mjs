@@ -39,8 +39,8 @@ function leb(n) {
   return Buffer.from(out);
 }
 
-// The module `bytes` with some sections rewritten: edit(id, reader) returns a section's new body, or null to keep it.
-// The reader reads the section from its start: uleb(), bytes(n), byte(), at().
+// The module `bytes` with some sections rewritten: edit(id, reader, size) returns a section's new body, or null to keep
+// it. The reader reads the section (size bytes) from its start: uleb(), bytes(n), byte(), at().
 function withSections(bytes, edit) {
   let at = 8;
   const uleb = () => {
@@ -57,11 +57,21 @@ function withSections(bytes, edit) {
     const start = at;
     const id = bytes[at++];
     const end = uleb() + at;
-    const body = edit(id, reader);
+    const body = edit(id, reader, end - at);
     parts.push(body ? Buffer.concat([Buffer.from([id]), leb(body.length), body]) : bytes.subarray(start, end));
     at = end;
   }
   return Buffer.concat(parts);
+}
+
+/** The body of the module's section `id` (10: the code), or null when it has none. */
+export function sectionOf(bytes, id) {
+  let found = null;
+  withSections(bytes, (sectionId, r, size) => {
+    if (sectionId === id) found = Buffer.from(r.bytes(size));
+    return null;
+  });
+  return found;
 }
 
 // The module with only the exports whose names pass `keep`.

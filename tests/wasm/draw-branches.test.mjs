@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { shipWasm } from '../../scripts/ship-wasm.mjs';
+import { sectionOf, shipWasm } from '../../scripts/ship-wasm.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const NAMED_GLUE = `${root}build/wasm-named/privsample-client-glue.wasm`;
@@ -55,32 +55,13 @@ const DRAW_PATH = {
   '^privsample::BufferedBits::next_u64\\(': { if: 1, br_if: 0, select: 0 },
 };
 
-function codeSection(bytes) {
-  let at = 8;
-  const uleb = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-    }
-  };
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = uleb();
-    if (id === 10) return bytes.subarray(at, at + size);
-    at += size;
-  }
-  throw new Error('no code section');
-}
-
 // The shipped form of the named link, as text: { name, text } per function.
 function namedFunctions() {
   const dir = mkdtempSync(join(tmpdir(), 'privsample-branches-'));
   try {
     const named = join(dir, 'client-named.wasm');
     shipWasm(NAMED_GLUE, named, { keepNames: true });
-    const same = Buffer.compare(codeSection(readFileSync(named)), codeSection(readFileSync(SHIPPED))) === 0;
+    const same = Buffer.compare(sectionOf(readFileSync(named), 10), sectionOf(readFileSync(SHIPPED), 10)) === 0;
     const wat = execFileSync('wasm-dis', [named], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
     const functions = wat.split('\n (func $').slice(1).map((text) => ({
       name: text.slice(0, text.search(/ \(|\n/)).replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))),
