@@ -45,10 +45,11 @@ void quantize_units(std::span<const double> target, const UnitBox& box, std::spa
 [[nodiscard]] std::size_t draw_units_once(std::span<const std::uint64_t> units, RandomBits& bits);
 
 // Walker's alias table over integer weights, built and drawn exactly: the law of draw() is weight_x/Σweight with no
-// rounding. It has K slots, K the smallest power of two >= k (with K − k extra atoms of weight 0), so that a slot is a
-// few bits of a word; each slot holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it) split between one
-// atom and its alias. Building takes K iterations of the same operations whatever the weights are (a sweep of two
-// forward cursors, over the light atoms and the heavy ones, writing slot after slot; a mask for every choice).
+// rounding. It has K slots, K the smallest power of two >= k (with K − k extra atoms of weight 0), so that a slot is
+// a few bits of a word; each slot holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it)
+// split between one atom and its alias. Building takes K iterations of the same operations whatever the weights are
+// (a sweep of two forward cursors, over the light atoms and the heavy ones, writing slot after slot; a mask for
+// every choice).
 class AliasTable {
  public:
   AliasTable() = default;

@@ -188,7 +188,7 @@ test('encodeMany: the form encode() gives, one report per item, and errors namin
 // Unary reports at k = 10^7 are 2.5 million hex characters each: 216 of them exceed the longest string V8 makes
 // (2^29 − 24 characters), which the reports once passed through on their way out ("Cannot create a string longer
 // than 0x1fffffe8 characters", after the module had drawn every report).
-test('encodeMany: reports that together exceed the longest JS string come back whole (oue, k = 10^7, 216 items)', () => {
+test('encodeMany: reports together longer than the longest JS string come back whole (oue, k = 10^7, 216 items)', () => {
   const k = 10_000_000;
   const o = client.oracle('oue', { epsilon: 1, categories: k });
   const reports = o.encodeMany(new Array(216).fill(7));

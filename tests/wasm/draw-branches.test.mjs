@@ -1,22 +1,22 @@
 // What an observer can time must not depend on the data (docs/draw-policy.md): the functions that take a private
 // histogram to a released index are read, in the shipped client module, for their branches. A branch whose direction
 // follows the data is a timing leak a branch predictor turns into a measurable one (three were found that way and
-// removed: quantizing, the alias table's choice, its build; tests/js/draw-timing.test.mjs times them). Timing tests
-// are statistical; this one is not: it pins the branches of each function as they were read.
+// removed: quantizing, the alias table's choice, its build; tests/js/draw-timing.test.mjs times them). Timing tests are
+// statistical; this one is not: it pins the branches of each function as they were read.
 //
-// Every branch counted below was read in the disassembly and is decided by public parameters (k, ε, the plan's box,
-// the number of draws), by random words that say nothing about the index released (a rejection, whose count is
-// independent of the value it accepts; a coin's tie after 64 bits, probability 2^-64; buffer refills), by loop
-// control, by the float-to-integer conversion guard, by the documented rescaling of masses beyond 2^±500, or by an
-// error path (invalid input, allocation) — or it is an integer select, which engines compile without a branch. A
-// branch on a random coin is not enough: draw_release_once branched on the plan's coin (a public probability), and
-// its time then said whether the index came from the data part (tests/js/draw-timing.test.mjs).
-// When a count here changes, a function on the draw path changed shape: print it (node tests/wasm/draw-branches.test.mjs
-// --print '<name pattern>'), read its new branches, and update the count with what decides them.
+// Every branch counted below was read in the disassembly and is decided by public parameters (k, ε, the plan's box, the
+// number of draws), by random words that say nothing about the index released (a rejection, whose count is independent
+// of the value it accepts; a coin's tie after 64 bits, probability 2^-64; buffer refills), by loop control, by the
+// float-to-integer conversion guard, by the documented rescaling of masses beyond 2^±500, or by an error path (invalid
+// input, allocation) — or it is an integer select, which engines compile without a branch. A branch on a random coin is
+// not enough: draw_release_once branched on the plan's coin (a public probability), and its time then said whether the
+// index came from the data part (tests/js/draw-timing.test.mjs). When a count here changes, a function on the draw path
+// changed shape: print it (node tests/wasm/draw-branches.test.mjs --print '<name pattern>'), read its new branches, and
+// update the count with what decides them.
 //
-// The module read is build/wasm-named/privsample-client-glue.wasm (scripts/test.sh links the client again with
-// function names), shipped by the same steps as the package's module (scripts/ship-wasm.mjs, names kept); its code
-// must be byte for byte the shipped build/wasm/privsample-client.wasm's.
+// The module read is build/wasm-named/privsample-client-glue.wasm (scripts/test.sh links the client again with function
+// names), shipped by the same steps as the package's module (scripts/ship-wasm.mjs, names kept); its code must be byte
+// for byte the shipped build/wasm/privsample-client.wasm's.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,9 +62,10 @@ function namedFunctions() {
     const named = join(dir, 'client-named.wasm');
     shipWasm(NAMED_GLUE, named, { keepNames: true });
     const same = Buffer.compare(sectionOf(readFileSync(named), 10), sectionOf(readFileSync(SHIPPED), 10)) === 0;
-    const wat = execFileSync('wasm-dis', [named], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const quiet = { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] };  // its name-section warnings
+    const wat = execFileSync('wasm-dis', [named], quiet).toString();
     const functions = wat.split('\n (func $').slice(1).map((text) => ({
-      name: text.slice(0, text.search(/ \(|\n/)).replace(/\\([0-9a-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))),
+      name: text.slice(0, text.search(/ \(|\n/)).replace(/\\([0-9a-f]{2})/g, (_, h) => String.fromCodePoint(`0x${h}`)),
       text,
     }));
     return { same, functions };
@@ -96,10 +97,12 @@ if (printing > 0) {
     const changed = [];
     for (const [pattern, expected] of Object.entries(DRAW_PATH)) {
       const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
-      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions of the module (renamed, inlined or split?)`);
+      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
       const found = branches(matching[0].text);
-      if (JSON.stringify(found) !== JSON.stringify(expected)) changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
+      if (JSON.stringify(found) !== JSON.stringify(expected)) {
+        changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
+      }
     }
-    assert.deepEqual(changed, [], 'a function on the draw path changed its branches: read them (see this file\'s header)');
+    assert.deepEqual(changed, [], "a function on the draw path changed its branches: read them (this file's header)");
   });
 }
