@@ -12,7 +12,8 @@
 // not enough: draw_release_once branched on the plan's coin (a public probability), and its time then said whether the
 // index came from the data part (tests/js/draw-timing.test.mjs). When a count here changes, a function on the draw path
 // changed shape: print it (node tests/wasm/draw-branches.test.mjs --print '<name pattern>'), read its new branches, and
-// update the count with what decides them.
+// update the count with what decides them. The oracles' encoders were read the same way (their item enters a branch
+// only through a float-to-integer conversion guard, taken for every valid item).
 //
 // The module read is build/wasm-named/privsample-client-glue.wasm (scripts/test.sh links the client again with function
 // names), shipped by the same steps as the package's module (scripts/ship-wasm.mjs, names kept); its code must be byte
@@ -53,6 +54,14 @@ const DRAW_PATH = {
   '^privsample::DsRooSampler::q_for\\(': { if: 13, br_if: 16, select: 10 },
   // the random words
   '^privsample::BufferedBits::next_u64\\(': { if: 1, br_if: 0, select: 0 },
+  // the frequency oracles' encoders, each inlined into the encoder's visit of its oracle (encode and encodeMany):
+  // 'oue', 'olh', 'hadamard', 'subset-selection'
+  ...Object.fromEntries([
+    { if: 6, br_if: 4, select: 3 },
+    { if: 4, br_if: 1, select: 3 },
+    { if: 4, br_if: 1, select: 0 },
+    { if: 7, br_if: 3, select: 2 },
+  ].map((counts, i) => [`dispatcher<${i}ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(`, counts])),
 };
 
 // The shipped form of the named link, as text: { name, text } per function.
