@@ -161,9 +161,9 @@ export interface Sampler {
   sample(hist: Histogram): number;
   /**
    * n independent private draws. Each draw spends ε again: together they are (n·ε)-LDP, not ε-LDP.
-   * n: integer in [0, 10^7]. The table it builds for the draws runs the same steps in the same memory order for
-   * every histogram, but how its two cursors interleave follows the data (the guide's "Privacy and timing"); for
-   * one release, use sample().
+   * n: integer in [0, 10^7]. The table it builds for the draws runs the same steps for every histogram, but its
+   * time moves by up to a few percent with the histogram's shape (the guide's "Privacy and timing"); for one
+   * release, use sample().
    */
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**
