@@ -126,7 +126,8 @@ export type Guarantee =
 export interface SampleManyOptions {
   /**
    * Integer in [0, 2^53): draws come from a seeded deterministic generator (xoshiro256**), reproducible
-   * and NOT secure. Omit it to draw from the platform CSPRNG (crypto.getRandomValues).
+   * and NOT secure. Omit it to draw from the platform CSPRNG (crypto.getRandomValues). The first m draws of
+   * sampleMany(hist, n, { seed }) are sampleMany(hist, m, { seed }) for every m <= n.
    */
   seed?: number;
 }

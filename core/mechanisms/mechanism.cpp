@@ -205,7 +205,10 @@ std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<con
 
 void sample_many_into(const Mechanism& mechanism, std::span<const double> input, std::span<std::uint32_t> out,
                       RandomBits& bits) {
-  prepare(mechanism, input, out.size()).many(bits, out);
+  // One draw is prepared as for many (prepare(…, 1) is the one-release path, whose draw reads its words differently),
+  // so that the first m draws of a seeded call for n are the draws of the call for m, m = 1 included.
+  const std::size_t draws = out.size() == 1 ? 2 : out.size();
+  prepare(mechanism, input, draws).many(bits, out);
 }
 
 }  // namespace privsample

@@ -109,7 +109,8 @@ class SingleReleases {
 // draw from it; laplace-projection, whose distribution() is only an estimate, draws fresh noise each run.
 [[nodiscard]] std::vector<std::uint32_t> sample_many(const Mechanism& mechanism, std::span<const double> input,
                                                      std::size_t n, RandomBits& bits);
-// The same draws into `out` (n = out.size()): the same indices and the same words.
+// The same draws into `out` (n = out.size()): the same indices and the same words. From a seeded source, the first m
+// draws of n are the draws for m (every m <= n).
 void sample_many_into(const Mechanism& mechanism, std::span<const double> input, std::span<std::uint32_t> out,
                       RandomBits& bits);
 

@@ -71,6 +71,25 @@ test('seeded sampleMany keeps its sequences: the draws of one call per draw, on 
   }
 });
 
+test('seeded sampleMany: the first m draws of n are the draws of m, one draw included, for every finite mechanism', () => {
+  for (const [name, options, hist] of [
+    ['minimax', { epsilon: 1 }, [5, 1, 0, 3, 2, 0, 0, 7, 1, 1]],
+    ['linear', { epsilon: 2, delta: 1e-6 }, [3, 1, 4, 1, 5]],
+    ['mollifier', { epsilon: 1 }, Array.from({ length: 100 }, (_, i) => (i * 7) % 5)],
+    ['roo', { epsilon: 1, records: 14 }, [3, 1, 4, 1, 5]],
+    ['ds-roo', { epsilon: 1, records: 14 }, [3, 1, 4, 1, 5]],
+  ]) {
+    const s = ps.sampler(name, options);
+    for (const seed of [7, 2 ** 40 + 3]) {
+      const all = s.sampleMany(hist, 1000, { seed });
+      for (const m of [1, 2, 10, 999]) {
+        assert.deepEqual(s.sampleMany(hist, m, { seed }), all.slice(0, m), `${name}, seed ${seed}: the first ${m} of 1000`);
+      }
+    }
+    s.dispose();
+  }
+});
+
 test('sample() draws a category with the CSPRNG', () => {
   const s = ps.sampler('minimax', { epsilon: 1 });
   const counts = new Uint32Array(3);
