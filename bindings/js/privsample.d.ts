@@ -164,8 +164,8 @@ export interface Sampler {
   /**
    * n independent private draws. Each draw spends ε again: together they are (n·ε)-LDP, not ε-LDP.
    * n: integer in [0, 10^7]. The table it builds for the draws runs the same steps for every histogram, but its
-   * time moves by up to a few percent with the histogram's shape (the guide's "Privacy and timing"); for one
-   * release, use sample().
+   * time moves with the histogram's shape: by about 1% up to k = 2^18, by up to 3% beyond (the guide's "Privacy and
+   * timing"); for one release, use sample().
    */
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**

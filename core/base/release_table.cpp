@@ -14,6 +14,15 @@ using Wide = __uint128_t;
 constexpr std::size_t kMaxAliasAtoms = std::size_t{1} << 24;
 constexpr std::uint64_t kReleaseUnitsBits = 0x43E0'0000'0000'0000ULL;  // the double 2^63
 
+// A fixed permutation of [0, n) (n a power of two) that keeps every block of 256 indices (the whole range when
+// n < 256) and scrambles the order within it: an odd multiplier, then an xorshift, each a bijection of the block's
+// bits. `block` is min(n, 256) − 1.
+std::size_t scrambled(std::size_t i, std::size_t block) noexcept {
+  std::size_t within = (i * 173) & block;
+  within ^= within >> 3;
+  return (i & ~block) | within;
+}
+
 unsigned bits_for(std::size_t k) {
   unsigned bits = 0;
   while ((std::size_t{1} << bits) < k) ++bits;
@@ -98,9 +107,19 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   }
   one_word_ = capacity_ == (std::uint64_t{1} << (63 - slot_bits_));
 
-  // The K atoms (the k weights, scaled, and K − k of weight 0): light ones (weight < capacity) in index order from the
-  // front of one array, heavy ones in index order from its back, each written with one store to an entry chosen by
-  // a mask.
+  // Why two passes read and write in a scrambled order: a processor holds a load back when its address matches a
+  // store still in flight in the low 12 bits (4K aliasing). Each pass below stores at positions that the weights
+  // choose or loads at them, and where the other side moved in step, the two could keep meeting: with the slots
+  // written in order, a light cursor moving at half the sweep's pace (the histogram's mass on every other category)
+  // read where slots were being written, modulo 4096 bytes, at every step, and the build was slower for that data.
+  // So the first pass reads the weights, and the sweep writes the slots, in the order `scrambled` gives within
+  // blocks of 256 entries: the addresses in flight jump about within a block, and no cursor, which only moves forward
+  // by one entry at a time, keeps meeting them. (Which slot holds which part of the law does not matter: a draw picks
+  // its slot uniformly.)
+  //
+  // The K atoms (the k weights, scaled, and K − k of weight 0): light ones (weight < capacity) from the front of one
+  // array, heavy ones from its back, each in the order they are read, each written with one store to an entry
+  // chosen by a mask.
   struct Atom {
     std::uint64_t weight;
     std::uint64_t index;
@@ -108,7 +127,9 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   std::vector<Atom> sorted(slots);
   std::size_t lights = 0;
   std::size_t heavies = 0;
-  for (std::size_t x = 0; x < slots; ++x) {
+  const std::size_t block = slots < 256 ? slots - 1 : 255;
+  for (std::size_t i = 0; i < slots; ++i) {
+    const std::size_t x = scrambled(i, block);
     const std::uint64_t weight = x < atoms_ ? weights[x] * scale : 0;
     const bool light = weight < capacity_;
     const std::uint64_t to_front = opaque_mask(light);
@@ -119,15 +140,16 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   threshold_.resize(slots);  // every slot is written once below
   pair_.resize(slots);
   // A sweep (Huebschle-Schneider and Sanders' alias construction): one cursor walks the light atoms, one the heavy
-  // ones, both in index order, and the current heavy atom's remaining weight is carried. Step t fills slot t: with the
-  // next light atom, topped up from the current heavy one while that still holds a capacity, or else with the current
-  // heavy atom itself (then no fuller than a capacity), topped up from the next heavy one. Every step reads `sorted`
-  // at the two cursors, which only move forward, and writes slot t, so the memory the build touches, and its order,
-  // does not depend on the weights; only how the two cursors' steps interleave does. (Vose's stacks paired atoms, and
-  // wrote them, in an order that followed the data, and the build's time moved with the histogram's shape.) Exact
-  // integers keep Σ weight over the atoms not yet placed = their number × capacity, with the current heavy atom's at
-  // `carried`; so a next heavy atom exists whenever the current one falls below a capacity, and the last atom placed
-  // holds exactly one capacity (its own index stands for its alias).
+  // ones, both in the order sorted, and the current heavy atom's remaining weight is carried. Step t fills slot
+  // scrambled(t): with the next light atom, topped up from the current heavy one while that still holds a capacity,
+  // or else with the current heavy atom itself (then no fuller than a capacity), topped up from the next heavy one.
+  // Every step reads `sorted` at the two cursors, which only move forward, and writes one slot, the same slot at the
+  // same step whatever the weights, so the memory the build touches, and its order, does not depend on the weights;
+  // only how the two cursors' steps interleave does. (Vose's stacks paired atoms, and wrote them, in an order that
+  // followed the data, and the build's time moved with the histogram's shape.) Exact integers keep Σ weight over the
+  // atoms not yet placed = their number × capacity, with the current heavy atom's at `carried`; so a next heavy atom
+  // exists whenever the current one falls below a capacity, and the last atom placed holds exactly one capacity (its
+  // own index stands for its alias).
   std::size_t light = 0;  // light atoms placed; <= lights <= K − 1, a valid entry even when none is left
   std::size_t heavy = 0;  // heavy atoms placed
   std::uint64_t carried = sorted[slots - 1].weight;
@@ -138,8 +160,9 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
     const std::uint64_t h = sorted[slots - 1 - heavy].index;
     const Atom n = sorted[slots - 1 - next_heavy];
     const std::uint64_t keep = opaque_mask(take_light);
-    threshold_[step] = (l.weight & keep) | (carried & ~keep);
-    pair_[step] = ((l.index & keep) | (h & ~keep)) | (((h & keep) | (n.index & ~keep)) << 32);
+    const std::size_t slot = scrambled(step, block);
+    threshold_[slot] = (l.weight & keep) | (carried & ~keep);
+    pair_[slot] = ((l.index & keep) | (h & ~keep)) | (((h & keep) | (n.index & ~keep)) << 32);
     // Both updates computed, one kept (the other may wrap around; it is discarded).
     const std::uint64_t after_light = carried - (capacity_ - l.weight);
     const std::uint64_t after_heavy = (carried - capacity_) + n.weight;

@@ -42,7 +42,7 @@ const DRAW_PATH = {
   '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 5, br_if: 12, select: 13 },
   'clip_solver::\\(anonymous namespace\\)::value_in_fixed_order\\(': { if: 6, br_if: 3, select: 7 },
   // sampleMany(): the alias table's build and the draws
-  '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 4 },
+  '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 5 },
   'ReleaseDraws::many\\(': { if: 6, br_if: 2, select: 3 },
   // coins on a probability's bits (the plan's share, the record-level samplers' obscuring probability)
   '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { if: 1, br_if: 0, select: 2 },
