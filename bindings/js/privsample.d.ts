@@ -158,14 +158,15 @@ export interface Sampler {
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
    * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time), nor on which
    * index it releases; its time still moves by about 1% with hist (validating it, and what a processor makes of the
-   * same operations on different values): the guide's "Privacy and timing".
+   * same operations on different values), by up to 5% for 'roo' and 'ds-roo' at k = 65,536 in some processes: the
+   * guide's "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**
    * n independent private draws. Each draw spends ε again: together they are (n·ε)-LDP, not ε-LDP.
    * n: integer in [0, 10^7]. The table it builds for the draws runs the same steps for every histogram, but its
-   * time moves with the histogram's shape: by about 1% up to k = 2^18, by up to 3% beyond (the guide's "Privacy and
-   * timing"); for one release, use sample().
+   * time moves with the histogram's shape: by about 1% up to k = 2^18, by up to 3% beyond, and by what sample()'s
+   * does (the guide's "Privacy and timing"); for one release, use sample().
    */
   sampleMany(hist: Histogram, n: number, options?: SampleManyOptions): Uint32Array;
   /**

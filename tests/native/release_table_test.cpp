@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "privacy/release_plan.hpp"
@@ -131,38 +132,52 @@ TEST_CASE("release table: an alias table's positions are its weights exactly, fo
 
 // What an observer can time must not depend on the data: sampleMany() builds this table from the data part of a
 // release. Vose's pairing (stacks, the order of which follows the weights) took 1.25-1.43 times as long for random
-// weights as for a point mass here (k = 2^14, 2^16); the sweep's two forward cursors measure within about 1%. One
-// build at a time, the inputs in turns, medians compared; a case passes when one of three attempts is within 5%.
-TEST_CASE("release table: building an alias table takes the same time for a point mass and for random weights",
+// weights as for a point mass here (k = 2^14, 2^16); the sweep's two forward cursors measure within about 1%. With
+// its slots written in order, mass e/(e + 1) spread over every other atom (k-RR at ε = 1 for a histogram on the odd
+// categories) took 1.03-1.13 times as long: a light cursor at half the sweep's pace read where slots were being
+// written, modulo 4096 bytes, and a load that matches a store in flight there waits. One build at a time, the inputs
+// in turns, medians compared; a case passes when one of three attempts is within its tolerance.
+TEST_CASE("release table: building an alias table takes the same time for a point mass and for other weights",
           "[release][timing]") {
   std::mt19937_64 rng(11);
+  const auto build_time = [](const std::vector<std::uint64_t>& units) {
+    const auto start = std::chrono::steady_clock::now();
+    const AliasTable table(units, kReleaseUnits);
+    const auto stop = std::chrono::steady_clock::now();
+    CHECK(table.slots() > 0);  // keeps the build
+    return std::chrono::duration<double>(stop - start).count();
+  };
+  const auto median_ratio = [&](const std::vector<std::uint64_t>& base, const std::vector<std::uint64_t>& other,
+                                int rounds) {
+    std::vector<double> times[2];
+    for (int r = 0; r < rounds; ++r) {
+      const bool other_first = r % 2 == 1;
+      times[other_first ? 1 : 0].push_back(build_time(other_first ? other : base));
+      times[other_first ? 0 : 1].push_back(build_time(other_first ? base : other));
+    }
+    for (auto& t : times) std::nth_element(t.begin(), t.begin() + rounds / 2, t.end());
+    return times[1][rounds / 2] / times[0][rounds / 2];
+  };
   for (const std::size_t k : {std::size_t{1} << 14, std::size_t{1} << 16}) {
     std::vector<std::uint64_t> point(k, 0);
     point[0] = kReleaseUnits;
     std::vector<std::uint64_t> random(k);
     quantize_units(random_pmf(k, rng, 0.0), UnitBox{}, random);
-    const auto build_time = [](const std::vector<std::uint64_t>& units) {
-      const auto start = std::chrono::steady_clock::now();
-      const AliasTable table(units, kReleaseUnits);
-      const auto stop = std::chrono::steady_clock::now();
-      CHECK(table.slots() > 0);  // keeps the build
-      return std::chrono::duration<double>(stop - start).count();
-    };
+    std::vector<double> odd(k);
+    for (std::size_t x = 0; x < k; ++x) odd[x] = (x % 2 == 1 ? std::exp(1.0) : 1.0) / (k / 2 * (std::exp(1.0) + 1.0));
+    std::vector<std::uint64_t> alternating(k);
+    quantize_units(odd, UnitBox{}, alternating);
     const int rounds = k <= (std::size_t{1} << 14) ? 201 : 61;
-    double ratio = 0.0;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      std::vector<double> times[2];
-      for (int r = 0; r < rounds; ++r) {
-        const bool random_first = r % 2 == 1;
-        times[random_first ? 1 : 0].push_back(build_time(random_first ? random : point));
-        times[random_first ? 0 : 1].push_back(build_time(random_first ? point : random));
+    for (const auto& [name, other, tolerance] :
+         {std::tuple{"random weights", &random, 0.05}, std::tuple{"every other atom heavy", &alternating, 0.02}}) {
+      double ratio = 0.0;
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        ratio = median_ratio(point, *other, rounds);
+        if (std::fabs(ratio - 1.0) <= tolerance) break;
       }
-      for (auto& t : times) std::nth_element(t.begin(), t.begin() + rounds / 2, t.end());
-      ratio = times[1][rounds / 2] / times[0][rounds / 2];
-      if (std::fabs(ratio - 1.0) <= 0.05) break;
+      INFO("k = " << k << ": " << name << " take " << ratio << " times a point mass's build time");
+      CHECK(std::fabs(ratio - 1.0) <= tolerance);
     }
-    INFO("k = " << k << ": random weights take " << ratio << " times a point mass's build time");
-    CHECK(std::fabs(ratio - 1.0) <= 0.05);
   }
 }
 
