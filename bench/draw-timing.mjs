@@ -7,7 +7,10 @@
 // where q_m must be found for the minimum count m of the data — a point mass (m = 0), the uniform histogram
 // (m = n/k, past the table's zeros) and one with m in the middle of the table. The lookup runs the same steps for
 // every m.
-// Run: npm run bench -- draw-timing   (a few minutes); node bench/draw-timing.mjs ds-roo   (the first part only)
+// Last, sampleMany()'s table build (docs/draw-policy.md, "What is not protected"): sampleMany(h, 10) for shapes that
+// order the table's light and heavy atoms differently, each against a point mass, at k = 2^14, 2^16, 2^18.
+// Run: npm run bench -- draw-timing   (a few minutes); node bench/draw-timing.mjs ds-roo   (the first part only);
+// node bench/draw-timing.mjs table   (the last part only)
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();
@@ -65,6 +68,73 @@ function medianMicros(s, hists, perBatch) {
     });
   }
   return batches.map((b) => b.sort((x, y) => x - y)[7]);
+}
+
+// sampleMany(h, 10), one call at a time, every input once per round in a shuffled order (a fixed stream), each
+// input's time over the point mass's in the same round; the median of those ratios, over ROUNDS rounds. A second
+// point mass (a separate array) is the control. Every array is written in full (Float64Array.from), so that no input
+// is read from pages the system has never backed (a fresh array's zeros read faster: the draw policy).
+function tableTiming() {
+  const ROUNDS = 201;
+  let state = 777;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  console.log('sampleMany(h, 10): median over rounds of t(input)/t(point mass) in the same round');
+  const settings = [['linear', { epsilon: 1 }, 0], ['roo', { epsilon: 1, records: 100_000 }, 100_000]];
+  for (const [mechanism, options, records] of settings) {
+    for (const k of [2 ** 14, 2 ** 16, 2 ** 18]) {
+      // 0/1 patterns (1: a category with mass; for 'roo', the records spread evenly over them)
+      const patterns = {
+        'point mass (control)': (i) => i === 0,
+        'every other category': (i) => i % 2 === 1,
+        '1, 1, 0, 0, …': (i) => i % 4 < 2,
+        'every 37th': (i) => i % 37 === 0,
+        'first half': (i) => i < k / 2,
+        random: () => next() < 0.5,
+        uniform: () => true,
+      };
+      const histOf = (pattern) => {
+        const on = Array.from({ length: k }, (_, i) => pattern(i));
+        if (!records) return Float64Array.from(on, Number);
+        const where = on.flatMap((b, i) => (b ? [i] : []));
+        const hist = Float64Array.from({ length: k }, () => 0);
+        where.forEach((i, j) => (hist[i] = Math.floor(records / where.length) + (j < records % where.length ? 1 : 0)));
+        return hist;
+      };
+      const point = histOf((i) => i === 0);
+      const hists = Object.fromEntries(Object.entries(patterns).map(([name, pattern]) => [name, histOf(pattern)]));
+      const names = Object.keys(hists);
+      const s = ps.sampler(mechanism, options);
+      const ratios = Object.fromEntries(names.map((n) => [n, []]));
+      for (let w = 0; w < 3; w += 1) for (const h of [point, ...Object.values(hists)]) s.sampleMany(h, 10);
+      const rounds = k >= 2 ** 18 ? 41 : ROUNDS;
+      for (let r = 0; r < rounds; r += 1) {
+        const order = ['point', ...names];
+        for (let i = order.length - 1; i > 0; i -= 1) {
+          const j = Math.floor(next() * (i + 1));
+          [order[i], order[j]] = [order[j], order[i]];
+        }
+        const times = {};
+        for (const n of order) {
+          const h = n === 'point' ? point : hists[n];
+          const t0 = process.hrtime.bigint();
+          s.sampleMany(h, 10);
+          times[n] = Number(process.hrtime.bigint() - t0);
+        }
+        for (const n of names) ratios[n].push(times[n] / times.point);
+      }
+      const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      console.log(`${mechanism.padEnd(7)} k = ${String(k).padEnd(7)}` +
+        names.map((n) => `${n} ${median(ratios[n]).toFixed(3)}`).join(', '));
+      s.dispose();
+    }
+  }
+}
+if (process.argv[2] === 'table') {
+  tableTiming();
+  process.exit(0);
 }
 
 {
@@ -128,3 +198,5 @@ summary('mixtures and record-level', rows.filter((r) => !r.clip));
 const noises = rows.map((r) => r.noise);
 console.log(`${'noise floor (the same input twice)'.padEnd(34)} median ${percentile(noises, 0.5).toFixed(2)}x, 90th percentile ` +
   `${percentile(noises, 0.9).toFixed(2)}x, worst ${Math.max(...noises).toFixed(2)}x`);
+console.log('');
+tableTiming();

@@ -14,9 +14,9 @@ using Wide = __uint128_t;
 constexpr std::size_t kMaxAliasAtoms = std::size_t{1} << 24;
 constexpr std::uint64_t kReleaseUnitsBits = 0x43E0'0000'0000'0000ULL;  // the double 2^63
 
-// A fixed permutation of [0, n) (n a power of two) that keeps every block of 256 indices (the whole range when
-// n < 256) and scrambles the order within it: an odd multiplier, then an xorshift, each a bijection of the block's
-// bits. `block` is min(n, 256) − 1.
+// A fixed permutation of [0, n) (n a power of two) that keeps every block of 512 indices (the whole range when
+// n < 512) and scrambles the order within it: an odd multiplier, then an xorshift, each a bijection of the block's
+// bits. `block` is min(n, 512) − 1.
 std::size_t scrambled(std::size_t i, std::size_t block) noexcept {
   std::size_t within = (i * 173) & block;
   within ^= within >> 3;
@@ -113,9 +113,11 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   // written in order, a light cursor moving at half the sweep's pace (the histogram's mass on every other category)
   // read where slots were being written, modulo 4096 bytes, at every step, and the build was slower for that data.
   // So the first pass reads the weights, and the sweep writes the slots, in the order `scrambled` gives within
-  // blocks of 256 entries: the addresses in flight jump about within a block, and no cursor, which only moves forward
-  // by one entry at a time, keeps meeting them. (Which slot holds which part of the law does not matter: a draw picks
-  // its slot uniformly.)
+  // blocks of 512 entries: 4096 bytes of 8-byte entries, so that the addresses in flight jump about over every value
+  // of their low 12 bits, and a load at any address, wherever a cursor is and however fast it moves, is as likely to
+  // meet one as at any other. (Blocks of 256 left each array's writes within half of those values for a while, and a
+  // cursor at the right pace could stay in or out of that half.) Which slot holds which part of the law does not
+  // matter: a draw picks its slot uniformly.
   //
   // The K atoms (the k weights, scaled, and K − k of weight 0): light ones (weight < capacity) from the front of one
   // array, heavy ones from its back, each in the order they are read, each written with one store to an entry
@@ -127,7 +129,7 @@ AliasTable::AliasTable(std::span<const std::uint64_t> weights, std::uint64_t tot
   std::vector<Atom> sorted(slots);
   std::size_t lights = 0;
   std::size_t heavies = 0;
-  const std::size_t block = slots < 256 ? slots - 1 : 255;
+  const std::size_t block = slots < 512 ? slots - 1 : 511;
   for (std::size_t i = 0; i < slots; ++i) {
     const std::size_t x = scrambled(i, block);
     const std::uint64_t weight = x < atoms_ ? weights[x] * scale : 0;

@@ -49,7 +49,7 @@ void quantize_units(std::span<const double> target, const UnitBox& box, std::spa
 // a few bits of a word; each slot holds Σweight/K (or Σweight, the weights scaled by K, when K does not divide it)
 // split between one atom and its alias. Building takes K iterations of the same operations whatever the weights are
 // (a sweep of two forward cursors, over the light atoms and the heavy ones, writing one slot per step in a fixed
-// order scrambled within blocks of 256, so that no cursor keeps meeting the writes in flight; a mask for every
+// order scrambled within blocks of 512, so that no cursor keeps meeting the writes in flight; a mask for every
 // choice).
 class AliasTable {
  public:

@@ -59,7 +59,7 @@ test('seeded sampleMany keeps its sequences: the draws of one call per draw, on 
   };
   const cases = [
     ['minimax', { epsilon: 1 }, [5, 1, 0, 3, 2, 0, 0, 7, 1, 1], 4177097048, [3, 9, 0, 8, 5, 2, 3, 8, 8, 7, 1, 6]],
-    ['minimax', { epsilon: 0.1 }, Array.from({ length: 1000 }, (_, i) => (i * 37) % 11), 558911458,
+    ['minimax', { epsilon: 0.1 }, Array.from({ length: 1000 }, (_, i) => (i * 37) % 11), 1517500601,
       [378, 924, 769, 850, 583, 290, 321, 877, 851, 707, 179, 602]],
     ['linear', { epsilon: 2 }, [3, 1, 4, 1, 5], 3659936556, [4, 4, 3, 4, 2, 1, 1, 4, 4, 3, 4, 4]],
     ['roo', { epsilon: 1, records: 14 }, [3, 1, 4, 1, 5], 266054539, [1, 2, 0, 2, 0, 0, 4, 4, 4, 4, 4, 2]],
