@@ -158,8 +158,10 @@ export interface Sampler {
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
    * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time), nor on which
    * index it releases; its time still moves by about 1% with hist (validating it, and what a processor makes of the
-   * same operations on different values), and by up to a few percent at large k with whether hist's memory pages
-   * were ever written (a fresh Float64Array's zeros are not): the guide's "Privacy and timing".
+   * same operations on different values), by up to a few percent at large k with whether hist's memory pages were
+   * ever written (a fresh Float64Array's zeros are not), and by up to 2.4 times for entries below about 2^-500 of
+   * the largest (subnormal arithmetic) or a largest entry beyond about 10^±150 (a rescaling pass): the guide's
+   * "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**
