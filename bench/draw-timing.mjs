@@ -9,8 +9,9 @@
 // every m.
 // Last, sampleMany()'s table build (docs/draw-policy.md, "What is not protected"): sampleMany(h, 10) for shapes that
 // order the table's light and heavy atoms differently, each against a point mass, at k = 2^14, 2^16, 2^18.
+// Then the histogram's values: tiny entries and extreme magnitudes against a point mass (k = 16,384).
 // Run: npm run bench -- draw-timing   (a few minutes); node bench/draw-timing.mjs ds-roo   (the first part only);
-// node bench/draw-timing.mjs table   (the last part only)
+// node bench/draw-timing.mjs table   (the table part only); node bench/draw-timing.mjs values   (the values part only)
 import { init } from '../bindings/js/privsample.mjs';
 
 const ps = await init();
@@ -137,6 +138,63 @@ if (process.argv[2] === 'table') {
   process.exit(0);
 }
 
+// The histogram's values (docs/draw-policy.md#the-histograms-values): sample() and sampleMany(h, 10) at k = 16,384 for
+// tiny entries (subnormal, a far tail) and extreme magnitudes, each against a point mass in the same round, the
+// median of those ratios over 41 rounds in a shuffled order. The last two are the kinds still not protected.
+function valueTiming() {
+  const k = 16_384;
+  let state = 99;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const shapes = {
+    'uniform (control)': () => 1,
+    '1% at 1e-310': (i) => (i % 100 === 0 ? 1e-310 : 1),
+    'every other 5e-324': (i) => (i % 2 ? 5e-324 : 1),
+    'e^(-i/20)': (i) => Math.exp(-i / 20),
+    'uniform x1e200': () => 1e200,
+    'uniform x1e-200': () => 1e-200,
+    'all 1e-310 (not protected)': () => 1e-310,
+    'all 1e308 (not protected)': () => 1e308,
+  };
+  const point = Float64Array.from({ length: k }, (_, i) => Number(i === 0));
+  const hists = Object.fromEntries(Object.entries(shapes).map(([n, f]) => [n, Float64Array.from({ length: k }, (_, i) => f(i))]));
+  const names = Object.keys(hists);
+  const prior = new Float64Array(k).fill(1 / k);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`k = ${k}: median over rounds of t(input)/t(point mass) in the same round`);
+  for (const [mechanism, options] of [['linear', { epsilon: 1 }], ['minimax', { epsilon: 1 }], ['mollifier', { epsilon: 1 }],
+    ['local', { epsilon: 1, prior, gamma: 4 }]]) {
+    const s = ps.sampler(mechanism, options);
+    for (const [call, f] of [['sample', (h) => s.sample(h)], ['sampleMany', (h) => s.sampleMany(h, 10)]]) {
+      for (let w = 0; w < 3; w += 1) for (const h of [point, ...Object.values(hists)]) f(h);
+      const ratios = Object.fromEntries(names.map((n) => [n, []]));
+      for (let r = 0; r < 41; r += 1) {
+        const order = ['point', ...names];
+        for (let i = order.length - 1; i > 0; i -= 1) {
+          const j = Math.floor(next() * (i + 1));
+          [order[i], order[j]] = [order[j], order[i]];
+        }
+        const times = {};
+        for (const n of order) {
+          const h = n === 'point' ? point : hists[n];
+          const t0 = process.hrtime.bigint();
+          f(h);
+          times[n] = Number(process.hrtime.bigint() - t0);
+        }
+        for (const n of names) ratios[n].push(times[n] / times.point);
+      }
+      console.log(`${mechanism.padEnd(9)} ${call.padEnd(10)} ` + names.map((n) => `${n} ${median(ratios[n]).toFixed(2)}`).join(', '));
+    }
+    s.dispose();
+  }
+}
+if (process.argv[2] === 'values') {
+  valueTiming();
+  process.exit(0);
+}
+
 {
   const [k, records, epsilon] = [10, 100_000, 0.001];
   const s = ps.sampler('ds-roo', { epsilon, records });
@@ -200,3 +258,5 @@ console.log(`${'noise floor (the same input twice)'.padEnd(34)} median ${percent
   `${percentile(noises, 0.9).toFixed(2)}x, worst ${Math.max(...noises).toFixed(2)}x`);
 console.log('');
 tableTiming();
+console.log('');
+valueTiming();

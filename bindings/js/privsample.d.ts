@@ -22,7 +22,11 @@ type IndexedDBFactory =
 /** `Symbol.dispose` where the libs declare it (esnext.disposable, es2025, @types/node), else `never` (no member). */
 declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer S extends symbol } ? S : never;
 
-/** A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). */
+/**
+ * A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). Any positive scale gives
+ * the same distribution. A sampler treats an entry below 2^-600 of the largest entry (a far tail, subnormal numbers)
+ * as 0, so that its time does not depend on such values; the distribution moves by less than k·2^-600.
+ */
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
 // ---- generated from the registry by scripts/generate-types.mjs: do not edit by hand ----
@@ -159,9 +163,8 @@ export interface Sampler {
    * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time), nor on which
    * index it releases; its time still moves by about 1% with hist (validating it, and what a processor makes of the
    * same operations on different values), by up to a few percent at large k with whether hist's memory pages were
-   * ever written (a fresh Float64Array's zeros are not), and by up to 2.4 times for entries below about 2^-500 of
-   * the largest (subnormal arithmetic) or a largest entry beyond about 10^±150 (a rescaling pass): the guide's
-   * "Privacy and timing".
+   * ever written (a fresh Float64Array's zeros are not), and by up to 1.7 times for a histogram whose every entry is
+   * subnormal (below 2.2e-308) or whose total overflows (entries near 1.8e308): the guide's "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**

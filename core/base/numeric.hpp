@@ -80,12 +80,24 @@ inline constexpr double kUnscaledMost = 0x1p500;
 // exact (powers of two that bring the largest count near 1 when it lies outside [2^-500, 2^500], else 1) and the
 // quotient rounded once. The one form of that rule, so that whoever computes p_x from it (the histogram's
 // normalisation, the clip solver's pass that normalises as it scans) gets the same doubles.
+// A count below `least` (kNegligibleBelow times the largest count; model/histogram.cpp) counts as 0, chosen without
+// a branch: arithmetic on subnormal numbers takes many times longer than on others, so without this a histogram's
+// tiny entries (a density's far tail) would set the time of every pass over p. What survives gives p_x >= 2^-600/k.
 struct HistogramScale {
   double first = 1.0;
   double scale = 1.0;
   double total = 1.0;
-  [[nodiscard]] double operator()(double count) const noexcept { return count * first * scale / total; }
+  double least = 0.0;
+  [[nodiscard]] double operator()(double count) const noexcept {
+    // count, or 0 with count's sign (−0 stays −0): a mask, not a branch
+    const std::uint64_t keep = (count >= least ? ~std::uint64_t{0} : 0) | (std::uint64_t{1} << 63);
+    return double_of(bits_of(count) & keep) * first * scale / total;
+  }
 };
+
+// Counts below this fraction of a histogram's largest count count as 0 (HistogramScale::least): the distribution moves
+// by less than k·2^-600 in total variation, hundreds of binary orders below the rounding of any released probability.
+inline constexpr double kNegligibleBelow = 0x1p-600;
 
 // Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
 [[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {

@@ -60,8 +60,8 @@ double divergence(const FDivergence& f, std::span<const double> p_in, std::span<
     throw_shape({"p has ", p_in.size(), " entries but q has ", q_in.size(), ": they must have the same length"});
   }
   if (!f.f) throw std::invalid_argument("f is empty: an f-divergence needs a function");
-  const std::vector<double> p = normalized_pmf(p_in, "p");
-  const std::vector<double> q = normalized_pmf(q_in, "q");
+  const std::vector<double> p = exactly_normalized_pmf(p_in, "p");
+  const std::vector<double> q = exactly_normalized_pmf(q_in, "q");
   CompensatedSum total;
   for (std::size_t x = 0; x < p.size(); ++x) {
     if (q[x] > 0.0) {

@@ -196,40 +196,56 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
   return {true, std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3])), total.value()};
 }
 
+// Whether counts below kNegligibleBelow of the largest count as 0 (a private histogram: base/numeric.hpp says why) or
+// are divided like the rest (a public prior; divergences, which a far tail can dominate).
+enum class Negligible { zeroed, kept };
+
 // The one scale rule of histograms and priors: p_x = h_x / Σh, each quotient rounded once (so a point mass is
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x. Returns the rule (HistogramScale, base/numeric.hpp) for these values.
-HistogramScale scale_of(std::span<const double> values, const Scan& scan) {
+// precision — which gives the same p_x; the total is scaled likewise (so whether it is does not change the time of a
+// pass). A count below 2^-600 of the largest (and, unscaled, a subnormal one) gives
+// p_x = 0, so that no pass over p meets a subnormal number (base/numeric.hpp); the total is every count's.
+// Returns the rule (HistogramScale, base/numeric.hpp) for these values.
+HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
   HistogramScale rule;
   rule.total = scan.total;
+  // Unscaled, no subnormal count survives either (the largest is >= 2^-500, so they are below 2^-522 of it).
+  const bool zeroed = negligible == Negligible::zeroed;
+  rule.least = zeroed ? std::max(scan.largest * kNegligibleBelow, std::numeric_limits<double>::min()) : 0.0;
   if (!(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost)) {
+    rule.least = zeroed ? scan.largest * kNegligibleBelow : 0.0;
     // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
     const int exponent = std::ilogb(scan.largest);
     rule.first = exponent < -1022 ? 0x1p1023 : 1.0;
     rule.scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
-    // The scaled total: rare (entries beyond 2^±500), so one plain error-free chain.
-    ExactSum scaled;
-    for (const double v : values) scaled.add(v * rule.first * rule.scale);
-    rule.total = scaled.value();
+    // The scan's total scaled the same way: exact, and no pass of its own, so that a histogram's magnitude does not
+    // set the time of a call. Only counts whose sum overflows (near the largest double) are summed again, scaled.
+    rule.total = scan.total * rule.first * rule.scale;
+    if (!std::isfinite(scan.total)) {
+      ExactSum scaled;
+      for (const double v : values) scaled.add(v * rule.first * rule.scale);
+      rule.total = scaled.value();
+    }
   }
   return rule;
 }
 
 // p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
 // read); `then` mixes and clamps each p_x in the same pass (the linear samplers).
-void divide_by_total(std::span<const double> values, const Scan& scan, std::span<double> out,
+void divide_by_total(std::span<const double> values, const Scan& scan, Negligible negligible, std::span<double> out,
                      const AffineClip& then = {}) {
-  const HistogramScale p = scale_of(values, scan);
+  const HistogramScale p = scale_of(values, scan, negligible);
   for (std::size_t i = 0; i < values.size(); ++i) {
     out[i] = std::clamp(then.weight * p(values[i]) + then.floor, then.floor, then.ceiling);
   }
 }
 
-std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, const AffineClip& then = {}) {
+std::vector<double> divided_by_total(std::span<const double> values, const Scan& scan, Negligible negligible,
+                                     const AffineClip& then = {}) {
   std::vector<double> out(values.size());
-  divide_by_total(values, scan, out, then);
+  divide_by_total(values, scan, negligible, out, then);
   return out;
 }
 
@@ -252,7 +268,7 @@ std::vector<double> validated_prior(std::span<const double> prior, std::size_t k
   if (scan.largest == 0.0) {
     throw_invalid({name, " is all zeros: at least one entry must be positive"});
   }
-  return divided_by_total(prior, scan);
+  return divided_by_total(prior, scan, Negligible::kept);
 }
 
 namespace {
@@ -274,22 +290,26 @@ Scan checked_histogram(std::span<const double> hist, std::string_view name) {
 }  // namespace
 
 std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name) {
-  return divided_by_total(hist, checked_histogram(hist, name));
+  return divided_by_total(hist, checked_histogram(hist, name), Negligible::zeroed);
 }
 
 std::vector<double> normalized_pmf(std::span<const double> hist, const AffineClip& then, std::string_view name) {
-  return divided_by_total(hist, checked_histogram(hist, name), then);
+  return divided_by_total(hist, checked_histogram(hist, name), Negligible::zeroed, then);
+}
+
+std::vector<double> exactly_normalized_pmf(std::span<const double> hist, std::string_view name) {
+  return divided_by_total(hist, checked_histogram(hist, name), Negligible::kept);
 }
 
 HistogramScale checked_histogram_scale(std::span<const double> hist, std::string_view name) {
-  return scale_of(hist, checked_histogram(hist, name));
+  return scale_of(hist, checked_histogram(hist, name), Negligible::zeroed);
 }
 
 void normalized_pmf_into(std::span<const double> hist, std::span<double> out, const AffineClip& then,
                          std::string_view name) {
   const Scan scan = checked_histogram(hist, name);
   check_pmf_output(hist.size(), out.size(), name);
-  divide_by_total(hist, scan, out, then);
+  divide_by_total(hist, scan, Negligible::zeroed, out, then);
 }
 
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,71 @@ TEST_CASE("validation: normalized_pmf accepts counts and probabilities of any ma
   std::vector<double> many(1'000'000);
   for (std::size_t x = 0; x < many.size(); ++x) many[x] = static_cast<double>(x % 97) + 0.1;
   CHECK(std::fabs(compensated_total(normalized_pmf(many)) - 1.0) <= 1e-14);
+}
+
+// A private histogram's negligible counts are 0 (so that no pass over p meets a subnormal number, whose arithmetic is
+// slow: tests/js/draw-timing.test.mjs times it), every other count is divided exactly as before, and the histogram's
+// magnitude changes no bit: h and h·2^e give the same p whether or not either is rescaled (a rescaled histogram's
+// total is the scan's own, scaled exactly).
+TEST_CASE("validation: normalized_pmf zeroes counts below 2^-600 of the largest, divides the rest exactly, and ignores "
+          "the histogram's magnitude", "[validation][property]") {
+  std::mt19937_64 rng(20261128);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::size_t zeroed = 0, kept = 0, rescaled = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::size_t k = 1 + rng() % 300;
+    std::vector<double> h(k);
+    const int shape = trial % 5;
+    for (double& v : h) {
+      const double u = u01(rng);
+      switch (shape) {
+        case 0: v = std::ldexp(0.5 + u, static_cast<int>(rng() % 1400) - 700); break;                    // ±700 exponents
+        case 1: v = rng() % 3 == 0 ? std::ldexp(u, -1060) : u; break;                                  // subnormals
+        case 2: v = std::ldexp(1.0 + u, -static_cast<int>(rng() % 700)); break;                        // a far tail
+        case 3: v = rng() % 4 == 0 ? -0.0 : std::ldexp(0.5 + u, -590 - static_cast<int>(rng() % 20)); break;  // the edge
+        default: v = rng() % 2 == 0 ? std::numeric_limits<double>::denorm_min() * (1 + rng() % 8) : 1.0 + u; break;
+      }
+    }
+    if (shape == 3) h[rng() % k] = 1.0;
+    const double largest = *std::max_element(h.begin(), h.end());
+    if (largest == 0.0) continue;
+    const bool unscaled = largest >= 0x1p-500 && largest <= 0x1p500;
+    const double least = unscaled ? std::max(std::ldexp(largest, -600), std::numeric_limits<double>::min())
+                                  : std::ldexp(largest, -600);
+    const std::vector<double> p = normalized_pmf(h);
+    const std::vector<double> exact = exactly_normalized_pmf(h);
+    INFO("trial " << trial << ", shape " << shape << ", k = " << k);
+    for (std::size_t x = 0; x < k; ++x) {
+      if (h[x] >= least) {
+        ++kept;
+        REQUIRE(std::bit_cast<std::uint64_t>(p[x]) == std::bit_cast<std::uint64_t>(exact[x]));
+        REQUIRE((p[x] == 0.0 || p[x] >= std::numeric_limits<double>::min()));  // never subnormal
+      } else {
+        zeroed += h[x] > 0.0;
+        REQUIRE(p[x] == 0.0);
+        REQUIRE(std::signbit(p[x]) == std::signbit(h[x]));
+      }
+    }
+    // The same histogram at other magnitudes: unscaled and rescaled alike, the same bits.
+    for (const int e : {-900, -450, -100, 100, 450, 900}) {
+      const double top = std::ldexp(largest, e);
+      const double bottom = std::ldexp(least, e);
+      if (!(top < 0x1p1000) || !(bottom >= 0x1p-1000)) continue;  // every count scaled exactly, the total finite
+      std::vector<double> scaled(h);
+      for (double& v : scaled) v = std::ldexp(v, e);
+      if (std::any_of(h.begin(), h.end(), [&](double v) { return v > 0.0 && std::ldexp(std::ldexp(v, e), -e) != v; })) continue;
+      rescaled += (top >= 0x1p-500 && top <= 0x1p500) != unscaled;
+      const std::vector<double> q = normalized_pmf(scaled);
+      for (std::size_t x = 0; x < k; ++x) {
+        // a count that was subnormal before or after scaling may sit on either side of the subnormal floor
+        if (h[x] < std::numeric_limits<double>::min() || scaled[x] < std::numeric_limits<double>::min()) continue;
+        REQUIRE(std::bit_cast<std::uint64_t>(q[x]) == std::bit_cast<std::uint64_t>(p[x]));
+      }
+    }
+  }
+  CHECK(zeroed > 10000);
+  CHECK(kept > 100000);
+  CHECK(rescaled > 1000);
 }
 
 // The linear samplers mix while they normalise (one pass): each value must be the double that normalising first and
