@@ -159,7 +159,8 @@ function valueTiming() {
     'all 1e308 (not protected)': () => 1e308,
   };
   const point = Float64Array.from({ length: k }, (_, i) => Number(i === 0));
-  const hists = Object.fromEntries(Object.entries(shapes).map(([n, f]) => [n, Float64Array.from({ length: k }, (_, i) => f(i))]));
+  const filled = (f) => Float64Array.from({ length: k }, (_, i) => f(i));
+  const hists = Object.fromEntries(Object.entries(shapes).map(([n, f]) => [n, filled(f)]));
   const names = Object.keys(hists);
   const prior = new Float64Array(k).fill(1 / k);
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -204,10 +204,9 @@ enum class Negligible { zeroed, kept };
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x; the total is scaled likewise (so whether it is does not change the time of a
-// pass). A count below 2^-600 of the largest (and, unscaled, a subnormal one) gives
-// p_x = 0, so that no pass over p meets a subnormal number (base/numeric.hpp); the total is every count's.
-// Returns the rule (HistogramScale, base/numeric.hpp) for these values.
+// precision — which gives the same p_x; the scan's total is scaled likewise, so scaling adds no pass. A count below
+// 2^-600 of the largest (and, unscaled, a subnormal one) gives p_x = 0 when `negligible` says so, so that no pass over
+// p meets a subnormal number (base/numeric.hpp); the total is every count's. Returns the rule (HistogramScale).
 HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
   HistogramScale rule;
   rule.total = scan.total;

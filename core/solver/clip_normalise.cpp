@@ -164,12 +164,12 @@ void normalise_and_total(std::span<const double> h, const HistogramScale& rule, 
   const F64x2 scale = splat(rule.scale);
   const F64x2 total = splat(rule.total);
   const F64x2 least = splat(rule.least);
-  const I64x2 splat_sign = I64x2{} | static_cast<long long>(std::uint64_t{1} << 63);
+  const I64x2 sign_bit = I64x2{} | static_cast<long long>(std::uint64_t{1} << 63);
   double* out = q.data();
   const double* counts = h.data();
   std::size_t i = scan_in_lanes(k, {&l0, &l1, &l2, &l3}, [=](std::size_t at) {
     const F64x2 count = load_pair(counts + at);
-    const I64x2 keep = (count >= least) | splat_sign;  // HistogramScale's mask, lane by lane
+    const I64x2 keep = (count >= least) | sign_bit;  // HistogramScale's mask, lane by lane
     const F64x2 kept = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(count) & keep);
     const F64x2 pair = kept * first * scale / total;  // rule(h) lane by lane
     std::memcpy(out + at, &pair, sizeof pair);

@@ -162,7 +162,8 @@ TEST_CASE("local clip: box, ratio and risk over random priors and adversarial in
   CHECK(local_clip_sweep(true) >= 5000);
 }
 
-TEST_CASE("local clip: inputs whose breakpoints would leave the double range (subnormal next to ordinary masses: those count as 0)",
+TEST_CASE("local clip: inputs whose breakpoints would leave the double range (subnormal next to ordinary masses: "
+          "those count as 0)",
           "[local_clip][edge]") {
   CHECK(local_clip_sweep(false) >= 50);
 }

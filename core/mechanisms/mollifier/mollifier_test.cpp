@@ -88,10 +88,10 @@ std::size_t mollifier_sweep(bool representable) {
         // Classified by the caller's masses; the sampler solves for p, whose masses below 2^-600 of the largest
         // (subnormal ones included) are 0: its breakpoints are always representable.
         const std::vector<double> p = normalized_pmf(h.counts);
-        CHECK(breakpoints_representable(p, std::vector<double>(k, lo), std::vector<double>(k, hi)));
-        if (breakpoints_representable(exactly_normalized_pmf(h.counts), std::vector<double>(k, lo), std::vector<double>(k, hi)) != representable) {
-          continue;
-        }
+        const std::vector<double> lows(k, lo);
+        const std::vector<double> highs(k, hi);
+        CHECK(breakpoints_representable(p, lows, highs));
+        if (breakpoints_representable(exactly_normalized_pmf(h.counts), lows, highs) != representable) continue;
         ++cases;
         const std::vector<double> q = sampler.distribution(h.counts);
         CHECK(std::fabs(compensated_total(q) - 1.0) <= 1e-12);
@@ -118,7 +118,8 @@ TEST_CASE("mollifier: outputs stay between e^{-eps/2}/k and e^{eps/2}/k and are 
   CHECK(mollifier_sweep(true) >= 1000);
 }
 
-TEST_CASE("mollifier: inputs whose breakpoints would leave the double range (subnormal next to ordinary masses: those count as 0)",
+TEST_CASE("mollifier: inputs whose breakpoints would leave the double range (subnormal next to ordinary masses: "
+          "those count as 0)",
           "[mollifier][edge]") {
   CHECK(mollifier_sweep(false) >= 30);
 }
