@@ -17,12 +17,28 @@ const NUMERIC_VIEWS = [Float64Array, Float32Array, Uint32Array, Int32Array, Uint
 
 /** A numeric array as a Float64Array (no copy for a Float64Array); TypeError for anything else. */
 export function histogram(value, name) {
+  attached(value, name);
   if (value instanceof Float64Array) return value;
   if (NUMERIC_VIEWS.some((View) => value instanceof View)) return Float64Array.from(value);
   if (!Array.isArray(value)) {
     throw new TypeError(`${name} must be an array of numbers or a numeric typed array, got ${describe(value)}`);
   }
   return numbersInto(value, name, new Float64Array(value.length), 0);
+}
+
+/**
+ * A typed array whose buffer was transferred (postMessage, structuredClone) reads as empty, and copying from it
+ * throws the engine's TypeError, which names no parameter: say which argument it is. Only an empty view can be
+ * detached, and only a detached buffer refuses a new view.
+ */
+function attached(value, name) {
+  if (!ArrayBuffer.isView(value) || value.byteLength !== 0) return;
+  try {
+    new Uint8Array(value.buffer);
+  } catch {
+    throw new TypeError(`${name} is a typed array whose buffer has been detached (transferred with postMessage or ` +
+      'structuredClone): pass an array that is still attached, e.g. a copy made before the transfer');
+  }
 }
 
 /** The entries of an array (numbers, else TypeError naming the first other one) into out from `at`. */
@@ -248,6 +264,7 @@ export function makeFiniteApi(abi) {
         live();
         const values = histogram(hist, 'hist');
         if (!(out instanceof Float64Array)) throw new TypeError(`out must be a Float64Array, got ${describe(out)}`);
+        attached(out, 'out');
         if (out.length !== values.length) {
           throw new TypeError(`out has ${out.length} entries but hist has ${values.length}: they must have the same length`);
         }

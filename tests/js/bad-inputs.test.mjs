@@ -57,6 +57,28 @@ test('bad histograms are rejected by every entry point, naming index and value',
   }
 });
 
+// A typed array whose buffer was transferred reads as empty; copying from it threw the engine's "Cannot perform
+// %TypedArray%.prototype.set on a detached ArrayBuffer", which names no argument.
+test('a typed array whose buffer was transferred is refused by name, in every entry point that takes one', () => {
+  const detached = (View, length) => {
+    const view = new View(length).fill(1);
+    structuredClone(view.buffer, { transfer: [view.buffer] });
+    return view;
+  };
+  const named = (name) => new RegExp(`^${name} is a typed array whose buffer has been detached`);
+  for (const [entry, run] of Object.entries(histogramEntryPoints)) {
+    const name = entry === 'divergence p' ? 'p' : 'hist';
+    for (const View of [Float64Array, Int32Array]) expectError(() => run(detached(View, 4)), TypeError, named(name));
+  }
+  expectError(() => minimax.distributionInto(detached(Float64Array, 3), new Float64Array(3)), TypeError, named('hist'));
+  expectError(() => minimax.distributionInto([1, 2, 3], detached(Float64Array, 3)), TypeError, named('out'));
+  const oracle = ps.oracle('oue', { epsilon: 1, categories: 4 });
+  expectError(() => oracle.encodeMany(detached(Float64Array, 2)), TypeError, named('items'));
+  oracle.dispose();
+  // an empty array that is still attached is the core's empty histogram, as before
+  expectError(() => minimax.sample(new Float64Array(0)), RangeError, /hist is empty/);
+});
+
 test('bad epsilon is rejected', () => {
   expectError(() => ps.sampler('minimax', { epsilon: -0.5 }), RangeError, /epsilon = -0.5: must be a finite number in \[0, 1000\]/);
   expectError(() => ps.sampler('minimax', { epsilon: NaN }), RangeError, /epsilon = NaN/);
