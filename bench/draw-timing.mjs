@@ -71,6 +71,32 @@ function medianMicros(s, hists, perBatch) {
   return batches.map((b) => b.sort((x, y) => x - y)[7]);
 }
 
+// call(h) for every input once per round, one call at a time, in an order shuffled by `next` (a fixed stream), after
+// three rounds to warm up: each input's time over the point mass's in the same round, and the median of those ratios
+// over `rounds` rounds, by input name.
+function medianRatiosToPoint(call, point, hists, rounds, next) {
+  const names = Object.keys(hists);
+  for (let w = 0; w < 3; w += 1) for (const h of [point, ...Object.values(hists)]) call(h);
+  const ratios = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r += 1) {
+    const order = ['point', ...names];
+    for (let i = order.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(next() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const times = {};
+    for (const n of order) {
+      const h = n === 'point' ? point : hists[n];
+      const t0 = process.hrtime.bigint();
+      call(h);
+      times[n] = Number(process.hrtime.bigint() - t0);
+    }
+    for (const n of names) ratios[n].push(times[n] / times.point);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return Object.fromEntries(names.map((n) => [n, median(ratios[n])]));
+}
+
 // sampleMany(h, 10), one call at a time, every input once per round in a shuffled order (a fixed stream), each
 // input's time over the point mass's in the same round; the median of those ratios, over ROUNDS rounds. A second
 // point mass (a separate array) is the control. Every array is written in full (Float64Array.from), so that no input
@@ -106,29 +132,11 @@ function tableTiming() {
       };
       const point = histOf((i) => i === 0);
       const hists = Object.fromEntries(Object.entries(patterns).map(([name, pattern]) => [name, histOf(pattern)]));
-      const names = Object.keys(hists);
       const s = ps.sampler(mechanism, options);
-      const ratios = Object.fromEntries(names.map((n) => [n, []]));
-      for (let w = 0; w < 3; w += 1) for (const h of [point, ...Object.values(hists)]) s.sampleMany(h, 10);
       const rounds = k >= 2 ** 18 ? 41 : ROUNDS;
-      for (let r = 0; r < rounds; r += 1) {
-        const order = ['point', ...names];
-        for (let i = order.length - 1; i > 0; i -= 1) {
-          const j = Math.floor(next() * (i + 1));
-          [order[i], order[j]] = [order[j], order[i]];
-        }
-        const times = {};
-        for (const n of order) {
-          const h = n === 'point' ? point : hists[n];
-          const t0 = process.hrtime.bigint();
-          s.sampleMany(h, 10);
-          times[n] = Number(process.hrtime.bigint() - t0);
-        }
-        for (const n of names) ratios[n].push(times[n] / times.point);
-      }
-      const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      const medians = medianRatiosToPoint((h) => s.sampleMany(h, 10), point, hists, rounds, next);
       console.log(`${mechanism.padEnd(7)} k = ${String(k).padEnd(7)}` +
-        names.map((n) => `${n} ${median(ratios[n]).toFixed(3)}`).join(', '));
+        Object.entries(medians).map(([n, ratio]) => `${n} ${ratio.toFixed(3)}`).join(', '));
       s.dispose();
     }
   }
@@ -140,7 +148,8 @@ if (process.argv[2] === 'table') {
 
 // The histogram's values (docs/draw-policy.md#the-histograms-values): sample() and sampleMany(h, 10) at k = 16,384 for
 // tiny entries (subnormal, a far tail) and extreme magnitudes, each against a point mass in the same round, the
-// median of those ratios over 41 rounds in a shuffled order. The last two are the kinds still not protected.
+// median of those ratios over 41 rounds in a shuffled order. The last is the kind still not protected (a total that
+// overflows).
 function valueTiming() {
   const k = 16_384;
   let state = 99;
@@ -155,38 +164,25 @@ function valueTiming() {
     'e^(-i/20)': (i) => Math.exp(-i / 20),
     'uniform x1e200': () => 1e200,
     'uniform x1e-200': () => 1e-200,
-    'all 1e-310 (not protected)': () => 1e-310,
+    'every other 2^-390': (i) => (i % 2 ? 2 ** -390 : 1),
+    '2^-520 beside 2^-1030': (i) => (i === 0 ? 2 ** -520 : 2 ** -1030),
+    '1e-200 e^(-i/50)': (i) => 1e-200 * Math.exp(-i / 50),
+    'all 1e-310': () => 1e-310,
+    'point mass 2^1023': (i) => (i === 0 ? 2 ** 1023 : 0),
     'all 1e308 (not protected)': () => 1e308,
   };
   const point = Float64Array.from({ length: k }, (_, i) => Number(i === 0));
   const filled = (f) => Float64Array.from({ length: k }, (_, i) => f(i));
   const hists = Object.fromEntries(Object.entries(shapes).map(([n, f]) => [n, filled(f)]));
-  const names = Object.keys(hists);
   const prior = new Float64Array(k).fill(1 / k);
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   console.log(`k = ${k}: median over rounds of t(input)/t(point mass) in the same round`);
-  for (const [mechanism, options] of [['linear', { epsilon: 1 }], ['minimax', { epsilon: 1 }], ['mollifier', { epsilon: 1 }],
-    ['local', { epsilon: 1, prior, gamma: 4 }]]) {
+  for (const [mechanism, options] of [['linear', { epsilon: 1 }], ['minimax', { epsilon: 1 }],
+    ['mollifier', { epsilon: 1 }], ['local', { epsilon: 1, prior, gamma: 4 }]]) {
     const s = ps.sampler(mechanism, options);
     for (const [call, f] of [['sample', (h) => s.sample(h)], ['sampleMany', (h) => s.sampleMany(h, 10)]]) {
-      for (let w = 0; w < 3; w += 1) for (const h of [point, ...Object.values(hists)]) f(h);
-      const ratios = Object.fromEntries(names.map((n) => [n, []]));
-      for (let r = 0; r < 41; r += 1) {
-        const order = ['point', ...names];
-        for (let i = order.length - 1; i > 0; i -= 1) {
-          const j = Math.floor(next() * (i + 1));
-          [order[i], order[j]] = [order[j], order[i]];
-        }
-        const times = {};
-        for (const n of order) {
-          const h = n === 'point' ? point : hists[n];
-          const t0 = process.hrtime.bigint();
-          f(h);
-          times[n] = Number(process.hrtime.bigint() - t0);
-        }
-        for (const n of names) ratios[n].push(times[n] / times.point);
-      }
-      console.log(`${mechanism.padEnd(9)} ${call.padEnd(10)} ` + names.map((n) => `${n} ${median(ratios[n]).toFixed(2)}`).join(', '));
+      const medians = medianRatiosToPoint(f, point, hists, 41, next);
+      console.log(`${mechanism.padEnd(9)} ${call.padEnd(10)} ` +
+        Object.entries(medians).map(([n, ratio]) => `${n} ${ratio.toFixed(2)}`).join(', '));
     }
     s.dispose();
   }

@@ -24,8 +24,8 @@ declare const disposeSymbol: SymbolConstructor extends { readonly dispose: infer
 
 /**
  * A histogram: counts or probabilities, one entry per category (finite, >= 0, not all zero). Any positive scale gives
- * the same distribution. A sampler treats an entry below 2^-600 of the largest entry (a far tail, subnormal numbers)
- * as 0, so that its time does not depend on such values; the distribution moves by less than k·2^-600.
+ * the same distribution. A sampler treats an entry below 2^-400 of the largest entry (a far tail, subnormal numbers)
+ * as 0, so that its time does not depend on such values; the distribution moves by less than k·2^-400.
  */
 export type Histogram = readonly number[] | Float64Array | Float32Array | Uint32Array | Int32Array;
 
@@ -161,10 +161,11 @@ export interface Sampler {
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
    * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time), nor on which
-   * index it releases; its time still moves by about 1% with hist (validating it, and what a processor makes of the
+   * index it releases (a release of index 0 takes some nanoseconds longer, which tells nothing beyond the index
+   * released); its time still moves by about 1% with hist (validating it, and what a processor makes of the
    * same operations on different values), by up to a few percent at large k with whether hist's memory pages were
-   * ever written (a fresh Float64Array's zeros are not), and by up to 1.7 times for a histogram whose every entry is
-   * subnormal (below 2.2e-308) or whose total overflows (entries near 1.8e308): the guide's "Privacy and timing".
+   * ever written (a fresh Float64Array's zeros are not), and by up to 1.24 times for a histogram whose total
+   * overflows (entries near 1.8e308): the guide's "Privacy and timing".
    */
   sample(hist: Histogram): number;
   /**

@@ -76,28 +76,47 @@ struct TwoDoubles {
 inline constexpr double kUnscaledLeast = 0x1p-500;
 inline constexpr double kUnscaledMost = 0x1p500;
 
-// How a histogram's counts become probabilities (model/histogram.hpp): p_x = h_x·first·scale / total, the two products
-// exact (powers of two that bring the largest count near 1 when it lies outside [2^-500, 2^500], else 1) and the
-// quotient rounded once. The one form of that rule, so that whoever computes p_x from it (the histogram's
-// normalisation, the clip solver's pass that normalises as it scans) gets the same doubles.
-// A count below `least` (kNegligibleBelow times the largest count; model/histogram.cpp) counts as 0, chosen without
-// a branch: arithmetic on subnormal numbers takes many times longer than on others, so without this a histogram's
-// tiny entries (a density's far tail) would set the time of every pass over p. What survives gives p_x >= 2^-600/k.
+// How a histogram's counts become probabilities (model/histogram.hpp): p_x = h_x·2^shift / (Σh·2^shift), the
+// products exact (2^shift brings the largest count near 1 when it lies outside [2^-500, 2^500], else 1; any common
+// power of two gives the same quotients) and the quotient rounded once. The one form of that rule, so that whoever
+// computes p_x from it (the histogram's normalisation, the clip solver's pass that normalises as it scans) gets the
+// same doubles.
+// Arithmetic on subnormal numbers takes many times longer than on others, so no count's arithmetic touches one:
+//  * a count below `least` (kNegligibleBelow times the largest count) counts as 0, chosen by a mask: what survives
+//    gives p_x >= 2^-400/k, and no pass over p then meets a subnormal (the fixed schedule's smallest trial scale,
+//    2^-511, times 2^-424 is still normal);
+//  * a subnormal count that survives (a histogram whose largest count is below 2^-622) is scaled exactly through its
+//    bit pattern m, the integer with count = m·2^-1074 (m < 2^52, converted exactly), so count·2^shift is
+//    m·`from_bits` (2^(shift − 1074), a normal power of two then): no subnormal operand.
+// A private histogram's rule has a normal `factor` and `from_bits` normal or 0, so no factor is subnormal either.
 struct HistogramScale {
-  double first = 1.0;
-  double scale = 1.0;
-  double total = 1.0;
+  double factor = 1.0;     // 2^shift for normal counts (2^-1022 in place of 2^-1023, which is subnormal)
+  double total = 1.0;      // Σh scaled by the same power of two
   double least = 0.0;
-  [[nodiscard]] double operator()(double count) const noexcept {
-    // count, or 0 with count's sign (−0 stays −0): a mask, not a branch
-    const std::uint64_t keep = (count >= least ? ~std::uint64_t{0} : 0) | (std::uint64_t{1} << 63);
-    return double_of(bits_of(count) & keep) * first * scale / total;
+  double from_bits = 0.0;  // 2^(shift − 1074) for subnormal counts, when one can survive; else 0
+  // count scaled, exactly, with none of its operations on a subnormal number; 0 (with count's sign) below least.
+  [[nodiscard]] double scaled(double count) const noexcept {
+    constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+    const std::uint64_t bits = bits_of(count);
+    const std::uint64_t magnitude = bits & ~sign;  // the order of the values >= 0
+    // Masks by integer arithmetic (all ones when the difference is negative): from a comparison of doubles the compiler
+    // made selects on doubles, which V8 compiles to branches; from these, integer selects at most.
+    const auto below = [magnitude](std::uint64_t bound) {
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(magnitude - bound) >> 63);
+    };
+    const std::uint64_t keep = ~below(bits_of(least));
+    const std::uint64_t subnormal = below(bits_of(0x1p-1022));
+    const double ordinary = double_of(bits & ((keep & ~subnormal) | sign)) * factor;
+    // m, below 2^52, as the double 2^52 + m less 2^52 (exact)
+    const double m = double_of((magnitude & keep & subnormal) | bits_of(0x1p52)) - 0x1p52;
+    return double_of(bits_of(ordinary) | bits_of(m * from_bits));  // one of the two is +0 (or −0 for a count of −0)
   }
+  [[nodiscard]] double operator()(double count) const noexcept { return scaled(count) / total; }
 };
 
 // Counts below this fraction of a histogram's largest count count as 0 (HistogramScale::least): the distribution moves
-// by less than k·2^-600 in total variation, hundreds of binary orders below the rounding of any released probability.
-inline constexpr double kNegligibleBelow = 0x1p-600;
+// by less than k·2^-400 in total variation, hundreds of binary orders below the rounding of any released probability.
+inline constexpr double kNegligibleBelow = 0x1p-400;
 
 // Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
 [[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {

@@ -205,38 +205,78 @@ enum class Negligible { zeroed, kept };
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
 // precision — which gives the same p_x; the scan's total is scaled likewise, so scaling adds no pass. A count below
-// 2^-600 of the largest (and, unscaled, a subnormal one) gives p_x = 0 when `negligible` says so, so that no pass over
-// p meets a subnormal number (base/numeric.hpp); the total is every count's. Returns the rule (HistogramScale).
+// 2^-400 of the largest gives p_x = 0 when `negligible` says so, and no count's arithmetic then touches a subnormal
+// number (base/numeric.hpp); the total is every count's. Returns the rule (HistogramScale) for these values.
 HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
   HistogramScale rule;
-  rule.total = scan.total;
-  // Unscaled, no subnormal count survives either (the largest is >= 2^-500, so they are below 2^-522 of it).
   const bool zeroed = negligible == Negligible::zeroed;
-  rule.least = zeroed ? std::max(scan.largest * kNegligibleBelow, std::numeric_limits<double>::min()) : 0.0;
-  if (!(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost)) {
-    rule.least = zeroed ? scan.largest * kNegligibleBelow : 0.0;
-    // 2^-e with largest in [2^e, 2^(e+1)); below 2^-1022 in two exact steps (2^1074 is not a double).
-    const int exponent = std::ilogb(scan.largest);
-    rule.first = exponent < -1022 ? 0x1p1023 : 1.0;
-    rule.scale = std::ldexp(1.0, -exponent - (exponent < -1022 ? 1023 : 0));
-    // The scan's total scaled the same way: exact, and no pass of its own, so that a histogram's magnitude does not
-    // set the time of a call. Only counts whose sum overflows (near the largest double) are summed again, scaled.
-    rule.total = scan.total * rule.first * rule.scale;
-    if (!std::isfinite(scan.total)) {
-      ExactSum scaled;
-      for (const double v : values) scaled.add(v * rule.first * rule.scale);
-      rule.total = scaled.value();
-    }
+  // 2^shift: 1, or 2^-e with largest in [2^e, 2^(e+1)). Normal counts are scaled by 2^max(shift, -1022) (2^-1023 is
+  // subnormal; 2^-1022 leaves the largest in [2, 4)); a histogram whose largest count is subnormal has no normal count.
+  const bool rescaled = !(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost);
+  const int shift = std::max(rescaled ? -std::ilogb(scan.largest) : 0, -1022);
+  rule.factor = std::ldexp(1.0, std::min(shift, 1023));
+  rule.least = zeroed ? scan.largest * kNegligibleBelow : 0.0;
+  // Subnormal counts survive only when least is below the normal range (a tiny largest, or every count kept).
+  const double from_bits = std::ldexp(1.0, shift - 1074);
+  rule.from_bits = rule.least < 0x1p-1022 ? from_bits : 0.0;
+  rule.total = std::ldexp(scan.total, shift);  // exact: the total lies between the largest count and k times it
+  if (!std::isfinite(scan.total)) {
+    // Counts whose sum overflows (near the largest double) are summed again, scaled (none is dropped).
+    HistogramScale every_count = rule;
+    every_count.least = 0.0;
+    every_count.from_bits = from_bits;
+    ExactSum scaled;
+    for (const double v : values) scaled.add(every_count.scaled(v));
+    rule.total = scaled.value();
   }
   return rule;
 }
 
 // p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
-// read); `then` mixes and clamps each p_x in the same pass (the linear samplers).
-void divide_by_total(std::span<const double> values, const Scan& scan, Negligible negligible, std::span<double> out,
-                     const AffineClip& then = {}) {
+// read); `then` mixes and clamps each p_x in the same pass (the linear samplers). One copy of this loop for every
+// caller (priors, histograms, the linear samplers' mixtures): inlined into each, it cost the client module bytes.
+#if PRIVSAMPLE_SIMD_LANES
+// The pairs of that pass in f64x2 lanes, each lane HistogramScale's operations and std::clamp's choices, so the same
+// doubles: in scalar WebAssembly its masks move every count between float and integer registers, which cost the
+// linear samplers a fifth of their time. Returns how many entries it did.
+PRIVSAMPLE_SIMD_FUNCTION std::size_t divide_pairs(std::span<const double> values, const HistogramScale& p,
+                                                  std::span<double> out, const AffineClip& then) {
+  const v128_t sign = wasm_i64x2_splat(static_cast<std::int64_t>(std::uint64_t{1} << 63));
+  const v128_t least = wasm_f64x2_splat(p.least);
+  const v128_t smallest_normal = wasm_f64x2_splat(0x1p-1022);
+  const v128_t two_52 = wasm_f64x2_splat(0x1p52);
+  const v128_t factor = wasm_f64x2_splat(p.factor);
+  const v128_t from_bits = wasm_f64x2_splat(p.from_bits);
+  const v128_t total = wasm_f64x2_splat(p.total);
+  const v128_t weight = wasm_f64x2_splat(then.weight);
+  const v128_t floor = wasm_f64x2_splat(then.floor);
+  const v128_t ceiling = wasm_f64x2_splat(then.ceiling);
+  const std::size_t pairs = values.size() / 2;
+  for (std::size_t j = 0; j < pairs; ++j) {
+    const v128_t count = wasm_v128_load(values.data() + 2 * j);
+    const v128_t keep = wasm_f64x2_ge(count, least);
+    const v128_t normal = wasm_f64x2_ge(count, smallest_normal);
+    const v128_t kept_normal = wasm_v128_or(wasm_v128_and(keep, normal), sign);
+    const v128_t ordinary = wasm_f64x2_mul(wasm_v128_and(count, kept_normal), factor);
+    const v128_t m = wasm_f64x2_sub(
+        wasm_v128_or(wasm_v128_andnot(wasm_v128_and(wasm_v128_andnot(count, sign), keep), normal), two_52), two_52);
+    const v128_t scaled = wasm_v128_or(ordinary, wasm_f64x2_mul(m, from_bits));
+    const v128_t mixed = wasm_f64x2_add(wasm_f64x2_mul(weight, wasm_f64x2_div(scaled, total)), floor);
+    const v128_t raised = wasm_v128_bitselect(floor, mixed, wasm_f64x2_lt(mixed, floor));
+    wasm_v128_store(out.data() + 2 * j, wasm_v128_bitselect(ceiling, raised, wasm_f64x2_lt(ceiling, raised)));
+  }
+  return 2 * pairs;
+}
+#endif
+
+[[gnu::noinline]] void divide_by_total(std::span<const double> values, const Scan& scan, Negligible negligible,
+                                       std::span<double> out, const AffineClip& then = {}) {
   const HistogramScale p = scale_of(values, scan, negligible);
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  std::size_t i = 0;
+#if PRIVSAMPLE_SIMD_LANES
+  i = divide_pairs(values, p, out, then);
+#endif
+  for (; i < values.size(); ++i) {
     out[i] = std::clamp(then.weight * p(values[i]) + then.floor, then.floor, then.ceiling);
   }
 }

@@ -19,9 +19,9 @@ inline constexpr std::size_t kMaxCategories = 10'000'000;
 // Checks 1 <= k <= kMaxCategories and every entry finite and >= 0 with a positive total, then divides by the
 // total (compensated; each p_x = h_x / Σh rounded once). Throws std::invalid_argument naming `name`, the index and
 // the value, e.g. "hist[3] = -2: counts must be finite and >= 0". Counts as large as 1e308 or as small as 1e-300
-// normalise without overflow or underflow to zero (they are scaled by a power of two first). A count below 2^-600 of
-// the largest count gives p_x = 0 (so does a subnormal one when the largest is ordinary): what a mechanism does with
-// p then never meets a subnormal number, whose arithmetic would make its time depend on the data.
+// normalise without overflow or underflow to zero (they are scaled by a power of two first). A count below 2^-400 of
+// the largest count gives p_x = 0: what a mechanism does with p then never meets a subnormal number, whose arithmetic
+// would make its time depend on the data.
 [[nodiscard]] std::vector<double> normalized_pmf(std::span<const double> hist, std::string_view name = "hist");
 // The same, every count divided however small (for divergences, which a far tail can dominate).
 [[nodiscard]] std::vector<double> exactly_normalized_pmf(std::span<const double> hist, std::string_view name = "hist");

@@ -160,18 +160,27 @@ void normalise_and_total(std::span<const double> h, const HistogramScale& rule, 
   const std::size_t k = h.size();
   ScanLane l0, l1, l2, l3;
 #if PRIVSAMPLE_VECTOR_LANES
-  const F64x2 first = splat(rule.first);
-  const F64x2 scale = splat(rule.scale);
+  const F64x2 factor = splat(rule.factor);
   const F64x2 total = splat(rule.total);
   const F64x2 least = splat(rule.least);
+  const F64x2 smallest_normal = splat(0x1p-1022);
+  const F64x2 from_bits = splat(rule.from_bits);
+  const F64x2 two_52 = splat(0x1p52);
   const I64x2 sign_bit = I64x2{} | static_cast<long long>(std::uint64_t{1} << 63);
+  const I64x2 two_52_bits = I64x2{} | static_cast<long long>(bits_of(0x1p52));
   double* out = q.data();
   const double* counts = h.data();
   std::size_t i = scan_in_lanes(k, {&l0, &l1, &l2, &l3}, [=](std::size_t at) {
+    // HistogramScale::scaled lane by lane (m converted as the double 2^52 + m, less 2^52), then the quotient
     const F64x2 count = load_pair(counts + at);
-    const I64x2 keep = (count >= least) | sign_bit;  // HistogramScale's mask, lane by lane
-    const F64x2 kept = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(count) & keep);
-    const F64x2 pair = kept * first * scale / total;  // rule(h) lane by lane
+    const I64x2 bits = reinterpret_cast<I64x2>(count);
+    const I64x2 keep = count >= least;
+    const I64x2 normal = count >= smallest_normal;
+    const F64x2 ordinary = reinterpret_cast<F64x2>(bits & ((keep & normal) | sign_bit)) * factor;
+    const F64x2 m = reinterpret_cast<F64x2>((bits & keep & ~normal & ~sign_bit) | two_52_bits) - two_52;
+    const F64x2 tiny = m * from_bits;
+    const F64x2 scaled = reinterpret_cast<F64x2>(reinterpret_cast<I64x2>(ordinary) | reinterpret_cast<I64x2>(tiny));
+    const F64x2 pair = scaled / total;
     std::memcpy(out + at, &pair, sizeof pair);
     return pair;
   });

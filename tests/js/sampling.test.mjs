@@ -126,6 +126,26 @@ test('a count of −0 is a zero count: sample() follows distribution() in both e
   }
 });
 
+test('a histogram at any magnitude gives the same distribution, bit for bit, subnormal ones included', async () => {
+  // Scaling is exact (a power of two) and computes with no subnormal number: a subnormal count goes through its bit
+  // pattern (h·2^-1071 and h·2^-1060 are subnormal throughout). Both entries: the client's pass and the research
+  // module's.
+  const research = await initResearch();
+  const h = [1, 2, 3, 4, 0, 7];
+  const scaled = (e) => h.map((v) => v * 2 ** e);
+  for (const [entry, api] of [['privsample', ps], ['privsample/research', research]]) {
+    const mechanisms = [['minimax', { epsilon: 1 }], ['linear', { epsilon: 1 }], ['mollifier', { epsilon: 2 }]];
+    for (const [mechanism, options] of mechanisms) {
+      const s = api.sampler(mechanism, options);
+      const q = s.distribution(h);
+      for (const e of [-1071, -1060, -1023, -700, -510, 500, 1020]) {
+        assert.deepEqual(s.distribution(scaled(e)), q, `${entry} ${mechanism}: h·2^${e}`);
+      }
+      s.dispose();
+    }
+  }
+});
+
 test('sample() follows distribution() in the client for every finite mechanism on adversarial histograms', () => {
   // sample() is the release path (for the clip samplers the fixed schedule, in f64x2 lanes in the client's
   // WebAssembly); distribution() is the adaptive search. sampleMany draws from distribution(), so only this checks

@@ -70,11 +70,11 @@ std::vector<Case> adversarial_inputs(std::size_t k, double epsilon, const std::v
       tiny[(x + 1) % k] = 1e-300;
       tiny[(x + 2) % k] = 5e-324;
       out.push_back({"point mass with 1e-300 and a subnormal beside it at " + std::to_string(x), tiny});
-      // the negligible-count edge: 2^-600 of the largest survives (p = 2^-600), the double below it counts as 0
+      // the negligible-count edge: 2^-400 of the largest survives (p = 2^-400), the double below it counts as 0
       std::vector<double> edge = point_mass(k, x);
-      edge[(x + 1) % k] = 0x1p-600;
-      edge[(x + 2) % k] = std::nextafter(0x1p-600, 0.0);
-      out.push_back({"point mass with 2^-600 and the double below it beside it at " + std::to_string(x), edge});
+      edge[(x + 1) % k] = 0x1p-400;
+      edge[(x + 2) % k] = std::nextafter(0x1p-400, 0.0);
+      out.push_back({"point mass with 2^-400 and the double below it beside it at " + std::to_string(x), edge});
     }
   }
   out.push_back({"uniform", uniform(k)});

@@ -47,22 +47,23 @@ TEST_CASE("validation: normalized_pmf accepts counts and probabilities of any ma
 // slow: tests/js/draw-timing.test.mjs times it), every other count is divided exactly as before, and the histogram's
 // magnitude changes no bit: h and h·2^e give the same p whether or not either is rescaled (a rescaled histogram's
 // total is the scan's own, scaled exactly).
-TEST_CASE("validation: normalized_pmf zeroes counts below 2^-600 of the largest, divides the rest exactly, and ignores "
+TEST_CASE("validation: normalized_pmf zeroes counts below 2^-400 of the largest, divides the rest exactly, and ignores "
           "the histogram's magnitude", "[validation][property]") {
   std::mt19937_64 rng(20261128);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
-  std::size_t zeroed = 0, kept = 0, rescaled = 0;
+  std::size_t zeroed = 0, kept = 0, kept_subnormal = 0, rescaled = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     const std::size_t k = 1 + rng() % 300;
     std::vector<double> h(k);
-    const int shape = trial % 5;
+    const int shape = trial % 6;
     for (double& v : h) {
       const double u = u01(rng);
       switch (shape) {
-        case 0: v = std::ldexp(0.5 + u, static_cast<int>(rng() % 1400) - 700); break;                    // ±700 exponents
+        case 0: v = std::ldexp(0.5 + u, static_cast<int>(rng() % 1400) - 700); break;  // ±700 exponents
         case 1: v = rng() % 3 == 0 ? std::ldexp(u, -1060) : u; break;                                  // subnormals
         case 2: v = std::ldexp(1.0 + u, -static_cast<int>(rng() % 700)); break;                        // a far tail
-        case 3: v = rng() % 4 == 0 ? -0.0 : std::ldexp(0.5 + u, -590 - static_cast<int>(rng() % 20)); break;  // the edge
+        case 3: v = rng() % 4 == 0 ? -0.0 : std::ldexp(0.5 + u, -390 - static_cast<int>(rng() % 20)); break;  // edge
+        case 4: v = rng() % 2 == 0 ? std::ldexp(u, -1060) : std::ldexp(1.0 + u, -700); break;  // subnormals kept
         default: v = rng() % 2 == 0 ? std::numeric_limits<double>::denorm_min() * (1 + rng() % 8) : 1.0 + u; break;
       }
     }
@@ -70,14 +71,14 @@ TEST_CASE("validation: normalized_pmf zeroes counts below 2^-600 of the largest,
     const double largest = *std::max_element(h.begin(), h.end());
     if (largest == 0.0) continue;
     const bool unscaled = largest >= 0x1p-500 && largest <= 0x1p500;
-    const double least = unscaled ? std::max(std::ldexp(largest, -600), std::numeric_limits<double>::min())
-                                  : std::ldexp(largest, -600);
+    const double least = std::ldexp(largest, -400);
     const std::vector<double> p = normalized_pmf(h);
     const std::vector<double> exact = exactly_normalized_pmf(h);
     INFO("trial " << trial << ", shape " << shape << ", k = " << k);
     for (std::size_t x = 0; x < k; ++x) {
       if (h[x] >= least) {
         ++kept;
+        kept_subnormal += h[x] > 0.0 && h[x] < std::numeric_limits<double>::min();
         REQUIRE(std::bit_cast<std::uint64_t>(p[x]) == std::bit_cast<std::uint64_t>(exact[x]));
         REQUIRE((p[x] == 0.0 || p[x] >= std::numeric_limits<double>::min()));  // never subnormal
       } else {
@@ -93,7 +94,8 @@ TEST_CASE("validation: normalized_pmf zeroes counts below 2^-600 of the largest,
       if (!(top < 0x1p1000) || !(bottom >= 0x1p-1000)) continue;  // every count scaled exactly, the total finite
       std::vector<double> scaled(h);
       for (double& v : scaled) v = std::ldexp(v, e);
-      if (std::any_of(h.begin(), h.end(), [&](double v) { return v > 0.0 && std::ldexp(std::ldexp(v, e), -e) != v; })) continue;
+      const auto inexact = [&](double v) { return v > 0.0 && std::ldexp(std::ldexp(v, e), -e) != v; };
+      if (std::any_of(h.begin(), h.end(), inexact)) continue;
       rescaled += (top >= 0x1p-500 && top <= 0x1p500) != unscaled;
       const std::vector<double> q = normalized_pmf(scaled);
       for (std::size_t x = 0; x < k; ++x) {
@@ -104,8 +106,32 @@ TEST_CASE("validation: normalized_pmf zeroes counts below 2^-600 of the largest,
     }
   }
   CHECK(zeroed > 10000);
+  CHECK(kept_subnormal > 10000);
   CHECK(kept > 100000);
   CHECK(rescaled > 1000);
+}
+
+// HistogramScale::scaled multiplies by 2^shift exactly, subnormal counts through their bit pattern (whose arithmetic
+// is then on normal numbers only): every count, subnormal ones included, against ldexp.
+TEST_CASE("validation: a histogram's counts are scaled exactly, subnormal ones included", "[validation][property]") {
+  std::mt19937_64 rng(20261129);
+  std::size_t checked = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    const int exponent = static_cast<int>(rng() % 2098) - 1074;  // the largest count's, subnormal to the top
+    const int shift = std::max(-exponent, -1022);  // as model/histogram.cpp scales
+    HistogramScale rule;
+    rule.factor = std::ldexp(1.0, std::min(shift, 1023));
+    rule.from_bits = std::ldexp(1.0, shift - 1074);
+    // a count at most the largest: any bit pattern below 2^(exponent + 1)
+    const std::uint64_t top = std::bit_cast<std::uint64_t>(std::ldexp(1.0, exponent + 1 > 1023 ? 1023 : exponent + 1));
+    const double count = std::bit_cast<double>(rng() % top);
+    const double expected = std::ldexp(count, shift);
+    if (expected != 0.0 && std::fabs(expected) < std::numeric_limits<double>::min()) continue;  // would round
+    INFO("count " << count << " (bits " << std::bit_cast<std::uint64_t>(count) << "), shift " << shift);
+    REQUIRE(std::bit_cast<std::uint64_t>(rule.scaled(count)) == std::bit_cast<std::uint64_t>(expected));
+    ++checked;
+  }
+  CHECK(checked > 150000);
 }
 
 // The linear samplers mix while they normalise (one pass): each value must be the double that normalising first and
@@ -325,8 +351,7 @@ TEST_CASE("validation: the histogram's scan gives the scalar form's total bit fo
       const std::vector<double> h = shaped_histogram(rng, k, shape);
       INFO("k = " << k << ", shape " << shape);
       const HistogramScale rule = checked_histogram_scale(h);
-      REQUIRE(rule.first == 1.0);
-      REQUIRE(rule.scale == 1.0);
+      REQUIRE(rule.factor == 1.0);
       REQUIRE(std::bit_cast<std::uint64_t>(rule.total) == std::bit_cast<std::uint64_t>(scalar_form_total(h)));
     }
   }

@@ -8,12 +8,12 @@
 // number of draws), by random words that say nothing about the index released (a rejection, whose count is independent
 // of the value it accepts; a coin's tie after 64 bits, probability 2^-64; buffer refills), by loop control, by the
 // float-to-integer conversion guard, by the documented rescaling of masses beyond 2^±500 or a total that overflows, or
-// by an error path (invalid input, allocation) — or it is an integer select, which engines compile without a branch. A branch on a random coin is
-// not enough: draw_release_once branched on the plan's coin (a public probability), and its time then said whether the
-// index came from the data part (tests/js/draw-timing.test.mjs). When a count here changes, a function on the draw path
-// changed shape: print it (node tests/wasm/draw-branches.test.mjs --print '<name pattern>'), read its new branches, and
-// update the count with what decides them. The oracles' encoders were read the same way (their item enters a branch
-// only through a float-to-integer conversion guard, taken for every valid item).
+// by an error path (invalid input, allocation) — or it is an integer select, which engines compile without a branch. A
+// branch on a random coin is not enough: draw_release_once branched on the plan's coin (a public probability), and its
+// time then said whether the index came from the data part (tests/js/draw-timing.test.mjs). When a count here changes,
+// a function on the draw path changed shape: print it (node tests/wasm/draw-branches.test.mjs --print '<name
+// pattern>'), read its new branches, and update the count with what decides them. The oracles' encoders were read the
+// same way (their item enters a branch only through a float-to-integer conversion guard, taken for every valid item).
 //
 // The module read is build/wasm-named/privsample-client-glue.wasm (scripts/test.sh links the client again with function
 // names), shipped by the same steps as the package's module (scripts/ship-wasm.mjs, names kept); its code must be byte
@@ -35,9 +35,11 @@ const SHIPPED = `${root}build/wasm/privsample-client.wasm`;
 const DRAW_PATH = {
   // sample(): the data part's target, its units, one draw over them
   '^privsample::normalized_pmf_into\\(': { if: 1, br_if: 0, select: 0 },
-  // its pass: the rescaling of masses beyond 2^±500 (no pass of its own) and a total that overflows (summed again:
-  // documented), loop control; per entry the negligible-count mask (an integer select) and the box's clamp
-  'divide_by_total\\(': { if: 2, br_if: 4, select: 7 },
+  // its pass: whether the histogram is rescaled (the same work either way: the factor is 1 or not), a total that
+  // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); per entry of
+  // the overflow's sum and the last entry HistogramScale's masks (integer selects), the last entry's clamp; once per
+  // call, the rule's least and subnormal factor (the pairs choose by lane masks)
+  'divide_by_total\\(': { if: 4, br_if: 5, select: 9 },
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 13 },
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },

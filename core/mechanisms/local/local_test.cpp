@@ -111,7 +111,7 @@ std::size_t local_clip_sweep(bool representable) {
         std::vector<double> smallest(k, kInf);
         for (const auto& h : inputs) {
           INFO("k = " << k << ", gamma = " << gamma << ", epsilon = " << eps << ", p: " << h.label);
-          // Classified by the caller's masses; the sampler solves for p, whose masses below 2^-600 of the largest
+          // Classified by the caller's masses; the sampler solves for p, whose masses below 2^-400 of the largest
           // (subnormal ones included) are 0: its breakpoints are always representable.
           const std::vector<double> p = normalized_pmf(h.counts);
           CHECK(breakpoints_representable(p, lo, hi));

@@ -85,7 +85,7 @@ std::size_t mollifier_sweep(bool representable) {
       double smallest = kInf;
       for (const auto& h : inputs) {
         INFO("epsilon = " << eps << ", k = " << k << ", p: " << h.label);
-        // Classified by the caller's masses; the sampler solves for p, whose masses below 2^-600 of the largest
+        // Classified by the caller's masses; the sampler solves for p, whose masses below 2^-400 of the largest
         // (subnormal ones included) are 0: its breakpoints are always representable.
         const std::vector<double> p = normalized_pmf(h.counts);
         const std::vector<double> lows(k, lo);
