@@ -204,9 +204,10 @@ enum class Negligible { zeroed, kept };
 // exactly 1 and {4, 3, 1, 1, 1} gives exactly 0.3; a reciprocal would not). Entries whose largest lies in
 // [2^-500, 2^500] are divided as they are; otherwise they are first scaled by the power of two that brings the
 // largest into [1, 2) — exact, so counts as large as 1e308 or as small as 1e-320 neither overflow nor lose
-// precision — which gives the same p_x; the scan's total is scaled likewise, so scaling adds no pass. A count below
-// 2^-400 of the largest gives p_x = 0 when `negligible` says so, and no count's arithmetic then touches a subnormal
-// number (base/numeric.hpp); the total is every count's. Returns the rule (HistogramScale) for these values.
+// precision (a largest count of 2^1023 goes to [2, 4): 2^-1023 is subnormal) — which gives the same p_x; the scan's
+// total is scaled likewise, so scaling adds no pass. A count below 2^-400 of the largest gives p_x = 0 when
+// `negligible` says so, and no count's arithmetic then touches a subnormal number (base/numeric.hpp); the total is
+// every count's. Returns the rule (HistogramScale) for these values.
 HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
   HistogramScale rule;
   const bool zeroed = negligible == Negligible::zeroed;
@@ -232,11 +233,8 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
   return rule;
 }
 
-// p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
-// read); `then` mixes and clamps each p_x in the same pass (the linear samplers). One copy of this loop for every
-// caller (priors, histograms, the linear samplers' mixtures): inlined into each, it cost the client module bytes.
 #if PRIVSAMPLE_SIMD_LANES
-// The pairs of that pass in f64x2 lanes, each lane HistogramScale's operations and std::clamp's choices, so the same
+// The pairs of divide_by_total's pass in f64x2 lanes, each lane HistogramScale's operations and std::clamp's choices, so the same
 // doubles: in scalar WebAssembly its masks move every count between float and integer registers, which cost the
 // linear samplers a fifth of their time. Returns how many entries it did.
 PRIVSAMPLE_SIMD_FUNCTION std::size_t divide_pairs(std::span<const double> values, const HistogramScale& p,
@@ -269,6 +267,10 @@ PRIVSAMPLE_SIMD_FUNCTION std::size_t divide_pairs(std::span<const double> values
 }
 #endif
 
+// p_x by that rule into `out` (as many entries as values; it may be values itself: out_i is written after values_i is
+// read, pair by pair in the lanes); `then` mixes and clamps each p_x in the same pass (the linear samplers). One copy
+// of this loop for every caller (priors, histograms, the linear samplers' mixtures): inlined into each, it cost the
+// client module bytes.
 [[gnu::noinline]] void divide_by_total(std::span<const double> values, const Scan& scan, Negligible negligible,
                                        std::span<double> out, const AffineClip& then = {}) {
   const HistogramScale p = scale_of(values, scan, negligible);
