@@ -82,7 +82,7 @@ inline constexpr double kUnscaledMost = 0x1p500;
 // computes p_x from it (the histogram's normalisation, the clip solver's pass that normalises as it scans) gets the
 // same doubles.
 // Arithmetic on subnormal numbers takes many times longer than on others, so no count's arithmetic touches one:
-//  * a count below `least` (kNegligibleBelow times the largest count) counts as 0, chosen by a mask: what survives
+//  * a count below `least` (2^-kNegligibleBinades times the largest count) counts as 0, chosen by a mask: what survives
 //    gives p_x >= 2^-400/k, and no pass over p then meets a subnormal (the fixed schedule's smallest trial scale,
 //    2^-511, times 2^-424 is still normal);
 //  * a subnormal count that survives (a histogram whose largest count is below 2^-622) is scaled exactly through its
@@ -114,9 +114,10 @@ struct HistogramScale {
   [[nodiscard]] double operator()(double count) const noexcept { return scaled(count) / total; }
 };
 
-// Counts below this fraction of a histogram's largest count count as 0 (HistogramScale::least): the distribution moves
-// by less than k·2^-400 in total variation, hundreds of binary orders below the rounding of any released probability.
-inline constexpr double kNegligibleBelow = 0x1p-400;
+// Counts below 2^-kNegligibleBinades of a histogram's largest count count as 0 (HistogramScale::least): the
+// distribution moves by less than k·2^-400 in total variation, hundreds of binary orders below the rounding of any
+// released probability.
+inline constexpr int kNegligibleBinades = 400;
 
 // Knuth's TwoSum: a + b = hi + lo exactly, hi the rounded sum, whatever the order of magnitudes.
 [[nodiscard]] inline TwoDoubles two_sum(double a, double b) noexcept {

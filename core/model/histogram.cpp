@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -196,8 +197,8 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
   return {true, std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3])), total.value()};
 }
 
-// Whether counts below kNegligibleBelow of the largest count as 0 (a private histogram: base/numeric.hpp says why) or
-// are divided like the rest (a public prior; divergences, which a far tail can dominate).
+// Whether counts below 2^-kNegligibleBinades of the largest count as 0 (a private histogram: base/numeric.hpp says
+// why) or are divided like the rest (a public prior; divergences, which a far tail can dominate).
 enum class Negligible { zeroed, kept };
 
 // The one scale rule of histograms and priors: p_x = h_x / Σh, each quotient rounded once (so a point mass is
@@ -208,19 +209,60 @@ enum class Negligible { zeroed, kept };
 // total is scaled likewise, so scaling adds no pass. A count below 2^-400 of the largest gives p_x = 0 when
 // `negligible` says so, and no count's arithmetic then touches a subnormal number (base/numeric.hpp); the total is
 // every count's. Returns the rule (HistogramScale) for these values.
+// The rule's constants are made from bit patterns, not by arithmetic: ldexp, ilogb or a product with a subnormal
+// operand or result takes longer, once per call, and which ones do depends on the histogram's magnitude.
+constexpr std::uint64_t kMantissa = (std::uint64_t{1} << 52) - 1;
+
+// 2^n exactly: normal for n >= -1022, subnormal down to 2^-1074, 0 below (n <= 1023).
+double power_of_two(int n) {
+  const std::uint64_t normal = static_cast<std::uint64_t>(std::max(n + 1023, 0)) << 52;
+  const std::uint64_t subnormal = std::uint64_t{1} << std::clamp(n + 1074, 0, 63);
+  return double_of(n >= -1022 ? normal : n >= -1074 ? subnormal : 0);
+}
+
+// ilogb(x) for a finite x > 0.
+int exponent_of(double x) {
+  const std::uint64_t bits = bits_of(x);
+  const int biased = static_cast<int>(bits >> 52);
+  // a subnormal x is m·2^-1074 with m's top bit at 63 − clz(m)
+  const int subnormal = -1011 - __builtin_clzll((bits & kMantissa) | 1);
+  return biased != 0 ? biased - 1023 : subnormal;
+}
+
+// x·2^-kNegligibleBinades for a finite x > 0: exact where that is normal, rounded down to a multiple of 2^-1074 below.
+double negligible_below(double x) {
+  const std::uint64_t bits = bits_of(x);
+  const std::uint64_t biased = bits >> 52;
+  const std::uint64_t binades = kNegligibleBinades;
+  const std::uint64_t significand = (bits & kMantissa) | (biased != 0 ? std::uint64_t{1} << 52 : 0);
+  const std::uint64_t right =
+      biased != 0 ? std::min<std::uint64_t>(binades + 1 - std::min(biased, binades + 1), 63) : 63;
+  return double_of(biased > binades ? bits - (binades << 52) : significand >> right);
+}
+
+// x·2^shift for a total x >= 0, exact, with no subnormal operand: a normal x by two normal factors, a subnormal one
+// (every count subnormal, so shift >= 1023) through its bit pattern.
+double total_scaled(double x, int shift) {
+  const std::uint64_t bits = bits_of(x);
+  const bool normal = (bits >> 52) != 0;
+  const double big = double_of(normal ? bits : 0) * power_of_two(shift / 2) * power_of_two(shift - shift / 2);
+  const double tiny = static_cast<double>(normal ? 0 : bits) * power_of_two(std::max(shift - 1074, -1022));
+  return double_of(bits_of(big) | bits_of(tiny));
+}
+
 HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
   HistogramScale rule;
   const bool zeroed = negligible == Negligible::zeroed;
   // 2^shift: 1, or 2^-e with largest in [2^e, 2^(e+1)). Normal counts are scaled by 2^max(shift, -1022) (2^-1023 is
   // subnormal; 2^-1022 leaves the largest in [2, 4)); a histogram whose largest count is subnormal has no normal count.
   const bool rescaled = !(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost);
-  const int shift = std::max(rescaled ? -std::ilogb(scan.largest) : 0, -1022);
-  rule.factor = std::ldexp(1.0, std::min(shift, 1023));
-  rule.least = zeroed ? scan.largest * kNegligibleBelow : 0.0;
+  const int shift = std::max(rescaled ? -exponent_of(scan.largest) : 0, -1022);
+  rule.factor = power_of_two(std::min(shift, 1023));
+  rule.least = zeroed ? negligible_below(scan.largest) : 0.0;
   // Subnormal counts survive only when least is below the normal range (a tiny largest, or every count kept).
-  const double from_bits = std::ldexp(1.0, shift - 1074);
+  const double from_bits = power_of_two(shift - 1074);
   rule.from_bits = rule.least < 0x1p-1022 ? from_bits : 0.0;
-  rule.total = std::ldexp(scan.total, shift);  // exact: the total lies between the largest count and k times it
+  rule.total = total_scaled(scan.total, shift);  // exact: the total lies between the largest count and k times it
   if (!std::isfinite(scan.total)) {
     // Counts whose sum overflows (near the largest double) are summed again, scaled (none is dropped).
     HistogramScale every_count = rule;
@@ -234,9 +276,9 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
 }
 
 #if PRIVSAMPLE_SIMD_LANES
-// The pairs of divide_by_total's pass in f64x2 lanes, each lane HistogramScale's operations and std::clamp's choices, so the same
-// doubles: in scalar WebAssembly its masks move every count between float and integer registers, which cost the
-// linear samplers a fifth of their time. Returns how many entries it did.
+// The pairs of divide_by_total's pass in f64x2 lanes, each lane HistogramScale's operations and std::clamp's choices,
+// so the same doubles: in scalar WebAssembly its masks move every count between float and integer registers, which
+// cost the linear samplers a fifth of their time. Returns how many entries it did.
 PRIVSAMPLE_SIMD_FUNCTION std::size_t divide_pairs(std::span<const double> values, const HistogramScale& p,
                                                   std::span<double> out, const AffineClip& then) {
   const v128_t sign = wasm_i64x2_splat(static_cast<std::int64_t>(std::uint64_t{1} << 63));

@@ -164,6 +164,23 @@ for (const [mechanism, label, value, tolerance = 0.03] of [
   });
 }
 
+// At small k a call's fixed cost shows: the rule's constants were computed with ldexp and products, and the ordinary
+// path made 2^-1074 (a subnormal) on every call, a histogram whose largest entry lies in [2^-622, 2^-501] did not, and
+// a subnormal-scale one paid more: 'linear' at k = 3 took 0.94–0.96 and 1.03–1.09 times a point mass's time (an
+// adversarial review). Batches of calls, each batch timed.
+for (const [label, value] of [['a point mass of 2^-600', 2 ** -600], ['a point mass of 5e-324', 5e-324]]) {
+  test(`linear sample(): a point mass and ${label} take the same time (k = 3)`, (t) => {
+    const s = ps.sampler('linear', { epsilon: 1 });
+    const scaled = Float64Array.from([value, 0, 0]);
+    const batch = (h) => {
+      for (let i = 0; i < 2000; i += 1) s.sample(h);
+    };
+    assertRatioNearOne(t, `linear k = 3, point mass vs ${label}`,
+      () => medianRatio(batch, pointMass(3), scaled, 41), 0.025);
+    s.dispose();
+  });
+}
+
 test('roo sampleMany(): the table over the counts is built in the same time for one letter and random ones', (t) => {
   const k = 10_000;
   const n = 10 * k;

@@ -71,7 +71,10 @@ TEST_CASE("validation: normalized_pmf zeroes counts below 2^-400 of the largest,
     const double largest = *std::max_element(h.begin(), h.end());
     if (largest == 0.0) continue;
     const bool unscaled = largest >= 0x1p-500 && largest <= 0x1p500;
-    const double least = std::ldexp(largest, -400);
+    // 2^-400 of the largest, rounded down to a multiple of 2^-1074 where that is subnormal
+    const long double exact_least = std::ldexp(static_cast<long double>(largest), -400);
+    const long double rounded_down = std::floor(exact_least * 0x1p1074L) * 0x1p-1074L;
+    const double least = static_cast<double>(exact_least >= 0x1p-1022L ? exact_least : rounded_down);
     const std::vector<double> p = normalized_pmf(h);
     const std::vector<double> exact = exactly_normalized_pmf(h);
     INFO("trial " << trial << ", shape " << shape << ", k = " << k);

@@ -36,10 +36,11 @@ const DRAW_PATH = {
   // sample(): the data part's target, its units, one draw over them
   '^privsample::normalized_pmf_into\\(': { if: 1, br_if: 0, select: 0 },
   // its pass: whether the histogram is rescaled (the same work either way: the factor is 1 or not), a total that
-  // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); per entry of
-  // the overflow's sum and the last entry HistogramScale's masks (integer selects), the last entry's clamp; once per
-  // call, the rule's least and subnormal factor (the pairs choose by lane masks)
-  'divide_by_total\\(': { if: 4, br_if: 5, select: 9 },
+  // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); once per call,
+  // the rule's constants made from bit patterns (integer selects; whether the least count is subnormal, whether every
+  // count is kept: a prior's); per entry of the overflow's sum and the last entry HistogramScale's masks (integer
+  // selects) and the last entry's clamp (the pairs choose by lane masks)
+  'divide_by_total\\(': { if: 7, br_if: 4, select: 25 },
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 13 },
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
