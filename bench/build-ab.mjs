@@ -14,7 +14,8 @@ if (!oldRoot) {
 const entry = (root) => import(pathToFileURL(resolve(root, 'bindings/js/privsample.mjs')).href);
 const builds = [await (await entry(oldRoot)).init(), await (await entry(newRoot)).init()];
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
-for (const [mechanism, options] of [['linear', { epsilon: 1 }], ['minimax', { epsilon: 1 }], ['mollifier', { epsilon: 1 }]]) {
+const MECHANISMS = [['linear', { epsilon: 1 }], ['minimax', { epsilon: 1 }], ['mollifier', { epsilon: 1 }]];
+for (const [mechanism, options] of MECHANISMS) {
   for (const k of [10_000, 1_000_000]) {
     const hist = Float64Array.from({ length: k }, (_, i) => (i * 7919) % 13);
     for (const [call, run] of [['sample', (s) => s.sample(hist)], ['distribution', (s) => s.distribution(hist)]]) {
@@ -30,8 +31,9 @@ for (const [mechanism, options] of [['linear', { epsilon: 1 }], ['minimax', { ep
         }
       }
       const [before, after] = times.map(median);
-      console.log(`${mechanism.padEnd(9)} ${call.padEnd(12)} k = ${String(k).padEnd(8)} old ${(before / 1e3).toFixed(1)} µs, ` +
-        `new ${(after / 1e3).toFixed(1)} µs, new/old ${(after / before).toFixed(3)}`);
+      const micros = (ns) => `${(ns / 1e3).toFixed(1)} µs`;
+      console.log(`${mechanism.padEnd(9)} ${call.padEnd(12)} k = ${String(k).padEnd(8)} old ${micros(before)}, ` +
+        `new ${micros(after)}, new/old ${(after / before).toFixed(3)}`);
       samplers.forEach((s) => s.dispose());
     }
   }
