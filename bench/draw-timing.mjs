@@ -18,6 +18,15 @@ const ps = await init();
 const K = [2, 10, 10_000];
 const EPSILONS = [0.1, 1, 5, 20];
 
+// A fixed linear congruential stream of numbers in [0, 1): the bench's own inputs and orders, the same every run.
+function uniformStream(seed) {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
 function inputs(k, records) {
   const total = records ?? 1;
   const point = new Float64Array(k);
@@ -29,11 +38,7 @@ function inputs(k, records) {
   sparse[0] = Math.floor(0.7 * total);
   sparse[k - 1] = total - sparse[0];
   const random = new Float64Array(k);
-  let state = 12345;
-  const next = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = uniformStream(12345);
   if (records) for (let r = 0; r < records; r += 1) random[Math.min(k - 1, Math.floor(next() * k))] += 1;
   else for (let i = 0; i < k; i += 1) random[i] = next() ** 4;
   return { point, uniform: flat, sparse, random };
@@ -103,11 +108,7 @@ function medianRatiosToPoint(call, point, hists, rounds, next) {
 // is read from pages the system has never backed (a fresh array's zeros read faster: the draw policy).
 function tableTiming() {
   const ROUNDS = 201;
-  let state = 777;
-  const next = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = uniformStream(777);
   console.log('sampleMany(h, 10): median over rounds of t(input)/t(point mass) in the same round');
   const settings = [['linear', { epsilon: 1 }, 0], ['roo', { epsilon: 1, records: 100_000 }, 100_000]];
   for (const [mechanism, options, records] of settings) {
@@ -152,11 +153,7 @@ if (process.argv[2] === 'table') {
 // overflows).
 function valueTiming() {
   const k = 16_384;
-  let state = 99;
-  const next = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = uniformStream(99);
   const shapes = {
     'uniform (control)': () => 1,
     '1% at 1e-310': (i) => (i % 100 === 0 ? 1e-310 : 1),
