@@ -3,6 +3,7 @@
 #   client-size     bytes per entry point and init() in Chromium         (bench/client-size.mjs)
 #   client-latency  per-call latency vs rebuilding and vs plain JS        (bench/client-latency.mjs)
 #   draw-timing     sample() time for very different inputs              (bench/draw-timing.mjs)
+#   oracle-item-timing  an oracle encoder's time by item (bench/oracle-item-timing.mjs [old checkout])
 #   client-clip     minimax distribution(): client entry vs research entry vs the 5fd3315 module (bench/client-clip.mjs)
 #   side-by-side [largest k] [s/row]  native, client, research vs the papers' loop, one pass, hand-written JS, alias
 #   clip-normalise | ring | mbde | simulate | accountant   native and WebAssembly C++ benchmarks (bench/*_bench.cpp;
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:-}"
-[[ -n "$name" ]] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ -n "$name" ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 bash scripts/bootstrap.sh
 [[ "$name" == clip-normalise-ab ]] || bash scripts/build-wasm.sh >/dev/null  # that one is native only

@@ -61,12 +61,14 @@ const DRAW_PATH = {
   // the random words
   '^privsample::BufferedBits::next_u64\\(': { if: 1, br_if: 0, select: 0 },
   // the frequency oracles' encoders, each inlined into the encoder's visit of its oracle (encode and encodeMany):
-  // 'oue', 'olh', 'hadamard', 'subset-selection'
+  // 'oue', 'olh', 'hadamard', 'subset-selection' (with open_gap inlined: its loop over words is entered and ended,
+  // and a word told whole or short and first or not, by public counts; the item and the coin enter it only through
+  // integer selects, its masks)
   ...Object.fromEntries([
     { if: 6, br_if: 4, select: 3 },
     { if: 4, br_if: 1, select: 3 },
     { if: 4, br_if: 1, select: 0 },
-    { if: 7, br_if: 3, select: 2 },
+    { if: 11, br_if: 4, select: 7 },
   ].map((counts, i) => [`dispatcher<${i}ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(`, counts])),
 };
 

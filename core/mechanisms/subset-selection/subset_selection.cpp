@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace privsample {
@@ -64,7 +65,9 @@ SubsetSelectionOracle::SubsetSelectionOracle(Guarantee claimed, std::size_t k, s
 
 void SubsetSelectionOracle::report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const {
   std::fill(out.begin(), out.end(), std::uint8_t{0});
-  const auto at = [item](std::uint64_t x) { return x + static_cast<std::uint64_t>(x >= item); };  // skips the item
+  // The subset is drawn among the others by rank (the others in order, 0 … k − 2), not by index: the loop's loads and
+  // stores then fall on bytes the random words alone choose. Drawn by index (rank r at r + (r >= item)), which picks
+  // shared a byte followed the item, and so did the time of the loads that wait for a store to that byte.
   const auto has = [&](std::uint64_t i) { return (out[i >> 3] >> (7 - (i & 7))) & 1U; };
   const auto set = [&](std::uint64_t i) { out[i >> 3] = static_cast<std::uint8_t>(out[i >> 3] | (0x80U >> (i & 7))); };
   const std::uint64_t step = uniform_below(bits, d_);
@@ -72,17 +75,60 @@ void SubsetSelectionOracle::report(std::size_t item, RandomBits& bits, std::span
   const std::uint64_t others = k_ - 1;
   for (std::uint64_t j = others - d_, i = 0; j < others; ++j, ++i) {
     // Floyd: t uniform in [0, j]; take j if t is already taken. Both are random, so is the branch.
-    const std::uint64_t t = at(uniform_below(bits, j + 1));
-    const std::uint64_t pick = has(t) ? at(j) : t;
+    const std::uint64_t t = uniform_below(bits, j + 1);
+    const std::uint64_t pick = has(t) ? j : t;
     set(pick);
     replaced ^= (replaced ^ pick) & (0 - static_cast<std::uint64_t>(i == step));
   }
   // out_of is public (it depends on ε only)
   const auto in = static_cast<unsigned>(
       (coins_.out_of == 0 ? bits.next_u64() : uniform_below(bits, coins_.out_of)) < coins_.include);
-  // in: clear the replaced item's bit and set the item's; out: leave both (masks, no branch)
+  // in: clear the replaced rank's bit and set the item's; out: leave both (masks, no branch)
   out[replaced >> 3] = static_cast<std::uint8_t>(out[replaced >> 3] & ~((in * 0x80U) >> (replaced & 7)));
-  out[item >> 3] = static_cast<std::uint8_t>(out[item >> 3] | ((in * 0x80U) >> (item & 7)));
+  open_gap(out, item, in);
+}
+
+void open_gap(std::span<std::uint8_t> bits, std::size_t item, unsigned item_bit) noexcept {
+  // Word by word (8 bytes read as a little-endian integer, byte j at bits 8j … 8j + 7; the last word may be shorter),
+  // from the last down, so each word reads the byte before it unchanged. Bits at index < item stay; bits at index >
+  // item take the bit one index down; the item's bit is item_bit, written in the same pass (a store at the item's byte
+  // after it would wait, or not, for the pass's last store). Which masks a word takes (all, none, or those of the
+  // item's word) comes from integer comparisons made masks: every word costs the same whatever the item.
+  static_assert(std::endian::native == std::endian::little, "open_gap reads bytes as little-endian words");
+  const std::size_t item_byte = item >> 3;
+  const unsigned offset = static_cast<unsigned>(item & 7);
+  const unsigned shift = 8 * static_cast<unsigned>(item_byte % 8);  // the item's byte within its word
+  const std::uint64_t lower = (std::uint64_t{1} << shift) - 1;      // the bytes before it
+  const std::uint64_t stay_word = lower | (std::uint64_t{(0xFF00U >> offset) & 0xFFU} << shift);  // indices < item
+  const std::uint64_t moved_word = ~(lower | (std::uint64_t{0xFF} << shift)) |                     // indices > item
+                                   (std::uint64_t{0xFFU >> (offset + 1)} << shift);
+  const std::uint64_t own_word = std::uint64_t{(0x80U >> offset) & (0U - (item_bit & 1U))} << shift;
+  const auto all_if = [](bool condition) { return 0 - static_cast<std::uint64_t>(condition); };
+  const std::size_t item_word = item_byte / 8;
+  for (std::size_t w = (bits.size() + 7) / 8; w-- > 0;) {
+    std::uint8_t* const at_word = bits.data() + 8 * w;
+    const std::size_t length = std::min<std::size_t>(8, bits.size() - 8 * w);  // public: k alone sets it
+    std::uint64_t current = 0;
+    if (length == 8) {  // a fixed-size copy is one load; a copy of `length` bytes, a call
+      std::memcpy(&current, at_word, 8);
+    } else {
+      std::memcpy(&current, at_word, length);
+    }
+    const std::uint64_t before = w == 0 ? 0U : at_word[-1];
+    const std::uint64_t below = all_if(w < item_word);
+    const std::uint64_t at = all_if(w == item_word);
+    const std::uint64_t stay = below | (at & stay_word);
+    const std::uint64_t moved = ~(below | at) | (at & moved_word);
+    // each byte shifted right by one, its lowest bit carried into the next byte's highest
+    const std::uint64_t shifted = ((current >> 1) & 0x7F7F7F7F7F7F7F7FU) | ((current << 15) & 0x8080808080808000U) |
+                                  ((before & 1U) << 7);
+    const std::uint64_t result = (current & stay) | (shifted & moved) | (at & own_word);
+    if (length == 8) {
+      std::memcpy(at_word, &result, 8);
+    } else {
+      std::memcpy(at_word, &result, length);
+    }
+  }
 }
 
 long double SubsetSelectionOracle::report_probability(std::span<const std::uint8_t> report, std::size_t item) const {

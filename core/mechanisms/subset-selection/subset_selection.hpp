@@ -43,7 +43,9 @@ class SubsetSelectionOracle : public BitsetOracleParts<SubsetSelectionCoins> {
   // One report of `item` (< k, checked by the caller) as a bitset into out (report_bytes() bytes). Always draws a
   // uniform index r < d, a uniform d-subset T of the other k − 1 items (Floyd's algorithm: d uniform_below calls of
   // fixed bounds) and the coin; when the coin says "in", the element T took at its r-th step is replaced by the item
-  // (a uniform (d − 1)-subset of the others, and the item). The same words whatever the item and the coin.
+  // (a uniform (d − 1)-subset of the others, and the item). The same words whatever the item and the coin; T is drawn
+  // over the others' ranks and moved to their indices by open_gap, so which bytes the draw touches does not depend
+  // on the item either.
   void report(std::size_t item, RandomBits& bits, std::span<std::uint8_t> out) const;
 
   // 0 unless the report holds exactly d items; C(k − 1, d) in extended precision (exact for checks at small k).
@@ -57,5 +59,10 @@ class SubsetSelectionOracle : public BitsetOracleParts<SubsetSelectionCoins> {
  private:
   std::size_t d_ = 0;
 };
+
+// A bitset over ranks 0 … k − 2 (MSB first) made one over indices 0 … k − 1 in place: bits at index < item stay, each
+// bit at rank r >= item moves to index r + 1, the item's bit is item_bit (0 or 1). The same work for every item (one
+// pass over every byte, masks from integer selects, no store addressed by the item). Bits past rank k − 2 must be 0.
+void open_gap(std::span<std::uint8_t> bits, std::size_t item, unsigned item_bit) noexcept;
 
 }  // namespace privsample
