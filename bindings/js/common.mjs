@@ -280,7 +280,7 @@ export function makeFiniteApi(abi) {
       },
       sample(hist) {
         toInput(live(), hist, kept);
-        return checkedNumber(abi, fn.ps_sample(handle));
+        return checkedNumber(abi, fn.ps_sample(handle)) - 1; // the module returns index + 1 (ps_sample says why)
       },
       sampleMany(hist, n, sampleOptions) {
         const h = histogram(hist, 'hist');

@@ -161,8 +161,7 @@ export interface Sampler {
   /**
    * One private category index in [0, k), drawn with the CSPRNG. Spends ε. Its work does not depend on hist beyond
    * k (the draw policy; clip samplers solve by a fixed schedule, several times distribution()'s time), nor on which
-   * index it releases (a release of index 0 takes some nanoseconds longer, which tells nothing beyond the index
-   * released); its time still moves by about 1% with hist (validating it, and what a processor makes of the
+   * index it releases; its time still moves by about 1% with hist (validating it, and what a processor makes of the
    * same operations on different values), by up to a few percent at large k with whether hist's memory pages were
    * ever written (a fresh Float64Array's zeros are not), and by up to 1.24 times for a histogram whose total
    * overflows (entries near 1.8e308): the guide's "Privacy and timing".

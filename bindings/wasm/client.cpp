@@ -236,10 +236,12 @@ EMSCRIPTEN_KEEPALIVE double ps_normaliser(double sampler) {
   });
 }
 
-// One category released for the input, drawn with the CSPRNG.
+// One category released for the input, drawn with the CSPRNG: its index plus one. A double returned to JS is checked
+// for −0 when it is 0, a branch taken for index 0 alone whose prediction learns how often index 0 comes, so that the
+// time of a release said whether its index was the one the data made likely; no index plus one is 0.
 EMSCRIPTEN_KEEPALIVE double ps_sample(double sampler) {
   return guarded_number([&] {
-    return static_cast<double>(sampler_of(sampler).sample(secure_bits()));
+    return static_cast<double>(sampler_of(sampler).sample(secure_bits())) + 1.0;
   });
 }
 

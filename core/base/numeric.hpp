@@ -36,6 +36,32 @@ namespace privsample {
   return mask;
 }
 
+// |a| >= |b| for doubles that are not NaN, and the larger of two doubles >= 0 (−0 counts as 0 and gives +0; +∞ is
+// allowed), as std::max(a, b) gives it but for the sign of a zero. In WebAssembly both work on the bit patterns, which
+// order magnitudes as their values do: V8 compiles WebAssembly's f64 comparisons feeding a select, and its f64.max, to
+// branches, which follow the data (a histogram's largest count, which of two sums is larger). Natively, the
+// floating-point forms (no branch: maxsd, blends).
+[[nodiscard]] inline bool magnitude_at_least(double a, double b) noexcept {
+#if defined(__wasm__)
+  constexpr std::uint64_t kMagnitude = 0x7FFF'FFFF'FFFF'FFFFULL;
+  return (bits_of(a) & kMagnitude) >= (bits_of(b) & kMagnitude);
+#else
+  return std::fabs(a) >= std::fabs(b);
+#endif
+}
+
+[[nodiscard]] inline double larger_of_nonnegative(double a, double b) noexcept {
+#if defined(__wasm__)
+  constexpr std::uint64_t kMagnitude = 0x7FFF'FFFF'FFFF'FFFFULL;
+  const std::uint64_t x = bits_of(a) & kMagnitude;
+  const std::uint64_t y = bits_of(b) & kMagnitude;
+  const std::uint64_t take_y = opaque_mask(x < y);
+  return double_of((y & take_y) | (x & ~take_y));
+#else
+  return a < b ? b : a;
+#endif
+}
+
 // Neumaier's compensated sum: the error stays O(ulp) instead of O(k·ulp), so Σq = 1 holds to ~1e-15
 // even for k = 10^7 categories.
 class CompensatedSum {
@@ -48,10 +74,26 @@ class CompensatedSum {
       return;
     }
     // Both error terms are computed and one selected: natively no data-dependent branch. (V8 compiles a select on
-    // doubles in WebAssembly to a branch; where that matters, see solver/clip_normalise_lanes.hpp's select_bits.)
+    // doubles in WebAssembly to a branch; where that matters, see add_by_masks below.)
     const double if_sum_larger = (sum_ - t) + x;
     const double if_x_larger = (x - t) + sum_;
     correction_ += std::fabs(sum_) >= std::fabs(x) ? if_sum_larger : if_x_larger;
+    sum_ = t;
+  }
+  // add(x), the same doubles, with the error term chosen by masks on bit patterns: for sums on the release path,
+  // where which of the two is larger follows the data (add's select is a branch in WebAssembly). Not add itself:
+  // inlined everywhere, the masks cost the client module bytes where the data does not reach.
+  void add_by_masks(double x) noexcept {
+    const double t = sum_ + x;
+    if (!std::isfinite(t)) [[unlikely]] {
+      sum_ = t;
+      correction_ = 0.0;
+      return;
+    }
+    const double if_sum_larger = (sum_ - t) + x;
+    const double if_x_larger = (x - t) + sum_;
+    const std::uint64_t sum_larger = opaque_mask(magnitude_at_least(sum_, x));
+    correction_ += double_of((bits_of(if_sum_larger) & sum_larger) | (bits_of(if_x_larger) & ~sum_larger));
     sum_ = t;
   }
   [[nodiscard]] double value() const noexcept { return sum_ + correction_; }

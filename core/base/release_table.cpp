@@ -44,12 +44,18 @@ void quantize_units(std::span<const double> target, const UnitBox& box, std::spa
   // 0, so that a release's time would follow the pattern of the histogram's zeros. For t >= 0 the patterns order as
   // the values; a negative t (−0 too) becomes +0, and anything above 2^63 (a NaN too, which validation upstream never
   // lets through) becomes 2^63.
+  // The conversion is a signed one, of a double below 2^63 (2^63 itself, a target of 1, is converted as the double
+  // just below it and put back by a mask): WebAssembly's unsigned conversion is, on x86-64 in V8, a branch on whether
+  // the value reaches 2^63, taken for an atom holding the whole mass, so a point mass's release took longer than other
+  // histograms' in a way its index alone does not explain.
   Wide total = 0;
   for (std::size_t x = 0; x < k; ++x) {
     std::uint64_t t = bits_of(target[x] * 0x1p63);
     t &= std::uint64_t{0} - static_cast<std::uint64_t>((t >> 63) == 0);
     t ^= (t ^ kReleaseUnitsBits) & (std::uint64_t{0} - static_cast<std::uint64_t>(t > kReleaseUnitsBits));
-    std::uint64_t w = static_cast<std::uint64_t>(double_of(t));
+    const std::uint64_t whole = std::uint64_t{0} - static_cast<std::uint64_t>(t == kReleaseUnitsBits);
+    std::uint64_t w = static_cast<std::uint64_t>(static_cast<std::int64_t>(double_of(t - (whole & 1U))));
+    w ^= (w ^ kReleaseUnits) & whole;
     const std::uint64_t lo = bounded ? box.lo[x] : 0;
     const std::uint64_t hi = bounded ? box.hi[x] : kReleaseUnits;
     w = w < lo ? lo : w;

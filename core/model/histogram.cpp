@@ -187,14 +187,18 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
 #endif
   for (; i < n; ++i) {  // the rest in lane 0
     valid &= ok(v[i]);
-    largest[0] = std::max(largest[0], v[i]);
+    largest[0] = larger_of_nonnegative(largest[0], v[i]);
     lane[0].add(v[i]);
   }
   if (!valid) return {false, 0.0, 0.0};
   CompensatedSum total;
-  for (const ExactSum& l : lane) total.add(l.sum);
-  for (const ExactSum& l : lane) total.add(l.error);
-  return {true, std::max(std::max(largest[0], largest[1]), std::max(largest[2], largest[3])), total.value()};
+  for (const ExactSum& l : lane) total.add_by_masks(l.sum);
+  for (const ExactSum& l : lane) total.add_by_masks(l.error);
+  // which lane holds the largest count follows the data: no select on doubles (a branch in WebAssembly)
+  return {true,
+          larger_of_nonnegative(larger_of_nonnegative(largest[0], largest[1]),
+                                larger_of_nonnegative(largest[2], largest[3])),
+          total.value()};
 }
 
 // Whether counts below 2^-kNegligibleBinades of the largest count as 0 (a private histogram: base/numeric.hpp says
@@ -261,7 +265,8 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
   rule.least = zeroed ? negligible_below(scan.largest) : 0.0;
   // Subnormal counts survive only when least is below the normal range (a tiny largest, or every count kept).
   const double from_bits = power_of_two(shift - 1074);
-  rule.from_bits = rule.least < 0x1p-1022 ? from_bits : 0.0;
+  // (on bit patterns: a select on doubles is a branch in WebAssembly, and this one follows the histogram's magnitude)
+  rule.from_bits = double_of(bits_of(from_bits) & opaque_mask(bits_of(rule.least) < bits_of(0x1p-1022)));
   rule.total = total_scaled(scan.total, shift);  // exact: the total lies between the largest count and k times it
   if (!std::isfinite(scan.total)) {
     // Counts whose sum overflows (near the largest double) are summed again, scaled (none is dropped).

@@ -42,7 +42,7 @@ const DRAW_PATH = {
   // selects) and the last entry's clamp (the pairs choose by lane masks)
   'divide_by_total\\(': { if: 7, br_if: 4, select: 25 },
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
-  '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 13 },
+  '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 14 },
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
   // the clip samplers' fixed schedule (sample() and sampleMany() solve by it)
   '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 5, br_if: 12, select: 13 },
@@ -71,6 +71,53 @@ const DRAW_PATH = {
     { if: 11, br_if: 4, select: 7 },
   ].map((counts, i) => [`dispatcher<${i}ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(`, counts])),
 };
+
+// What V8 makes branches of although WebAssembly has none there, on x86-64: a select on doubles, f64.min and f64.max
+// (a compare and jumps), and the conversion of a double to an unsigned 64-bit integer (a branch on whether it reaches
+// 2^63). The draw-path functions above, and the histogram's scan, hold these many, each read: none follows the data
+// except where said. quantize_units converted each atom's share of 2^63 unsigned, and a point mass's atom (2^63) took
+// the branch at its own place in the loop: its release's time said where the mass was, beyond the index released
+// (tests/js/draw-timing.test.mjs). The scan chose the largest count and the compensated total's error term by selects
+// on doubles, which follow where the mass lies.
+const V8_BRANCHES = {
+  // whether zeros are allowed (public)
+  '^privsample::\\(anonymous namespace\\)::scanned\\(': { f64Select: 1, minMax: 0, toUnsigned: 0 },
+  // the last entry's clamp (odd k), taken only if rounding leaves the mixture's box
+  'divide_by_total\\(': { f64Select: 2, minMax: 0, toUnsigned: 0 },
+  '^privsample::quantize_units\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
+  '^privsample::draw_release_once\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
+  // the plan's shares (public)
+  '^privsample::clip_data_target_into\\(': { f64Select: 2, minMax: 0, toUnsigned: 0 },
+  // once per call, on the fixed schedule's bracket and q's scale: these follow the data (not yet made integer)
+  '^privsample::clip_solver::solve_in_fixed_steps\\(': { f64Select: 6, minMax: 2, toUnsigned: 0 },
+  // DS-ROO's q for the data's least count: follows it (bench/draw-timing.mjs ds-roo measures the lookup)
+  '^privsample::DsRooSampler::q_for\\(': { f64Select: 3, minMax: 1, toUnsigned: 0 },
+  // the coin's probability, split into words (public), and the rest of its expansion after a tie (probability 2^-64)
+  '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { f64Select: 0, minMax: 0, toUnsigned: 1 },
+  '^privsample::FixedCostCoin::settle\\(': { f64Select: 0, minMax: 0, toUnsigned: 1 },
+  // 'olh': its hash's reduction modulo its prime and its range, whose values stay below 2^32
+  'dispatcher<1ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(': { f64Select: 0, minMax: 0,
+    toUnsigned: 2 },
+};
+
+// Selects whose first value is a double (an f64 local or an f64 expression), f64.min/max, unsigned conversions.
+function v8Branches(text) {
+  const types = {};
+  for (const m of text.matchAll(/\((?:param|local) \$(\d+) (\w+)\)/g)) types[m[1]] = m[2];
+  const lines = text.split('\n');
+  let f64Select = 0;
+  lines.forEach((line, i) => {
+    if (line.trim() !== '(select' || i + 1 >= lines.length) return;
+    const first = lines[i + 1].trim();
+    const local = first.match(/^\((?:local\.get|local\.tee) \$(\d+)/);
+    if ((local ? types[local[1]] : first.slice(1, 4)) === 'f64') f64Select += 1;
+  });
+  return {
+    f64Select,
+    minMax: (text.match(/\(f64\.(?:min|max)\b/g) ?? []).length,
+    toUnsigned: (text.match(/\(i64\.trunc(?:_sat)?_f64_u\b/g) ?? []).length,
+  };
+}
 
 // The shipped form of the named link, as text: { name, text } per function.
 function namedFunctions() {
@@ -121,5 +168,18 @@ if (printing > 0) {
       }
     }
     assert.deepEqual(changed, [], "a function on the draw path changed its branches: read them (this file's header)");
+  });
+
+  test("the draw path's selects on doubles, f64 minima and maxima and unsigned conversions are the ones read", () => {
+    const changed = [];
+    for (const [pattern, expected] of Object.entries(V8_BRANCHES)) {
+      const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
+      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
+      const found = v8Branches(matching[0].text);
+      if (JSON.stringify(found) !== JSON.stringify(expected)) {
+        changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
+      }
+    }
+    assert.deepEqual(changed, [], 'what V8 compiles to branches changed on the draw path: read it (V8_BRANCHES)');
   });
 }
