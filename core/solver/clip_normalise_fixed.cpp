@@ -329,30 +329,40 @@ ClipSolution solve_in_fixed_steps(std::span<const double> p, const Bounds& bound
   // stays within ~1e-13 of 1 over a long stretch (masses near 1e-322 next to 1e303: the piece's C exceeds 1 and
   // (1 − C)/S is negative). One more pass (every call) checks F̃ at the piece's root; if it misses 1 by more than
   // kFlat, s is clamped into [a, b], where Σq = F(s) is within ~1.2e-13 of 1.
+  // Every candidate below is computed for every input and one is chosen by masks (select_bits): which case a
+  // histogram falls in (a point box, sparse support, a root past the largest double, a miss) follows the data, and
+  // WebAssembly's branches and selects on doubles (branches in V8) made the time of a release tell a sparse histogram
+  // from a spread one. Each choice is std::clamp's or the ternary's, the same doubles.
   const double slope = piece.slope.value();
   const ExactSum constant = piece.constant.merged();
-  double s = slope > 0.0 ? ((1.0 - constant.sum) - constant.error) / slope : (b < kInfinity ? b : a);
-  // (s = +∞, an overflowing quotient, is a miss: the pass runs at the largest double, as for every input.)
-  const double at_root = value_in_fixed_order(p, bounds, std::clamp(s, 0.0, std::numeric_limits<double>::max()));
-  if (!(s < kInfinity && std::fabs(at_root - 1.0) <= kFlat)) s = std::clamp(s, a, b);
+  const double quotient = ((1.0 - constant.sum) - constant.error) / slope;  // not chosen where slope is 0
+  double s = select_bits(slope > 0.0, quotient, select_bits(b < kInfinity, b, a));
+  // std::clamp(s, 0, largest double) (s = +∞, an overflowing quotient, is a miss: the pass runs at the largest double,
+  // as for every input)
+  const double at = select_bits(s < 0.0, 0.0, select_bits(std::numeric_limits<double>::max() < s,
+                                                           std::numeric_limits<double>::max(), s));
+  const double at_root = value_in_fixed_order(p, bounds, at);
+  const bool miss = !((s < kInfinity) & (std::fabs(at_root - 1.0) <= kFlat));
+  s = select_bits(miss, select_bits(s < a, a, select_bits(b < s, b, s)), s);  // std::clamp(s, a, b) on a miss
+  const bool point = (!piece.any_room) | (lo_total >= 1.0);
+  const bool sparse = (!point) & ((value_at_infinity < 1.0 - kFlat) | (piece.open_count == 0));
+  const bool beyond = !(point | sparse | (b < kInfinity));
+  // F̃ stays below 1 (beyond): either F is flat at F(∞), within kFlat of 1, beyond its last breakpoint (a point mass
+  // at ε = 20, k = 2: hi + lo = 1 − 1e-16), whose q is the limit there, the support at its ceiling (the adaptive
+  // search's q), or the root lies past the largest double (masses spanning more than ~2^1000: the adaptive search).
+  // The limit's scale is +∞ (the adaptive search reports the last ceiling breakpoint, where F is flat).
+  if (beyond && value_at_infinity > 1.0 + kFlat) [[unlikely]] return solve(p, bounds, true, q);
+  // Case B: the zero atoms' share of their room, std::clamp((1 − F(∞))/room, 0, 1) where there is room
+  const double room = piece.zero_room.value();
+  const double share = (1.0 - value_at_infinity) / room;
+  const double theta =
+      select_bits(sparse & (room > 0.0), select_bits(share < 0.0, 0.0, select_bits(1.0 < share, 1.0, share)), 0.0);
+  s = select_bits(point, 0.0, select_bits(sparse | beyond, kInfinity, s));
   ClipSolution out;
-  double theta = 0.0;  // the zero atoms' share of their room (Case B)
-  if (!piece.any_room || lo_total >= 1.0) {
-    s = 0.0;
-    out.kind = ClipCase::box_is_point;
-  } else if (value_at_infinity < 1.0 - kFlat || piece.open_count == 0) {
-    const double room = piece.zero_room.value();
-    theta = room > 0.0 ? std::clamp((1.0 - value_at_infinity) / room, 0.0, 1.0) : 0.0;
-    s = kInfinity;
-    out.kind = ClipCase::sparse_support;
-  } else if (!(b < kInfinity)) {
-    // F̃ stays below 1: either F is flat at F(∞), within kFlat of 1, beyond its last breakpoint (a point mass at ε =
-    // 20, k = 2: hi + lo = 1 − 1e-16), whose q is the limit there, the support at its ceiling (the adaptive search's
-    // q), or the root lies past the largest double (masses spanning more than ~2^1000: the adaptive search).
-    // The limit's scale is +∞ (the adaptive search reports the last ceiling breakpoint, where F is flat).
-    if (value_at_infinity > 1.0 + kFlat) [[unlikely]] return solve(p, bounds, true, q);
-    s = kInfinity;
-  }
+  const auto kind_bits = [](ClipCase c) { return static_cast<std::uint64_t>(c); };
+  out.kind = static_cast<ClipCase>((kind_bits(ClipCase::box_is_point) & mask_of(point)) |
+                                   (kind_bits(ClipCase::sparse_support) & mask_of(sparse)) |
+                                   (kind_bits(ClipCase::root) & mask_of(!(point | sparse))));
   clipped_output(p, bounds, s, theta, q);
   out.scale = s;
   return out;

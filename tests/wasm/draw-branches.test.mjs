@@ -44,8 +44,10 @@ const DRAW_PATH = {
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 14 },
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
-  // the clip samplers' fixed schedule (sample() and sampleMany() solve by it)
-  '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 5, br_if: 12, select: 13 },
+  // the clip samplers' fixed schedule (sample() and sampleMany() solve by it): its 63 steps, its passes' loop control
+  // and guards (k), the error paths (a bad input, a box that cannot hold 1) and the inputs it hands to the adaptive
+  // search (masses spanning more than ~2^1000); its case and clamps are chosen by integer masks
+  '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 2, br_if: 8, select: 17 },
   'clip_solver::\\(anonymous namespace\\)::value_in_fixed_order\\(': { if: 6, br_if: 3, select: 7 },
   // sampleMany(): the alias table's build and the draws
   '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 5 },
@@ -88,8 +90,9 @@ const V8_BRANCHES = {
   '^privsample::draw_release_once\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
   // the plan's shares (public)
   '^privsample::clip_data_target_into\\(': { f64Select: 2, minMax: 0, toUnsigned: 0 },
-  // once per call, on the fixed schedule's bracket and q's scale: these follow the data (not yet made integer)
-  '^privsample::clip_solver::solve_in_fixed_steps\\(': { f64Select: 6, minMax: 2, toUnsigned: 0 },
+  // (its case, the root's clamps and Case B's share chose by such selects and branches: a spread histogram's release
+  // took 13 ns longer than a point mass's at k = 2, given the index released)
+  '^privsample::clip_solver::solve_in_fixed_steps\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
   // DS-ROO's q for the data's least count: follows it (bench/draw-timing.mjs ds-roo measures the lookup)
   '^privsample::DsRooSampler::q_for\\(': { f64Select: 3, minMax: 1, toUnsigned: 0 },
   // the coin's probability, split into words (public), and the rest of its expansion after a tie (probability 2^-64)
