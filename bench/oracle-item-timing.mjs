@@ -54,7 +54,8 @@ for (const mechanism of ['subset-selection', 'oue', 'olh', 'hadamard']) {
         oracle.dispose?.();
         return `${labels[i]} ` + Object.entries(found).map(([n, r]) => `${n} ${r.toFixed(4)}`).join(', ');
       });
-      console.log(`${mechanism.padEnd(16)} k = ${String(k).padEnd(5)} ε = ${String(epsilon).padEnd(4)} ${row.join(' | ')}`);
+      const setting = `${mechanism.padEnd(16)} k = ${String(k).padEnd(5)} ε = ${String(epsilon).padEnd(4)}`;
+      console.log(`${setting} ${row.join(' | ')}`);
     }
   }
 }

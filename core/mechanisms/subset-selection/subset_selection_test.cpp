@@ -81,7 +81,7 @@ TEST_CASE("subset-selection: reports follow Pr(S | v) = e^eps/Z or 1/Z over ever
   }
 }
 
-TEST_CASE("subset-selection: open_gap moves every bit past the item one index up and sets the item's, at every k and item",
+TEST_CASE("subset-selection: open_gap moves every bit past the item one index up and sets the item's, every k and item",
           "[subset-selection][oracle]") {
   std::mt19937_64 rng(7);
   for (std::size_t k = 2; k <= 140; ++k) {
@@ -114,7 +114,9 @@ TEST_CASE("subset-selection: reports over ranks equal, bit for bit, those drawn 
     std::vector<std::uint8_t> out((k + 7) / 8, 0);
     const auto at = [item](std::uint64_t x) { return x + static_cast<std::uint64_t>(x >= item); };
     const auto has = [&](std::uint64_t i) { return (out[i >> 3] >> (7 - (i & 7))) & 1U; };
-    const auto flip = [&](std::uint64_t i) { out[i >> 3] = static_cast<std::uint8_t>(out[i >> 3] ^ (0x80U >> (i & 7))); };
+    const auto flip = [&](std::uint64_t i) {
+      out[i >> 3] = static_cast<std::uint8_t>(out[i >> 3] ^ (0x80U >> (i & 7)));
+    };
     const std::size_t d = o.subset_size();
     const std::uint64_t step = uniform_below(bits, d);
     std::uint64_t replaced = 0;
@@ -124,7 +126,8 @@ TEST_CASE("subset-selection: reports over ranks equal, bit for bit, those drawn 
       flip(pick);
       if (i == step) replaced = pick;
     }
-    const bool in = (o.coins().out_of == 0 ? bits.next_u64() : uniform_below(bits, o.coins().out_of)) < o.coins().include;
+    const std::uint64_t coin = o.coins().out_of == 0 ? bits.next_u64() : uniform_below(bits, o.coins().out_of);
+    const bool in = coin < o.coins().include;
     if (in) flip(replaced), flip(item);
     return out;
   };
