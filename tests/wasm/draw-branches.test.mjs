@@ -160,29 +160,22 @@ if (printing > 0) {
     assert.ok(same, `${NAMED_GLUE} shipped with names differs in code from ${SHIPPED}: rebuild both (scripts/test.sh)`);
   });
 
+  // Each pattern's one function, counted; the entries whose counts differ from the table's.
+  const changedFrom = (table, count) => Object.entries(table).flatMap(([pattern, expected]) => {
+    const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
+    assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
+    const found = count(matching[0].text);
+    return JSON.stringify(found) === JSON.stringify(expected)
+      ? [] : [`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`];
+  });
+
   test('every function on the draw path has the branches it was read with', () => {
-    const changed = [];
-    for (const [pattern, expected] of Object.entries(DRAW_PATH)) {
-      const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
-      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
-      const found = branches(matching[0].text);
-      if (JSON.stringify(found) !== JSON.stringify(expected)) {
-        changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
-      }
-    }
-    assert.deepEqual(changed, [], "a function on the draw path changed its branches: read them (this file's header)");
+    assert.deepEqual(changedFrom(DRAW_PATH, branches), [],
+      "a function on the draw path changed its branches: read them (this file's header)");
   });
 
   test("the draw path's selects on doubles, f64 minima and maxima and unsigned conversions are the ones read", () => {
-    const changed = [];
-    for (const [pattern, expected] of Object.entries(V8_BRANCHES)) {
-      const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
-      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
-      const found = v8Branches(matching[0].text);
-      if (JSON.stringify(found) !== JSON.stringify(expected)) {
-        changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
-      }
-    }
-    assert.deepEqual(changed, [], 'what V8 compiles to branches changed on the draw path: read it (V8_BRANCHES)');
+    assert.deepEqual(changedFrom(V8_BRANCHES, v8Branches), [],
+      'what V8 compiles to branches changed on the draw path: read it (V8_BRANCHES)');
   });
 }
