@@ -31,17 +31,29 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const NAMED_GLUE = `${root}build/wasm-named/privsample-client-glue.wasm`;
 const SHIPPED = `${root}build/wasm/privsample-client.wasm`;
 
-// name pattern → the branches it was read with: `if`, `br_if` (a conditional exit or loop back edge) and `select`.
+// name pattern → the branches it was read with: `if`, `br_if` (a conditional exit or loop back edge) and `select`; and,
+// where there are any, what V8 makes branches of although WebAssembly has none there, on x86-64: `f64Select` (a select
+// on doubles), `minMax` (f64.min and f64.max: a compare and jumps) and `toUnsigned` (a double converted to an unsigned
+// 64-bit integer: a branch on whether it reaches 2^63). None of these follows the data except where said.
+// quantize_units converted each atom's share of 2^63 unsigned, and a point mass's atom (2^63) took the branch at its
+// own place in the loop: its release's time said where the mass was, beyond the index released
+// (tests/js/draw-timing.test.mjs); the scan chose the largest count and the compensated total's error term by selects
+// on doubles, which follow where the mass lies; the fixed schedule chose its case, the root's clamps and Case B's
+// share by such selects and branches (a spread histogram's release took 13 ns longer than a point mass's at k = 2).
 const DRAW_PATH = {
-  // sample(): the data part's target, its units, one draw over them
+  // sample(): the histogram's scan (its select on doubles: whether zeros are allowed, public), the data part's target,
+  // its units, one draw over them
+  '^privsample::\\(anonymous namespace\\)::scanned\\(': { if: 5, br_if: 4, select: 7, f64Select: 1 },
   '^privsample::normalized_pmf_into\\(': { if: 1, br_if: 0, select: 0 },
   // its pass: whether the histogram is rescaled (the same work either way: the factor is 1 or not), a total that
   // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); once per call,
   // the rule's constants made from bit patterns (integer selects; whether the least count is subnormal, whether every
   // count is kept: a prior's); per entry of the overflow's sum and the last entry HistogramScale's masks (integer
-  // selects) and the last entry's clamp (the pairs choose by lane masks)
-  'divide_by_total\\(': { if: 7, br_if: 4, select: 25 },
-  '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2 },
+  // selects) and the last entry's clamp (the pairs choose by lane masks; its two selects on doubles are taken only if
+  // rounding leaves the mixture's box)
+  'divide_by_total\\(': { if: 7, br_if: 4, select: 25, f64Select: 2 },
+  // (its selects on doubles: the plan's shares, public)
+  '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2, f64Select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 14 },
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
   // the clip samplers' fixed schedule (sample() and sampleMany() solve by it): its 63 steps, its passes' loop control
@@ -52,58 +64,33 @@ const DRAW_PATH = {
   // sampleMany(): the alias table's build and the draws
   '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 5 },
   'ReleaseDraws::many\\(': { if: 6, br_if: 2, select: 3 },
-  // coins on a probability's bits (the plan's share, the record-level samplers' obscuring probability)
-  '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { if: 1, br_if: 0, select: 2 },
-  '^privsample::FixedCostCoin::settle\\(': { if: 3, br_if: 1, select: 0 },
+  // coins on a probability's bits (the plan's share, the record-level samplers' obscuring probability); their unsigned
+  // conversions: the probability split into words (public), the rest of its expansion after a tie (probability 2^-64)
+  '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { if: 1, br_if: 0, select: 2, toUnsigned: 1 },
+  '^privsample::FixedCostCoin::settle\\(': { if: 3, br_if: 1, select: 0, toUnsigned: 1 },
   '^privsample::bernoulli_fixed_cost\\(': { if: 1, br_if: 0, select: 0 },
-  // the record-level samplers ('roo', 'ds-roo'): one release, many releases, DS-ROO's q for the least count
+  // the record-level samplers ('roo', 'ds-roo'): one release, many releases, DS-ROO's q for the least count (its
+  // selects on doubles and f64.min/max follow that count: bench/draw-timing.mjs ds-roo measures the lookup)
   'reveal_or_obscure_draws.*\\$_0>::operator\\(\\)': { if: 1, br_if: 1, select: 1 },
   'reveal_or_obscure_draws.*\\$_1>::operator\\(\\)': { if: 2, br_if: 0, select: 3 },
-  '^privsample::DsRooSampler::q_for\\(': { if: 13, br_if: 16, select: 10 },
+  '^privsample::DsRooSampler::q_for\\(': { if: 13, br_if: 16, select: 10, f64Select: 3, minMax: 1 },
   // the random words
   '^privsample::BufferedBits::next_u64\\(': { if: 1, br_if: 0, select: 0 },
   // the frequency oracles' encoders, each inlined into the encoder's visit of its oracle (encode and encodeMany):
   // 'oue', 'olh', 'hadamard', 'subset-selection' (with open_gap inlined: its loop over words is entered and ended,
   // and a word told whole or short and first or not, by public counts; the item and the coin enter it only through
-  // integer selects, its masks)
+  // integer selects, its masks); 'olh''s unsigned conversions reduce its hash modulo its prime and its range, values
+  // below 2^32
   ...Object.fromEntries([
     { if: 6, br_if: 4, select: 3 },
-    { if: 4, br_if: 1, select: 3 },
+    { if: 4, br_if: 1, select: 3, toUnsigned: 2 },
     { if: 4, br_if: 1, select: 0 },
     { if: 11, br_if: 4, select: 7 },
   ].map((counts, i) => [`dispatcher<${i}ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(`, counts])),
 };
 
-// What V8 makes branches of although WebAssembly has none there, on x86-64: a select on doubles, f64.min and f64.max
-// (a compare and jumps), and the conversion of a double to an unsigned 64-bit integer (a branch on whether it reaches
-// 2^63). The draw-path functions above, and the histogram's scan, hold these many, each read: none follows the data
-// except where said. quantize_units converted each atom's share of 2^63 unsigned, and a point mass's atom (2^63) took
-// the branch at its own place in the loop: its release's time said where the mass was, beyond the index released
-// (tests/js/draw-timing.test.mjs). The scan chose the largest count and the compensated total's error term by selects
-// on doubles, which follow where the mass lies.
-const V8_BRANCHES = {
-  // whether zeros are allowed (public)
-  '^privsample::\\(anonymous namespace\\)::scanned\\(': { f64Select: 1, minMax: 0, toUnsigned: 0 },
-  // the last entry's clamp (odd k), taken only if rounding leaves the mixture's box
-  'divide_by_total\\(': { f64Select: 2, minMax: 0, toUnsigned: 0 },
-  '^privsample::quantize_units\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
-  '^privsample::draw_release_once\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
-  // the plan's shares (public)
-  '^privsample::clip_data_target_into\\(': { f64Select: 2, minMax: 0, toUnsigned: 0 },
-  // (its case, the root's clamps and Case B's share chose by such selects and branches: a spread histogram's release
-  // took 13 ns longer than a point mass's at k = 2, given the index released)
-  '^privsample::clip_solver::solve_in_fixed_steps\\(': { f64Select: 0, minMax: 0, toUnsigned: 0 },
-  // DS-ROO's q for the data's least count: follows it (bench/draw-timing.mjs ds-roo measures the lookup)
-  '^privsample::DsRooSampler::q_for\\(': { f64Select: 3, minMax: 1, toUnsigned: 0 },
-  // the coin's probability, split into words (public), and the rest of its expansion after a tie (probability 2^-64)
-  '^privsample::FixedCostCoin::FixedCostCoin\\(double\\)': { f64Select: 0, minMax: 0, toUnsigned: 1 },
-  '^privsample::FixedCostCoin::settle\\(': { f64Select: 0, minMax: 0, toUnsigned: 1 },
-  // 'olh': its hash's reduction modulo its prime and its range, whose values stay below 2^32
-  'dispatcher<1ul>::__dispatch<.*BasicOracleEncoder<privsample::SecureRandom>::draw\\(': { f64Select: 0, minMax: 0,
-    toUnsigned: 2 },
-};
-
-// Selects whose first value is a double (an f64 local or an f64 expression), f64.min/max, unsigned conversions.
+// Selects whose first value is a double (an f64 local or an f64 expression), f64.min/max, unsigned conversions: the
+// counts that are not 0.
 function v8Branches(text) {
   const types = {};
   for (const m of text.matchAll(/\((?:param|local) \$(\d+) (\w+)\)/g)) types[m[1]] = m[2];
@@ -115,11 +102,12 @@ function v8Branches(text) {
     const local = first.match(/^\((?:local\.get|local\.tee) \$(\d+)/);
     if ((local ? types[local[1]] : first.slice(1, 4)) === 'f64') f64Select += 1;
   });
-  return {
+  const counts = {
     f64Select,
     minMax: (text.match(/\(f64\.(?:min|max)\b/g) ?? []).length,
     toUnsigned: (text.match(/\(i64\.trunc(?:_sat)?_f64_u\b/g) ?? []).length,
   };
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
 }
 
 // The shipped form of the named link, as text: { name, text } per function.
@@ -145,6 +133,7 @@ const branches = (text) => ({
   if: (text.match(/\(if\b/g) ?? []).length,
   br_if: (text.match(/\(br_if\b/g) ?? []).length,
   select: (text.match(/\(select\b/g) ?? []).length,
+  ...v8Branches(text),
 });
 
 const printing = process.argv.indexOf('--print');
@@ -160,22 +149,16 @@ if (printing > 0) {
     assert.ok(same, `${NAMED_GLUE} shipped with names differs in code from ${SHIPPED}: rebuild both (scripts/test.sh)`);
   });
 
-  // Each pattern's one function, counted; the entries whose counts differ from the table's.
-  const changedFrom = (table, count) => Object.entries(table).flatMap(([pattern, expected]) => {
-    const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
-    assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
-    const found = count(matching[0].text);
-    return JSON.stringify(found) === JSON.stringify(expected)
-      ? [] : [`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`];
-  });
-
   test('every function on the draw path has the branches it was read with', () => {
-    assert.deepEqual(changedFrom(DRAW_PATH, branches), [],
-      "a function on the draw path changed its branches: read them (this file's header)");
-  });
-
-  test("the draw path's selects on doubles, f64 minima and maxima and unsigned conversions are the ones read", () => {
-    assert.deepEqual(changedFrom(V8_BRANCHES, v8Branches), [],
-      'what V8 compiles to branches changed on the draw path: read it (V8_BRANCHES)');
+    const changed = [];
+    for (const [pattern, expected] of Object.entries(DRAW_PATH)) {
+      const matching = functions.filter((f) => new RegExp(pattern).test(f.name));
+      assert.equal(matching.length, 1, `${pattern} names ${matching.length} functions (renamed, inlined or split?)`);
+      const found = branches(matching[0].text);
+      if (JSON.stringify(found) !== JSON.stringify(expected)) {
+        changed.push(`${pattern}: ${JSON.stringify(found)}, read with ${JSON.stringify(expected)}`);
+      }
+    }
+    assert.deepEqual(changed, [], "a function on the draw path changed its branches: read them (this file's header)");
   });
 }
