@@ -25,6 +25,15 @@ struct LaneSums {
                                                  wasm_f64x2_sub(x, x_part)));
     sum = total;
   }
+  // add(x) for sums and terms >= 0 (or +0 and −0): Fast2Sum on the pair ordered by pmin/pmax, the same exact error
+  // as TwoSum's (an error of 0 may differ in sign, which adding it to `error`, never −0, does not see) in one
+  // operation fewer. (Other terms: an invalid histogram, whose sums are not used.)
+  PRIVSAMPLE_SIMD_FUNCTION void add_nonnegative(v128_t x) {
+    const v128_t total = wasm_f64x2_add(sum, x);
+    error = wasm_f64x2_add(
+        error, wasm_f64x2_sub(wasm_f64x2_pmin(x, sum), wasm_f64x2_sub(total, wasm_f64x2_pmax(sum, x))));
+    sum = total;
+  }
   [[nodiscard]] PRIVSAMPLE_SIMD_FUNCTION ExactSum lane(int which) const {
     return which == 0 ? ExactSum{wasm_f64x2_extract_lane(sum, 0), wasm_f64x2_extract_lane(error, 0)}
                       : ExactSum{wasm_f64x2_extract_lane(sum, 1), wasm_f64x2_extract_lane(error, 1)};

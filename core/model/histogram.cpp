@@ -29,21 +29,69 @@ void check_category_count(std::size_t k, std::string_view name) {
 namespace {
 
 // What one read of the entries tells: all finite and >= 0 (and > 0 where zeros are refused), the largest, and
-// the total (error-free TwoSum steps in four lanes).
+// the total (error-free TwoSum steps in four lanes), in two parts: the counts of at least 2^-960, and 2^1000 times the
+// smaller ones (split_count).
 struct Scan {
   bool valid = true;
   double largest = 0.0;
   double total = 0.0;
+  double small_total = 0.0;
 };
+
+// On some processors an addition whose result is subnormal (from operands that are not both subnormal), and a product
+// or quotient with a subnormal operand, takes tens of times longer than other arithmetic: a histogram of many counts
+// below 2^-1022 beside one larger count, summed together, made every call 2.7 times as long. So the scan sums a count
+// of at least 2^-960 as it is and a smaller one, subnormal or not, times 2^1000 in sums of their own (exactly: the
+// exponent raised in the bit pattern, or a subnormal count's m in count = m·2^-1074 converted and times 2^-74).
+// Every value either sum meets is then 0 or a multiple of 2^-1012 (of 2^-74 in the small sums): normal.
+constexpr std::uint64_t kSmallCountBits = std::uint64_t{1023 - 960} << 52;  // 2^-960
+constexpr std::uint64_t kNormalLeastBits = std::uint64_t{1} << 52;          // 2^-1022
+constexpr int kSmallCountBinades = 1000;
+
+struct SplitCount {
+  double ordinary;  // the count when >= 2^-960 (or not a number >= 0), else 0
+  double small;     // the count times 2^1000 when below 2^-960, else 0
+};
+
+inline SplitCount split_count(double count) {
+  const std::uint64_t bits = bits_of(count);
+  const std::uint64_t magnitude = bits & ~(std::uint64_t{1} << 63);
+  // masks by integer arithmetic (a comparison of doubles became a select on doubles: a branch in WebAssembly)
+  const auto below = [magnitude](std::uint64_t bound) {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(magnitude - bound) >> 63);
+  };
+  const std::uint64_t small = below(kSmallCountBits);
+  const std::uint64_t subnormal = below(kNormalLeastBits);
+  const double m = double_of((magnitude & subnormal) | bits_of(0x1p52)) - 0x1p52;  // 0 unless subnormal
+  const std::uint64_t tiny_normal = (bits + (std::uint64_t{kSmallCountBinades} << 52)) & small & ~subnormal;
+  return {double_of(bits & ~small), double_of(tiny_normal | bits_of(m * 0x1p-74))};
+}
 
 #if PRIVSAMPLE_SIMD_LANES
 // scanned's whole groups of four in f64x2 lanes (lanes 0-1 and 2-3), with the same roundings as its scalar loop:
 // WebAssembly has no branch-free scalar max (V8 compiles f64.max to a branch), and the lanes halve the work.
 PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, double smallest_allowed,
-                                          ExactSum (&lanes)[4], double (&largest)[4], bool& valid) {
+                                          ExactSum (&lanes)[4], ExactSum (&small_lanes)[4], double (&largest)[4],
+                                          bool& valid) {
   const v128_t smallest = wasm_f64x2_splat(smallest_allowed);
   const v128_t infinity = wasm_f64x2_splat(std::numeric_limits<double>::infinity());
-  LaneSums low, high;
+  const v128_t magnitude_bits = wasm_i64x2_splat(0x7fff'ffff'ffff'ffff);
+  const v128_t small_bound = wasm_i64x2_splat(static_cast<std::int64_t>(kSmallCountBits));
+  const v128_t normal_bound = wasm_i64x2_splat(static_cast<std::int64_t>(kNormalLeastBits));
+  const v128_t small_scale = wasm_i64x2_splat(std::int64_t{kSmallCountBinades} << 52);
+  const v128_t two_52 = wasm_f64x2_splat(0x1p52);
+  const v128_t from_m = wasm_f64x2_splat(0x1p-74);
+  // split_count in lanes
+  const auto split = [&](v128_t x, v128_t& small) PRIVSAMPLE_SIMD_FUNCTION {
+    const v128_t magnitude = wasm_v128_and(x, magnitude_bits);
+    const v128_t is_small = wasm_i64x2_lt(magnitude, small_bound);
+    const v128_t is_subnormal = wasm_i64x2_lt(magnitude, normal_bound);
+    const v128_t m = wasm_f64x2_sub(wasm_v128_or(wasm_v128_and(magnitude, is_subnormal), two_52), two_52);
+    const v128_t tiny_normal = wasm_v128_and(wasm_i64x2_add(x, small_scale), wasm_v128_andnot(is_small, is_subnormal));
+    small = wasm_v128_or(tiny_normal, wasm_f64x2_mul(m, from_m));
+    return wasm_v128_andnot(x, is_small);
+  };
+  LaneSums low, high, low_small, high_small;
   v128_t low_max = wasm_f64x2_splat(0.0);
   v128_t high_max = low_max;
   v128_t bad = wasm_i64x2_splat(0);
@@ -56,13 +104,20 @@ PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, d
     bad = wasm_v128_or(bad, wasm_v128_not(wasm_v128_and(ok(a), ok(b))));
     low_max = wasm_f64x2_pmax(low_max, a);  // std::max(m, x): m < x ? x : m
     high_max = wasm_f64x2_pmax(high_max, b);
-    low.add(a);
-    high.add(b);
+    v128_t a_small, b_small;
+    low.add_nonnegative(split(a, a_small));
+    high.add_nonnegative(split(b, b_small));
+    low_small.add_nonnegative(a_small);
+    high_small.add_nonnegative(b_small);
   }
   lanes[0] = low.lane(0);
   lanes[1] = low.lane(1);
   lanes[2] = high.lane(0);
   lanes[3] = high.lane(1);
+  small_lanes[0] = low_small.lane(0);
+  small_lanes[1] = low_small.lane(1);
+  small_lanes[2] = high_small.lane(0);
+  small_lanes[3] = high_small.lane(1);
   largest[0] = wasm_f64x2_extract_lane(low_max, 0);
   largest[1] = wasm_f64x2_extract_lane(low_max, 1);
   largest[2] = wasm_f64x2_extract_lane(high_max, 0);
@@ -80,11 +135,29 @@ PRIVSAMPLE_SIMD_FUNCTION void scan_groups(const double* v, std::size_t groups, d
 using F64x2 = double __attribute__((vector_size(16)));
 using I64x2 = decltype(F64x2{} < F64x2{});  // the mask type of a comparison
 void scan_groups(const double* v, std::size_t groups, double smallest_allowed, ExactSum (&lanes)[4],
-                 double (&largest)[4], bool& valid) {
+                 ExactSum (&small_lanes)[4], double (&largest)[4], bool& valid) {
   const F64x2 smallest{smallest_allowed, smallest_allowed};
   const F64x2 infinity{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   const I64x2 sign_off{0x7fffffffffffffff, 0x7fffffffffffffff};
+  // split_count in lanes, its masks from comparisons of doubles (no select follows them here; SSE2 has no 64-bit
+  // integer comparison): the same masks for entries >= 0 and NaN, and other entries are invalid
+  const F64x2 small_bound{0x1p-960, 0x1p-960};
+  const F64x2 normal_bound{0x1p-1022, 0x1p-1022};
+  const I64x2 small_scale{std::int64_t{kSmallCountBinades} << 52, std::int64_t{kSmallCountBinades} << 52};
+  const F64x2 two_52{0x1p52, 0x1p52};
+  const F64x2 from_m{0x1p-74, 0x1p-74};
+  const auto split = [&](F64x2 x, F64x2& small) {
+    const I64x2 bits = reinterpret_cast<I64x2>(x);
+    const I64x2 is_small = x < small_bound;
+    const I64x2 is_subnormal = x < normal_bound;
+    const I64x2 m_bits = (bits & sign_off & is_subnormal) | reinterpret_cast<I64x2>(two_52);
+    const F64x2 m = reinterpret_cast<F64x2>(m_bits) - two_52;
+    const I64x2 tiny_normal = (bits + small_scale) & is_small & ~is_subnormal;
+    small = reinterpret_cast<F64x2>(tiny_normal | reinterpret_cast<I64x2>(m * from_m));
+    return reinterpret_cast<F64x2>(bits & ~is_small);
+  };
   F64x2 low_sum{}, low_error{}, high_sum{}, high_error{}, low_max{}, high_max{};
+  F64x2 low_small_sum{}, low_small_error{}, high_small_sum{}, high_small_error{};
   I64x2 good{-1, -1};
   const auto add = [](F64x2& sum, F64x2& error, F64x2 x) {
     const F64x2 total = sum + x;
@@ -123,13 +196,20 @@ void scan_groups(const double* v, std::size_t groups, double smallest_allowed, E
 #endif
     low_max = low_max < a ? a : low_max;
     high_max = high_max < b ? b : high_max;
-    add(low_sum, low_error, a);
-    add(high_sum, high_error, b);
+    F64x2 a_small, b_small;
+    add(low_sum, low_error, split(a, a_small));
+    add(high_sum, high_error, split(b, b_small));
+    add(low_small_sum, low_small_error, a_small);
+    add(high_small_sum, high_small_error, b_small);
   }
   lanes[0] = {low_sum[0], low_error[0]};
   lanes[1] = {low_sum[1], low_error[1]};
   lanes[2] = {high_sum[0], high_error[0]};
   lanes[3] = {high_sum[1], high_error[1]};
+  small_lanes[0] = {low_small_sum[0], low_small_error[0]};
+  small_lanes[1] = {low_small_sum[1], low_small_error[1]};
+  small_lanes[2] = {high_small_sum[0], high_small_error[0]};
+  small_lanes[3] = {high_small_sum[1], high_small_error[1]};
   largest[0] = low_max[0];
   largest[1] = low_max[1];
   largest[2] = high_max[0];
@@ -163,13 +243,14 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
   // no branch per entry: a bad entry is looked up by the caller only when there is one
   const auto ok = [smallest_allowed](double x) { return std::isfinite(x) & (x >= smallest_allowed); };
   ExactSum lane[4];
+  ExactSum small_lane[4];
   double largest[4] = {0.0, 0.0, 0.0, 0.0};
   bool valid = true;
 #if PRIVSAMPLE_SIMD_LANES || PRIVSAMPLE_HISTOGRAM_VECTOR_LANES
-  scan_groups(v, n / 4, smallest_allowed, lane, largest, valid);
+  scan_groups(v, n / 4, smallest_allowed, lane, small_lane, largest, valid);
   i = n / 4 * 4;
 #else
-  ExactSum l0, l1, l2, l3;
+  ExactSum l0, l1, l2, l3, s0, s1, s2, s3;
   double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
   for (; i + 4 <= n; i += 4) {
     valid &= ok(v[i]) & ok(v[i + 1]) & ok(v[i + 2]) & ok(v[i + 3]);
@@ -177,28 +258,39 @@ Scan scanned(std::span<const double> values, bool allow_zeros) {
     m1 = std::max(m1, v[i + 1]);
     m2 = std::max(m2, v[i + 2]);
     m3 = std::max(m3, v[i + 3]);
-    l0.add(v[i]);
-    l1.add(v[i + 1]);
-    l2.add(v[i + 2]);
-    l3.add(v[i + 3]);
+    const SplitCount c0 = split_count(v[i]), c1 = split_count(v[i + 1]);
+    const SplitCount c2 = split_count(v[i + 2]), c3 = split_count(v[i + 3]);
+    l0.add(c0.ordinary);
+    l1.add(c1.ordinary);
+    l2.add(c2.ordinary);
+    l3.add(c3.ordinary);
+    s0.add(c0.small);
+    s1.add(c1.small);
+    s2.add(c2.small);
+    s3.add(c3.small);
   }
   lane[0] = l0, lane[1] = l1, lane[2] = l2, lane[3] = l3;
+  small_lane[0] = s0, small_lane[1] = s1, small_lane[2] = s2, small_lane[3] = s3;
   largest[0] = m0, largest[1] = m1, largest[2] = m2, largest[3] = m3;
 #endif
   for (; i < n; ++i) {  // the rest in lane 0
     valid &= ok(v[i]);
     largest[0] = larger_of_nonnegative(largest[0], v[i]);
-    lane[0].add(v[i]);
+    const SplitCount c = split_count(v[i]);
+    lane[0].add(c.ordinary);
+    small_lane[0].add(c.small);
   }
-  if (!valid) return {false, 0.0, 0.0};
-  CompensatedSum total;
+  if (!valid) return {false, 0.0, 0.0, 0.0};
+  CompensatedSum total, small_total;
   for (const ExactSum& l : lane) total.add_by_masks(l.sum);
   for (const ExactSum& l : lane) total.add_by_masks(l.error);
+  for (const ExactSum& l : small_lane) small_total.add_by_masks(l.sum);
+  for (const ExactSum& l : small_lane) small_total.add_by_masks(l.error);
   // which lane holds the largest count follows the data: no select on doubles (a branch in WebAssembly)
   return {true,
           larger_of_nonnegative(larger_of_nonnegative(largest[0], largest[1]),
                                 larger_of_nonnegative(largest[2], largest[3])),
-          total.value()};
+          total.value(), small_total.value()};
 }
 
 // Whether counts below 2^-kNegligibleBinades of the largest count as 0 (a private histogram: base/numeric.hpp says
@@ -212,7 +304,8 @@ enum class Negligible { zeroed, kept };
 // precision (a largest count of 2^1023 goes to [2, 4): 2^-1023 is subnormal) — which gives the same p_x; the scan's
 // total is scaled likewise, so scaling adds no pass. A count below 2^-400 of the largest gives p_x = 0 when
 // `negligible` says so, and no count's arithmetic then touches a subnormal number (base/numeric.hpp); the total is
-// every count's. Returns the rule (HistogramScale) for these values.
+// every count's but, beside a largest count of 2^-500 or more, those below 2^-960 (scale_of). Returns the rule
+// (HistogramScale) for these values.
 // The rule's constants are made from bit patterns, not by arithmetic: ldexp, ilogb or a product with a subnormal
 // operand or result takes longer, once per call, and which ones do depends on the histogram's magnitude.
 constexpr std::uint64_t kMantissa = (std::uint64_t{1} << 52) - 1;
@@ -244,14 +337,10 @@ double negligible_below(double x) {
   return double_of(biased > binades ? bits - (binades << 52) : significand >> right);
 }
 
-// x·2^shift for a total x >= 0, exact, with no subnormal operand: a normal x by two normal factors, a subnormal one
-// (every count subnormal, so shift >= 1023) through its bit pattern.
+// x·2^shift for the scan's total of the counts of at least 2^-960 (0, or at least the largest count: then x·2^shift
+// >= 1 where the histogram is rescaled), exact, as two normal factors (2^shift alone may not be one).
 double total_scaled(double x, int shift) {
-  const std::uint64_t bits = bits_of(x);
-  const bool normal = (bits >> 52) != 0;
-  const double big = double_of(normal ? bits : 0) * power_of_two(shift / 2) * power_of_two(shift - shift / 2);
-  const double tiny = static_cast<double>(normal ? 0 : bits) * power_of_two(std::max(shift - 1074, -1022));
-  return double_of(bits_of(big) | bits_of(tiny));
+  return x * power_of_two(shift / 2) * power_of_two(shift - shift / 2);
 }
 
 HistogramScale scale_of(std::span<const double> values, const Scan& scan, Negligible negligible) {
@@ -267,7 +356,12 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
   const double from_bits = power_of_two(shift - 1074);
   // (on bit patterns: a select on doubles is a branch in WebAssembly, and this one follows the histogram's magnitude)
   rule.from_bits = double_of(bits_of(from_bits) & opaque_mask(bits_of(rule.least) < bits_of(0x1p-1022)));
-  rule.total = total_scaled(scan.total, shift);  // exact: the total lies between the largest count and k times it
+  // The total: the ordinary counts' (exact: it lies between the largest count and k times it), and the small counts'
+  // where the largest count is below 2^-500 (shift > 500: 2^(shift − 1000) >= 2^-499, so the product is normal and
+  // exact; a small total is 0 or at least 2^-74). Beside a larger count each small one lies below 2^-460 of it (0 in p
+  // wherever counts below 2^-400 of the largest are): their total, at most 10^7 times that, is left out.
+  const double small = scan.small_total * power_of_two(std::max(shift - kSmallCountBinades, -500));
+  rule.total = total_scaled(scan.total, shift) + double_of(bits_of(small) & opaque_mask(shift > 500));
   if (!std::isfinite(scan.total)) {
     // Counts whose sum overflows (near the largest double) are summed again, scaled (none is dropped).
     HistogramScale every_count = rule;

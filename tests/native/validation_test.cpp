@@ -114,6 +114,49 @@ TEST_CASE("validation: normalized_pmf zeroes counts below 2^-400 of the largest,
   CHECK(rescaled > 1000);
 }
 
+// The scan sums counts below 2^-960 apart, times 2^1000 (so that no addition has a subnormal result: slow on some
+// processors, tests/js/draw-timing.test.mjs). The rule's total is still every count's, to the rounding of a
+// compensated sum, where the largest count is below 2^-500 (where small counts can survive), and the ordinary counts'
+// alone beside a larger one; a histogram of small counts only gives the p of its copy times 2^1000, bit for bit.
+TEST_CASE("validation: the scale rule's total counts the smallest counts, summed apart", "[validation][property]") {
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::size_t mixed = 0, small_only = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const std::size_t k = 1 + rng() % 200;
+    std::vector<double> h(k);
+    const int top = -501 - static_cast<int>(rng() % 560);  // the largest count's binade: 2^-501 … 2^-1060
+    for (double& v : h) {
+      const int binade = top - static_cast<int>(rng() % 120);
+      v = rng() % 5 == 0 ? 0.0 : binade < -1074 ? 0.0 : std::ldexp(1.0 + u01(rng), binade);
+    }
+    h[rng() % k] = std::ldexp(1.5, top);
+    const double largest = *std::max_element(h.begin(), h.end());
+    const int shift = -std::ilogb(largest);
+    long double exact = 0.0L;  // 64-bit significand: exact for these spans only up to rounding, compared to 2 ulp
+    for (const double v : h) exact += std::ldexp(static_cast<long double>(v), shift);
+    const double total = checked_histogram_scale(h).total;
+    INFO("trial " << trial << ", k = " << k << ", largest 2^" << std::ilogb(largest));
+    REQUIRE(std::fabs(static_cast<long double>(total) - exact) <= 2 * std::ldexp(1.0L, std::ilogb(total) - 52));
+    if (largest < 0x1p-960) {
+      std::vector<double> raised(h);
+      for (double& v : raised) v = std::ldexp(v, 1000);
+      const std::vector<double> p = exactly_normalized_pmf(h), q = exactly_normalized_pmf(raised);
+      for (std::size_t x = 0; x < k; ++x) {
+        REQUIRE(std::bit_cast<std::uint64_t>(p[x]) == std::bit_cast<std::uint64_t>(q[x]));
+      }
+      ++small_only;
+    } else {
+      mixed += std::any_of(h.begin(), h.end(), [](double v) { return v > 0.0 && v < 0x1p-960; });
+    }
+  }
+  CHECK(mixed > 500);
+  CHECK(small_only > 500);
+  // Beside a count of 1, counts below 2^-960 are left out of the total (each is 0 in p).
+  const std::vector<double> beside_one{1.0, 0x1p-961, 0x1p-1000, 0x1p-1070};
+  CHECK(checked_histogram_scale(beside_one).total == 1.0);
+}
+
 // HistogramScale::scaled multiplies by 2^shift exactly, subnormal counts through their bit pattern (whose arithmetic
 // is then on normal numbers only): every count, subnormal ones included, against ldexp.
 TEST_CASE("validation: a histogram's counts are scaled exactly, subnormal ones included", "[validation][property]") {

@@ -41,9 +41,11 @@ const SHIPPED = `${root}build/wasm/privsample-client.wasm`;
 // on doubles, which follow where the mass lies; the fixed schedule chose its case, the root's clamps and Case B's
 // share by such selects and branches (a spread histogram's release took 13 ns longer than a point mass's at k = 2).
 const DRAW_PATH = {
-  // sample(): the histogram's scan (its select on doubles: whether zeros are allowed, public), the data part's target,
+  // sample(): the histogram's scan (its select on doubles: whether zeros are allowed, public; the last entries' split
+  // into ordinary and small counts by integer selects; each total's lanes gathered, a sum that is not finite once
+  // per lane — the ordinary counts' overflow, documented; the small counts' total never is), the data part's target,
   // its units, one draw over them
-  '^privsample::\\(anonymous namespace\\)::scanned\\(': { if: 5, br_if: 4, select: 7, f64Select: 1 },
+  '^privsample::\\(anonymous namespace\\)::scanned\\(': { if: 7, br_if: 6, select: 13, f64Select: 1 },
   '^privsample::normalized_pmf_into\\(': { if: 1, br_if: 0, select: 0 },
   // its pass: whether the histogram is rescaled (the same work either way: the factor is 1 or not), a total that
   // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); once per call,
@@ -51,7 +53,7 @@ const DRAW_PATH = {
   // count is kept: a prior's); per entry of the overflow's sum and the last entry HistogramScale's masks (integer
   // selects) and the last entry's clamp (the pairs choose by lane masks; its two selects on doubles are taken only if
   // rounding leaves the mixture's box)
-  'divide_by_total\\(': { if: 7, br_if: 4, select: 25, f64Select: 2 },
+  'divide_by_total\\(': { if: 7, br_if: 4, select: 24, f64Select: 2 },
   // (its selects on doubles: the plan's shares, public)
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2, f64Select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 14 },
