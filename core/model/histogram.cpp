@@ -327,14 +327,16 @@ int exponent_of(double x) {
 }
 
 // x·2^-kNegligibleBinades for a finite x > 0: exact where that is normal, rounded down to a multiple of 2^-1074 below.
+// (Choices by masks: a branch here followed the histogram's magnitude. A subnormal x, biased exponent 0, is shifted
+// right by 63, which leaves 0 whatever its significand.)
 double negligible_below(double x) {
   const std::uint64_t bits = bits_of(x);
   const std::uint64_t biased = bits >> 52;
   const std::uint64_t binades = kNegligibleBinades;
-  const std::uint64_t significand = (bits & kMantissa) | (biased != 0 ? std::uint64_t{1} << 52 : 0);
-  const std::uint64_t right =
-      biased != 0 ? std::min<std::uint64_t>(binades + 1 - std::min(biased, binades + 1), 63) : 63;
-  return double_of(biased > binades ? bits - (binades << 52) : significand >> right);
+  const std::uint64_t significand = (bits & kMantissa) | (std::uint64_t{1} << 52);
+  const std::uint64_t right = std::min<std::uint64_t>(binades + 1 - std::min(biased, binades + 1), 63);
+  const std::uint64_t exact = opaque_mask(biased > binades);
+  return double_of(((bits - (binades << 52)) & exact) | ((significand >> right) & ~exact));
 }
 
 // x·2^shift for the scan's total of the counts of at least 2^-960 (0, or at least the largest count: then x·2^shift
@@ -348,8 +350,14 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
   const bool zeroed = negligible == Negligible::zeroed;
   // 2^shift: 1, or 2^-e with largest in [2^e, 2^(e+1)). Normal counts are scaled by 2^max(shift, -1022) (2^-1023 is
   // subnormal; 2^-1022 leaves the largest in [2, 4)); a histogram whose largest count is subnormal has no normal count.
-  const bool rescaled = !(scan.largest >= kUnscaledLeast && scan.largest <= kUnscaledMost);
-  const int shift = std::max(rescaled ? -exponent_of(scan.largest) : 0, -1022);
+  // (by integer masks on the bit patterns: branches here, on whether the histogram is rescaled and on the clamp, took
+  // one path for an ordinary histogram and another for an extreme one, and the time of a call at small k showed it)
+  const std::uint64_t largest_bits = bits_of(scan.largest);
+  const auto rescaled = static_cast<std::int64_t>(
+      opaque_mask((largest_bits < bits_of(kUnscaledLeast)) | (largest_bits > bits_of(kUnscaledMost))));
+  const std::int64_t wanted = static_cast<std::int64_t>(-exponent_of(scan.largest)) & rescaled;
+  const auto clamped = static_cast<std::int64_t>(opaque_mask(wanted < -1022));
+  const int shift = static_cast<int>((wanted & ~clamped) | (std::int64_t{-1022} & clamped));
   rule.factor = power_of_two(std::min(shift, 1023));
   rule.least = zeroed ? negligible_below(scan.largest) : 0.0;
   // Subnormal counts survive only when least is below the normal range (a tiny largest, or every count kept).
@@ -360,8 +368,13 @@ HistogramScale scale_of(std::span<const double> values, const Scan& scan, Neglig
   // where the largest count is below 2^-500 (shift > 500: 2^(shift − 1000) >= 2^-499, so the product is normal and
   // exact; a small total is 0 or at least 2^-74). Beside a larger count each small one lies below 2^-460 of it (0 in p
   // wherever counts below 2^-400 of the largest are): their total, at most 10^7 times that, is left out.
-  const double small = scan.small_total * power_of_two(std::max(shift - kSmallCountBinades, -500));
-  rule.total = total_scaled(scan.total, shift) + double_of(bits_of(small) & opaque_mask(shift > 500));
+  // (The factor's clamp at 2^-500, which keeps it normal where the sum is left out, by a mask too: as std::max it
+  // became a select on doubles, a branch in WebAssembly taken by every histogram whose largest count is below 2^-500.)
+  const std::uint64_t joined = opaque_mask(shift > 500);
+  const int small_shift = static_cast<int>((static_cast<std::int64_t>(shift - kSmallCountBinades) & joined) |
+                                           (std::int64_t{-500} & ~joined));
+  const double small = scan.small_total * power_of_two(small_shift);
+  rule.total = total_scaled(scan.total, shift) + double_of(bits_of(small) & joined);
   if (!std::isfinite(scan.total)) {
     // Counts whose sum overflows (near the largest double) are summed again, scaled (none is dropped).
     HistogramScale every_count = rule;

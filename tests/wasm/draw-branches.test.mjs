@@ -47,13 +47,13 @@ const DRAW_PATH = {
   // its units, one draw over them
   '^privsample::\\(anonymous namespace\\)::scanned\\(': { if: 7, br_if: 6, select: 13, f64Select: 1 },
   '^privsample::normalized_pmf_into\\(': { if: 1, br_if: 0, select: 0 },
-  // its pass: whether the histogram is rescaled (the same work either way: the factor is 1 or not), a total that
-  // overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the last entry); once per call,
-  // the rule's constants made from bit patterns (integer selects; whether the least count is subnormal, whether every
-  // count is kept: a prior's); per entry of the overflow's sum and the last entry HistogramScale's masks (integer
-  // selects) and the last entry's clamp (the pairs choose by lane masks; its two selects on doubles are taken only if
-  // rounding leaves the mixture's box)
-  'divide_by_total\\(': { if: 7, br_if: 4, select: 24, f64Select: 2 },
+  // its pass: a total that overflows (summed again: documented), loop control and guards (k: the f64x2 pairs, the
+  // last entry); once per call, the rule's constants made from bit patterns (integer selects: whether the histogram is
+  // rescaled, the shift's clamps, whether the least count is subnormal, whether every count is kept: a prior's — each
+  // was a branch or a select on doubles, taken by extreme magnitudes alone); per entry of the overflow's sum and the
+  // last entry HistogramScale's masks (integer selects) and the last entry's clamp (the pairs choose by lane masks;
+  // its two selects on doubles are taken only if rounding leaves the mixture's box)
+  'divide_by_total\\(': { if: 5, br_if: 3, select: 38, f64Select: 2 },
   // (its selects on doubles: the plan's shares, public)
   '^privsample::clip_data_target_into\\(': { if: 3, br_if: 3, select: 2, f64Select: 2 },
   '^privsample::quantize_units\\(': { if: 5, br_if: 6, select: 14 },
