@@ -6,12 +6,14 @@
 
 namespace privsample {
 
-double validated_gamma(double gamma) {
+double validated_gamma(double gamma, std::string_view name) {
   if (!std::isfinite(gamma) || gamma <= 1.0 || gamma > kMaxGamma) {
-    throw_invalid({"gamma = ", gamma, ": must be a finite number in (1, ", kMaxGamma, "]"});
+    throw_invalid({name, " = ", gamma, ": must be a finite number in (1, ", kMaxGamma, "]"});
   }
   return gamma;
 }
+
+double validated_gamma(double gamma) { return validated_gamma(gamma, "gamma"); }
 
 void check_prior_size(std::size_t k, std::size_t size, const char* name) {
   if (k != size) throw_shape({"k = ", k, " but the ", name, " has ", size, " categories"});

@@ -13,6 +13,7 @@ namespace privsample {
 
 // γ of the neighbourhood: finite, > 1 and at most kMaxGamma (std::invalid_argument naming gamma otherwise).
 inline constexpr double kMaxGamma = 1e12;
+double validated_gamma(double gamma, std::string_view name);
 double validated_gamma(double gamma);
 
 // N_γ(P0) as the box [p0/γ, γ·p0] that clip_normalise projects P onto (P̂, the f-projection of P onto N_γ(P0) for every

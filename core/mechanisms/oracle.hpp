@@ -99,8 +99,8 @@ class OracleParts {
   [[nodiscard]] Coins coins() const noexcept { return coins_; }
 
  protected:
-  // Pure ε-LDP at epsilon over k items, each validated (std::invalid_argument naming options.epsilon or
-  // options.categories) before the oracle computes its coins from them.
+  // Pure ε-LDP at epsilon over k items, each validated (std::invalid_argument naming epsilon or options.categories;
+  // make(options) names options.epsilon) before the oracle computes its coins from them.
   OracleParts(double epsilon, std::size_t k)
       : guarantee_{PrivacyNotion::pure_ldp, validated_epsilon(epsilon)}, k_(oracle_categories(static_cast<double>(k))) {}
   // Tests: as given, claiming `claimed`.

@@ -6,6 +6,9 @@
 #include <string>
 
 #include "base/errors.hpp"
+#include "mechanisms/neighbourhood.hpp"
+#include "mechanisms/records.hpp"
+#include "model/histogram.hpp"
 #include "privacy/functional_ldp.hpp"
 
 namespace privsample {
@@ -28,6 +31,16 @@ bool notion_reads(const MechanismSpec& spec, const MechanismOptions& o, std::str
   if (spec.notion != NotionRule::ldp_from_options) return key == "epsilon";
   if (o.mu) return key == "mu";
   return key == "epsilon" || key == "delta";
+}
+
+// The options' numbers named as the user gave them ("options.epsilon = -1: …"), before a mechanism's own checks, which
+// name its parameters ("epsilon = -1: …" for a C++ caller of its constructor).
+void check_option_values(const MechanismOptions& o) {
+  if (o.epsilon) validated_epsilon(*o.epsilon, "options.epsilon");
+  if (o.delta) validated_delta(*o.delta, "options.delta");
+  if (o.mu) validated_mu(*o.mu, "options.mu");
+  if (o.gamma) validated_gamma(*o.gamma, "options.gamma");
+  if (o.records) validated_count(*o.records, "options.records", 1, kMaxRecords);
 }
 
 }  // namespace
@@ -69,6 +82,7 @@ Guarantee ldp_notion_of(const MechanismOptions& o, std::string_view user) {
       throw_invalid({"option '", option.name, "' is not supported by '", name, "' (supported: epsilon, delta, mu)"});
     }
   }
+  check_option_values(o);
   return validated_ldp_notion(o);
 }
 
@@ -91,6 +105,7 @@ Guarantee checked_options(const MechanismSpec& spec, const MechanismOptions& o) 
       throw_invalid({"option '", option.name, "' is not supported by '", mechanism, "' (supported: ", supported, ")"});
     }
   }
+  check_option_values(o);
   switch (spec.notion) {
     case NotionRule::ldp_from_options:
       return validated_ldp_notion(o);

@@ -9,28 +9,34 @@
 
 namespace privsample {
 
-double validated_epsilon(double epsilon) {
+double validated_epsilon(double epsilon, std::string_view name) {
   if (!std::isfinite(epsilon) || epsilon < 0.0 || epsilon > kMaxEpsilon) {
-    throw_invalid({"epsilon = ", epsilon, ": must be a finite number in [0, ", kMaxEpsilon, "]"});
+    throw_invalid({name, " = ", epsilon, ": must be a finite number in [0, ", kMaxEpsilon, "]"});
   }
   return epsilon;
 }
 
+double validated_epsilon(double epsilon) { return validated_epsilon(epsilon, "epsilon"); }
+
 double effective_epsilon(double epsilon) noexcept { return std::min(epsilon, kMaxEffectiveEpsilon); }
 
-double validated_delta(double delta) {
+double validated_delta(double delta, std::string_view name) {
   if (!std::isfinite(delta) || delta < 0.0 || delta >= 1.0) {
-    throw_invalid({"delta = ", delta, ": must be a finite number in [0, 1)"});
+    throw_invalid({name, " = ", delta, ": must be a finite number in [0, 1)"});
   }
   return delta;
 }
 
-double validated_mu(double mu) {
+double validated_delta(double delta) { return validated_delta(delta, "delta"); }
+
+double validated_mu(double mu, std::string_view name) {
   if (!std::isfinite(mu) || mu <= 0.0 || mu > kMaxMu) {
-    throw_invalid({"mu = ", mu, ": must be a finite number in (0, ", kMaxMu, "]"});
+    throw_invalid({name, " = ", mu, ": must be a finite number in (0, ", kMaxMu, "]"});
   }
   return mu;
 }
+
+double validated_mu(double mu) { return validated_mu(mu, "mu"); }
 
 std::string notion_name(PrivacyNotion notion) {
   switch (notion) {

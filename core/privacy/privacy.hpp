@@ -1,6 +1,7 @@
 #pragma once
 // Privacy parameters and the guarantee a mechanism states about itself.
 #include <string>
+#include <string_view>
 
 namespace privsample {
 
@@ -11,17 +12,20 @@ namespace privsample {
 inline constexpr double kMaxEpsilon = 1000.0;
 inline constexpr double kMaxEffectiveEpsilon = 700.0;
 
-// Throws std::invalid_argument ("epsilon = NaN: must be a finite number in [0, 1000]") unless
-// 0 <= epsilon <= kMaxEpsilon.
-double validated_epsilon(double epsilon);
+// Throws std::invalid_argument ("epsilon = NaN: must be a finite number in [0, 1000]", the parameter called `name`)
+// unless 0 <= epsilon <= kMaxEpsilon.
+double validated_epsilon(double epsilon, std::string_view name);
+double validated_epsilon(double epsilon);  // named "epsilon" (one argument: its callers pass no name)
 
 // min(epsilon, kMaxEffectiveEpsilon).
 [[nodiscard]] double effective_epsilon(double epsilon) noexcept;
 
 // δ of (ε,δ)-LDP: a finite number in [0, 1). Throws std::invalid_argument ("delta = 1: must be in [0, 1)").
+double validated_delta(double delta, std::string_view name);
 double validated_delta(double delta);
 // μ of μ-Gaussian LDP (the papers' ν): finite and > 0, at most kMaxMu.
 inline constexpr double kMaxMu = 100.0;
+double validated_mu(double mu, std::string_view name);
 double validated_mu(double mu);
 
 enum class PrivacyNotion {

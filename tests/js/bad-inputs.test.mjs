@@ -90,6 +90,21 @@ test('bad epsilon is rejected', () => {
   expectError(() => ps.sampler('minimax', 1), TypeError, /options must be an object/);
 });
 
+// An option's bad value is named as the user wrote it, options.<name>, as its bad type and its absence are (the core's
+// checks named the bare parameter: "epsilon = -1", beside "options.epsilon must be a number").
+test('a bad option value names options.<name>, as a bad type does', () => {
+  const prior = [0.5, 0.5];
+  for (const [mechanism, options, name] of [
+    ['minimax', { epsilon: -1 }, 'epsilon'], ['linear', { epsilon: 1, delta: 1 }, 'delta'], ['linear', { mu: -1 }, 'mu'],
+    ['local', { epsilon: 1, prior, gamma: 0.5 }, 'gamma'], ['roo', { epsilon: 1, records: 0.5 }, 'records'],
+  ]) {
+    expectError(() => ps.sampler(mechanism, options), RangeError, new RegExp(`^options\\.${name} = ${options[name]}: `));
+    expectError(() => ps.sampler(mechanism, { ...options, [name]: 'x' }), TypeError, new RegExp(`^options\\.${name} must be`));
+  }
+  expectError(() => ps.oracle('oue', { epsilon: -1, categories: 4 }), RangeError, /^options\.epsilon = -1: /);
+  expectError(() => ps.oracle('oue', { epsilon: 1, categories: 1 }), RangeError, /^options\.categories = 1: /);
+});
+
 test('unknown mechanism, option or divergence name is rejected', () => {
   expectError(() => ps.sampler('laplace', { epsilon: 1 }), RangeError, /mechanism = 'laplace': unknown mechanism; use one of 'minimax', 'linear'/);
   expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);

@@ -95,7 +95,7 @@ TEST_CASE("oue: the factory names the user's option and value", "[oue][oracle]")
   }
   o.categories = 4.0;
   o.epsilon = -1.0;
-  CHECK_THROWS_WITH(OueOracle::make(o), Catch::StartsWith("epsilon = -1"));
+  CHECK_THROWS_WITH(OueOracle::make(o), Catch::StartsWith("options.epsilon = -1"));
   o.epsilon = 1.0;
   o.delta = 0.1;
   CHECK_THROWS_WITH(OueOracle::make(o), Catch::Contains("option 'delta' is not supported by 'oue'"));
