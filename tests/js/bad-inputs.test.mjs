@@ -95,11 +95,13 @@ test('bad epsilon is rejected', () => {
 test('a bad option value names options.<name>, as a bad type does', () => {
   const prior = [0.5, 0.5];
   for (const [mechanism, options, name] of [
-    ['minimax', { epsilon: -1 }, 'epsilon'], ['linear', { epsilon: 1, delta: 1 }, 'delta'], ['linear', { mu: -1 }, 'mu'],
-    ['local', { epsilon: 1, prior, gamma: 0.5 }, 'gamma'], ['roo', { epsilon: 1, records: 0.5 }, 'records'],
+    ['minimax', { epsilon: -1 }, 'epsilon'], ['linear', { epsilon: 1, delta: 1 }, 'delta'],
+    ['linear', { mu: -1 }, 'mu'], ['local', { epsilon: 1, prior, gamma: 0.5 }, 'gamma'],
+    ['roo', { epsilon: 1, records: 0.5 }, 'records'],
   ]) {
-    expectError(() => ps.sampler(mechanism, options), RangeError, new RegExp(`^options\\.${name} = ${options[name]}: `));
-    expectError(() => ps.sampler(mechanism, { ...options, [name]: 'x' }), TypeError, new RegExp(`^options\\.${name} must be`));
+    const named = `^options\\.${name}`;
+    expectError(() => ps.sampler(mechanism, options), RangeError, new RegExp(`${named} = ${options[name]}: `));
+    expectError(() => ps.sampler(mechanism, { ...options, [name]: 'x' }), TypeError, new RegExp(`${named} must be`));
   }
   expectError(() => ps.oracle('oue', { epsilon: -1, categories: 4 }), RangeError, /^options\.epsilon = -1: /);
   expectError(() => ps.oracle('oue', { epsilon: 1, categories: 1 }), RangeError, /^options\.categories = 1: /);
