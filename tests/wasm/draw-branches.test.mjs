@@ -60,8 +60,9 @@ const DRAW_PATH = {
   '^privsample::draw_release_once\\(': { if: 1, br_if: 1, select: 1 },
   // the clip samplers' fixed schedule (sample() and sampleMany() solve by it): its 63 steps, its passes' loop control
   // and guards (k), the error paths (a bad input, a box that cannot hold 1) and the inputs it hands to the adaptive
-  // search (masses spanning more than ~2^1000); its case and clamps are chosen by integer masks
-  '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 2, br_if: 8, select: 17 },
+  // search (masses spanning more than ~2^1000); its case and clamps are chosen by integer masks, as is whether the
+  // floors fill the box (then every candidate is 1 and b is 0: integer selects on F̃(0), the box's alone)
+  '^privsample::clip_solver::solve_in_fixed_steps\\(': { if: 3, br_if: 7, select: 19 },
   'clip_solver::\\(anonymous namespace\\)::value_in_fixed_order\\(': { if: 6, br_if: 3, select: 7 },
   // sampleMany(): the alias table's build and the draws
   '^privsample::AliasTable::AliasTable\\(': { if: 7, br_if: 7, select: 5 },
