@@ -76,7 +76,7 @@ export type DivergenceName = 'kl' | 'tv' | 'hellinger' | 'chi2';
 
 export interface SamplerOptions {
   /**
-   * Privacy budget ε of one released sample, in [0, 1000] (values above 700 run at 700). Required by every
+   * Privacy budget ε of one released sample, in [0, 1000] (values above 640 run at 640). Required by every
    * mechanism except the Gaussian linear samplers ({mu}).
    */
   epsilon?: number;
@@ -271,7 +271,7 @@ export interface Registry {
 export type OracleName = 'oue' | 'olh' | 'hadamard' | 'subset-selection';
 
 export interface OracleOptions {
-  /** Privacy budget ε of one report, in [0, 1000] (values above 700 run at 700). */
+  /** Privacy budget ε of one report, in [0, 1000] (values above 640 run at 640). */
   epsilon: number;
   /** k: the number of items, an integer in [2, 10^7]. */
   categories: number;

@@ -94,7 +94,7 @@ Advice advise(double k_value, double epsilon, double users, AdviceGoal goal, std
   Advice out;
   if (goal == AdviceGoal::frequencies) {
     // k-RR: the linear sampler on point masses (its release is one category)
-    const double e = std::exp(std::min(epsilon, 700.0));
+    const double e = std::exp(std::min(epsilon, kMaxEffectiveEpsilon));
     AdviceCandidate krr{"linear", total_variance({e / (e + kk - 1.0), 1.0 / (e + kk - 1.0)}, kk, n),
                         std::ceil(std::log2(kk)), "one GROUP BY over the reports, O(N + k)", n + kk};
     if (!std::isfinite(krr.error)) krr.error = 0.0;  // e^ε beyond doubles: k-RR releases the item itself

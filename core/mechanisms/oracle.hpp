@@ -65,7 +65,7 @@ struct ReportLevels {
 // An item in [0, k): std::invalid_argument "item = 12: must be an integer in [0, 9]" (name: the caller's parameter).
 [[nodiscard]] std::size_t validated_item(double item, std::size_t k, std::string_view name = "item");
 
-// ε′ = min(ε, 700) − (1e-12·ε + 1e-14), and 0 below it: the ε every oracle computes its coins at.
+// ε′ = min(ε, 640) − (1e-12·ε + 1e-14), and 0 below it: the ε every oracle computes its coins at.
 [[nodiscard]] double coin_epsilon(double epsilon);
 
 // A coin's share x (a probability computed in doubles, within 5 ulps of its exact value) as a threshold in units of

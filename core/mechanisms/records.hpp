@@ -30,7 +30,7 @@ namespace privsample {
 inline constexpr std::size_t kMaxRecords = 1'000'000'000;
 
 // What the three record-level samplers below share (sampler.hpp's concept): ε-DP of the user's n records
-// (replace-one, public n and k), ε validated in [0, 1000] (ε > 700 runs at 700) and n an integer in
+// (replace-one, public n and k), ε validated in [0, 1000] (ε > 640 runs at 640) and n an integer in
 // [1, kMaxRecords]; sample() is one call of S::prepare (the draw policy), unless S runs its own.
 template <class S>
 class RecordDpSampler : public SamplerBase<S> {

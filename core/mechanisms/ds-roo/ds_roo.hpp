@@ -28,7 +28,7 @@ inline constexpr std::size_t kMaxDsRooTableLength = 1'000'001;
 //   t_j = k(1 − j·e1)/(k + e1(n − j·k)), and q_{n/k} := 0 when k | n (the exact-uniform histogram outputs U).
 // Each bound is rounded up (outward); once q_j = 0 with j·e1 > 1 every later entry is 0 (the early stop) and the
 // table is returned at full length M + 1 with those zeros. For k = 1 (no neighbours change the output) the table is
-// (q_0, 0, …, 0). Computed in the overflow-free form (divided by e^ε); ε > 700 runs at 700.
+// (q_0, 0, …, 0). Computed in the overflow-free form (divided by e^ε); ε > 640 runs at 640.
 // Throws std::invalid_argument for bad ε, records, k, or when M + 1 > kMaxDsRooTableLength.
 // These are the values at ε itself, unverified; DsRooSampler builds its table at a slightly smaller ε′ and verifies
 // it (below). Where the paper's table was already private this is the paper's table (e.g. k = 9, n = 1000).
@@ -95,7 +95,7 @@ struct DsRooPlan {
   std::vector<double> checkpoints;  // q_0, q_stride, q_2·stride, … up to J
 };
 
-// The plan of a DsRooSampler at ε (validated; ε > 700 runs at 700) for n records over k letters: the table of
+// The plan of a DsRooSampler at ε (validated; ε > 640 runs at 640) for n records over k letters: the table of
 // dsroo_obscure_table at ε′ = ε − (1e-12·ε + 1e-14), then verified against every constraint at ε itself in double
 // arithmetic with rigorous error bounds (core/mechanisms/ds-roo/README.md#verification-and-fallback); if one fails, every
 // q_m is ROO's q_0 rounded up (always ε-DP). O(J) time once, O(√J) memory. `recursion` = top_fix_only builds the old

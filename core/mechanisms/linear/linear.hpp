@@ -32,7 +32,7 @@ namespace privsample {
 // (β, δ_g(β))-LDP for all β, i.e. g-FLDP (Dong et al. Prop 6). Minimax-optimal over P([k]) for every f.
 // λ_k(g) < 1 always here (the identity is never private on P([k])); the clamp only absorbs rounding. The
 // uniform share is computed directly as (1−δ_g(β*))/(e^{β*}+k−1) (no 1 − λ cancellation), so every category
-// keeps a positive floor even at ε = 700. Runs at effective_ldp_guarantee(g) (ε <= 700, μ <= 37), and a GDP
+// keeps a positive floor even at ε = 700. Runs at effective_ldp_guarantee(g) (ε <= 640, μ <= 37), and a GDP
 // weight is rounded down by kGaussianWeightSlack (Lemma C.1: a smaller λ is still private).
 // Worst case over P([k]): chord_risk(f, 0, k/((k−1)λ+1)), attained by a point mass.
 // sample() and the named worst_case_risk come from SamplerBase (sampler.hpp).

@@ -43,7 +43,7 @@ class MinimaxSampler : public ClipSampler<MinimaxSampler> {
   [[nodiscard]] static MinimaxSampler make(const MechanismOptions& options);
   [[nodiscard]] static MinimaxSampler make_on_cells(const MechanismOptions& options);
 
-  using ClipSampler::ClipSampler;  // explicit MinimaxSampler(double epsilon) on categories; privacy.hpp for ε > 700
+  using ClipSampler::ClipSampler;  // explicit MinimaxSampler(double epsilon) on categories; privacy.hpp for ε > 640
 
   // The exact output pmf on categories (one clip_normalise into the uniform box [ℓ, u]).
   [[nodiscard]] ClipNormalised solve(std::span<const double> hist,

@@ -13,8 +13,8 @@
 namespace privsample {
 
 // ROO's obscure probability for a target ε, eq. 9: q_0 = 1/(1 + (n/k)(e^ε−1)) = k/(k + n·expm1(ε)),
-// computed as k·e^{−ε}/(k·e^{−ε} + n·(1 − e^{−ε})) so nothing overflows. ε above kMaxEffectiveEpsilon = 700 is
-// run at 700 (privacy.hpp): q_0 is then tiny (~1e-304·k/n) but positive — q = 0 would give a letter absent from
+// computed as k·e^{−ε}/(k·e^{−ε} + n·(1 − e^{−ε})) so nothing overflows. ε above kMaxEffectiveEpsilon = 640 is
+// run at 640 (privacy.hpp): q_0 is then tiny (~3e-278·k/n) but positive — q = 0 would give a letter absent from
 // the data probability 0 and break every finite ratio bound. ε = 0 gives 1 (uniform output).
 // Throws std::invalid_argument for ε outside [0, 1000], records outside [1, kMaxRecords], k outside
 // [1, kMaxCategories]. This is the mathematical value; RooSampler uses it at ε′ = ε − (1e-12·ε + 1e-14), rounded UP.
@@ -64,7 +64,7 @@ class RooSampler : public RecordDpSampler<RooSampler> {
                                       "random category. Counts must be whole numbers."};
   [[nodiscard]] static RooSampler make(const MechanismOptions& options);
 
-  // epsilon validated in [0, 1000] (ε > 700 runs at 700); records an integer in [1, kMaxRecords].
+  // epsilon validated in [0, 1000] (ε > 640 runs at 640); records an integer in [1, kMaxRecords].
   using RecordDpSampler::RecordDpSampler;
 
   // The exact output pmf q/k + (1−q)c_y/n. counts: the histogram of the n records (finite, >= 0, integers,
