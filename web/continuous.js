@@ -208,7 +208,7 @@ async function requestView() {
     if (!isAbort(error) && generation === viewGeneration) {
       state.view = null;
       // The library names what it refused: an option of the mechanism goes next to the options, the rest next to the density.
-      const aboutOptions = /^(gamma|prior|reference|c1|c2)\b/.test(error.message);
+      const aboutOptions = /^(options\.)?(gamma|prior|reference|c1|c2)\b/.test(error.message);
       showError(aboutOptions || spec.family !== 'points' ? el.optionsError : el.densityError, `${error.name}: ${error.message}`);
     }
   } finally {

@@ -83,7 +83,7 @@ function showResult(request, result) {
 function showLibraryError({ error, request }) {
   const lines = [`${error.name}: ${error.message}`];
   // Errors about the mechanism's options go next to the options, the others next to the table.
-  const aboutOptions = /^(prior|gamma|delta|mu|records|the prior|k = \d+ but the prior)\b/.test(error.message);
+  const aboutOptions = /^(options\.)?(prior|gamma|delta|mu|records|the prior|k = \d+ but the prior)\b/.test(error.message);
   if (aboutOptions) {
     const index = /prior\[(\d+)\]/.exec(error.message);
     if (index && Number(index[1]) < request.names.length) {

@@ -522,7 +522,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     await optionsError.waitFor({ state: 'visible' });
     await page.getByTestId('prior-input').fill('8, 6, 4, 3, 2, 1');
     await page.getByTestId('gamma-input').fill('1');
-    await waitFor('the γ error', async () => /RangeError: gamma = 1: must be a finite number in \(1,/.test(await optionsError.textContent()));
+    await waitFor('the γ error', async () => /RangeError: options\.gamma = 1: must be a finite number in \(1,/.test(await optionsError.textContent()));
     await page.getByTestId('gamma-input').fill('2');
     await optionsError.waitFor({ state: 'hidden' });
     const fixed = await waitForChart('bar-chart', 'the fixed prior', (st) => st.mechanism === 'local' && sameArray(st.q, localPrior.q));
@@ -577,7 +577,7 @@ describe('privsample demo in Chromium, served from a sub-path', { timeout: 90_00
     checkBars(approx, DEFAULT_NAMES, DEFAULT_COUNTS, 1, 'linear');
     assert.match(await guarantee.textContent(), /\(ε, δ\)-local differential privacy \(ε = 1, δ = 0\.001\)/);
     await page.getByTestId('delta-input').fill('1');
-    await waitFor('the δ error', async () => /RangeError: delta = 1: must be a finite number in \[0, 1\)/.test(await optionsError.textContent()));
+    await waitFor('the δ error', async () => /RangeError: options\.delta = 1: must be a finite number in \[0, 1\)/.test(await optionsError.textContent()));
     await page.getByTestId('delta-input').fill('0.001');
     await optionsError.waitFor({ state: 'hidden' });
     await page.getByTestId('notion-select').selectOption('gaussian');
