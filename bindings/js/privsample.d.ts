@@ -99,7 +99,7 @@ export interface SamplerOptions {
   outsideNeighbourhood?: 'clip' | 'projection';
   /**
    * 'mollifier': the reference Q0 (default uniform), counts or probabilities; zeros allowed (never output). An entry
-   * whose floor e^{−ε/2}·Q0(x) would underflow (below 2.2e-308) is refused by ps.sampler() with a RangeError.
+   * whose floor e^{−ε/2}·Q0(x) would fall below 2^-960 (about 1e-289) is refused by ps.sampler() with a RangeError.
    */
   reference?: Histogram;
   /**

@@ -40,7 +40,7 @@ void check_option_values(const MechanismOptions& o) {
   if (o.delta) validated_delta(*o.delta, "options.delta");
   if (o.mu) validated_mu(*o.mu, "options.mu");
   if (o.gamma) validated_gamma(*o.gamma, "options.gamma");
-  if (o.records) validated_count(*o.records, "options.records", 1, kMaxRecords);
+  if (o.records) (void)validated_count(*o.records, "options.records", 1, kMaxRecords);
 }
 
 }  // namespace

@@ -9,13 +9,16 @@
 // error-free product, no slack. When the raised floors sum above 1 (ε below the doubles' resolution, e^ε within a
 // few ulps of 1) every input gets the same output, the public weights normalised: a ratio of exactly 1.
 // A floor that underflows would break even that: a subnormal floor has lost its relative precision and a zero one
-// allows an infinite ratio. privacy_box builds lo_x = floor·w_x and hi_x = ceiling·w_x from public
-// weights w (a prior, a reference, cell masses) and applies the underflow rule:
-//   an entry w_x > 0 whose floor lo_x = floor·w_x falls below the smallest normal double (2.2e-308) is either
-//   refused — std::invalid_argument naming the entry, its floor and the smallest entry that works at this ε (finite
-//   priors and references: the caller wrote that number; e.g. a prior entry of 1e-300 works up to ε ≈ 18 with
-//   γ = 2, not at ε = 50) — or made a category that is never output, lo_x = hi_x = 0 (grid cells far in a
-//   reference's tails, where a density of the class could only have mass below ~1e-300 anyway).
+// allows an infinite ratio. A floor near the least normal double has subnormal rounding errors, and sums and
+// differences of box ends then reach subnormal numbers, which some processors handle tens of times slower: which of
+// them a release meets follows the data, so its time would too. privacy_box builds lo_x = floor·w_x and
+// hi_x = ceiling·w_x from public weights w (a prior, a reference, cell masses) and applies the underflow rule:
+//   an entry w_x > 0 whose floor lo_x = floor·w_x falls below 2^-960 (1.0e-289; every sum or difference of ends of
+//   at least 2^-960 is 0 or at least 2^-1012) is either refused — std::invalid_argument naming the entry, its floor
+//   and the smallest entry that works at this ε (finite priors and references: the caller wrote that number; e.g. a
+//   prior entry of 1e-280 works up to ε ≈ 21 with γ = 2, not at ε = 30) — or made a category that is never output,
+//   lo_x = hi_x = 0 (grid cells far in a reference's tails, where a density of the class could only have mass below
+//   ~1e-280 anyway).
 // Entries w_x = 0 give lo_x = hi_x = 0 (a category the sampler never outputs).
 #include <span>
 #include <string_view>

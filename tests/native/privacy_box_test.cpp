@@ -1,11 +1,13 @@
-// Floors that would underflow: tiny prior/reference entries at large ε are refused with a message
-// saying what works; grid cells far in a reference's tails are never output. Over >= 10^6 released distributions
+// Floors below 2^-960 (whose arithmetic would reach subnormal numbers): tiny prior/reference entries are refused with
+// a message saying what works; grid cells far in a reference's tails are never output. Over >= 10^6 released distributions
 // of the audit's families, no output probability exceeds e^ε times another input's (and none is 0 where another
 // input's is positive).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "privsample.hpp"
@@ -39,8 +41,26 @@ TEST_CASE("privacy box: the audit's underflowing priors and references are refus
                     Contains("reference[0] = 1e-300: at epsilon = 300 ") && Contains("must be at least"));
   CHECK_THROWS_WITH(MollifierSampler(1000.0, std::vector<double>{1e-300, 1.0}), Contains("at epsilon = 1000 "));
   CHECK_NOTHROW(MollifierSampler(300.0, std::vector<double>{1e-200, 1.0}).distribution(std::vector<double>{1, 1}));
-  // What the message promises works: the smallest entry it names, and a larger epsilon-free prior.
-  CHECK_NOTHROW(LocalClipSampler(18.0, {1e-300, 1.0 - 1e-300}, 2.0));
+  CHECK_NOTHROW(LocalClipSampler(18.0, {1e-280, 1.0 - 1e-280}, 2.0));
+  // Floors near the least normal double were accepted, and their subnormal rounding errors made a release's time
+  // follow the data: an entry of 1e-300 passed at ε = 18 and 1e-305 at ε = 1.
+  CHECK_THROWS_WITH(LocalClipSampler(18.0, {1e-300, 1.0 - 1e-300}, 2.0), Contains("is below 2^-960"));
+  CHECK_THROWS_WITH(MollifierSampler(1.0, std::vector<double>{1e-305, 1.0}), Contains("is below 2^-960"));
+  // What the message promises works: the least entry it names is accepted, the next double below it refused.
+  for (const double epsilon : {0.5, 1.0, 18.0, 100.0, 640.0}) {
+    std::string refusal;
+    try {
+      (void)LocalClipSampler(epsilon, {1e-320, 1.0}, 2.0);
+    } catch (const std::invalid_argument& e) {
+      refusal = e.what();
+    }
+    const std::size_t at = refusal.find("must be at least ");
+    REQUIRE(at != std::string::npos);
+    const double least = std::stod(refusal.substr(at + 17));
+    INFO("epsilon = " << epsilon << ", least entry " << least);
+    CHECK_NOTHROW(LocalClipSampler(epsilon, {least, 1.0 - least}, 2.0));
+    CHECK_THROWS(LocalClipSampler(epsilon, {std::nextafter(least, 0.0), 1.0 - least}, 2.0));
+  }
   const PrivacyBox dropped = privacy_box(std::vector<double>{1e-300, 0.5, 0.0}, 1e-20, 1e-19, 46.0, "cells",
                                          UnderflowRule::never_output);
   CHECK(dropped.lo == std::vector<double>{0.0, private_floor(0.5e-20, 0.5e-19, 46.0), 0.0});
