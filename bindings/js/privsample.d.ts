@@ -86,7 +86,9 @@ export interface SamplerOptions {
   mu?: number;
   /**
    * 'local', 'local-linear': the public prior P0 over the same k categories, as counts or probabilities (normalised
-   * like a histogram), every entry > 0. It must not be derived from the user's data.
+   * like a histogram), every entry > 0. It must not be derived from the user's data. ps.sampler() refuses, with a
+   * RangeError naming the least share that works, an entry whose share times the sampler's floor ('local': its box
+   * floor; 'local-linear': its box floor, and 1/γ) would fall below 2^-960 (about 1e-289).
    */
   prior?: Histogram;
   /** 'local', 'local-linear': the neighbourhood N_γ(P0) = {P : 1/γ <= P/P0 <= γ}; γ in (1, 10^12]. */

@@ -44,11 +44,11 @@ class Sampler {
 RandomBits& secure_bits();
 
 // run(bits) with the CSPRNG when there is no seed, else with a seeded generator (reproducible, NOT secure) from the
-// validated seed: the one rule for every call that takes an optional seed.
+// validated seed: the one rule for every call that takes an optional seed (always an options object's `seed`).
 template <class Run>
 auto with_bits(std::optional<double> seed, Run&& run) {
   if (!seed) return run(secure_bits());
-  SeededRandom seeded(validated_seed(*seed));
+  SeededRandom seeded(validated_seed(*seed, "options.seed"));
   return run(seeded);
 }
 

@@ -426,9 +426,9 @@ val gaussian_ring_envelope_of(val grid, double variance, double radius) {
 // The papers' random mixtures from the SEEDED generator (set-up of reproducible figures, not secure).
 val seeded_random_mixtures_of(double seed, double count, double poisson_mean, double max_components, double mean_range) {
   return guarded([&] {
-    SeededRandom bits(validated_seed(seed));
-    return to_js(random_mixtures(bits, validated_count(count, "count", 0, 1'000'000), poisson_mean,
-                                 validated_count(max_components, "maxComponents", 1, 1000), mean_range));
+    SeededRandom bits(validated_seed(seed, "options.seed"));
+    return to_js(random_mixtures(bits, validated_count(count, "options.count", 0, 1'000'000), poisson_mean,
+                                 validated_count(max_components, "options.maxComponents", 1, 1000), mean_range));
   });
 }
 

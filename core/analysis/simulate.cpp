@@ -26,13 +26,13 @@ std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t cou
   // Knuth's product method compares with e^{−mean}, which must stay a positive normal double: e^{−700} ≈ 1e-304.
   constexpr double kMaxPoissonMean = 700.0;
   if (!(poisson_mean > 0.0 && poisson_mean <= kMaxPoissonMean)) {
-    throw std::invalid_argument("poissonMean = " + format_value(poisson_mean) + ": must be in (0, 700]");
+    throw std::invalid_argument("options.poissonMean = " + format_value(poisson_mean) + ": must be in (0, 700]");
   }
   if (max_components < 1 || max_components > 1000) {
     throw std::invalid_argument("maxComponents = " + std::to_string(max_components) + ": must be in [1, 1000]");
   }
   if (!(std::isfinite(mean_range) && mean_range >= 0.0)) {
-    throw std::invalid_argument("meanRange = " + format_value(mean_range) + ": must be finite and >= 0");
+    throw std::invalid_argument("options.meanRange = " + format_value(mean_range) + ": must be finite and >= 0");
   }
   const double limit = std::exp(-poisson_mean);  // > 0 for mean <= kMaxPoissonMean
   std::vector<MixtureParameters> out(count);

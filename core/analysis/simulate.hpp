@@ -33,8 +33,8 @@ struct MixtureParameters {
 //   means m_i = mean_range·(2u − 1) ~ U[−mean_range, mean_range] iid
 //   weights ~ Dirichlet(1, …, 1), as normalised Exp(1) draws −log(1 − u).
 // With a SeededRandom the mixtures are reproducible (set-up only: not numpy's draws, the papers' code used PCG64).
-// Throws std::invalid_argument naming the parameter for count > 1e6, poisson_mean not in (0, 700], max_components
-// not in [1, 1000], or mean_range not finite and >= 0.
+// Throws std::invalid_argument for count > 1e6, poisson_mean not in (0, 700], max_components not in [1, 1000], or
+// mean_range not finite and >= 0, naming the last two as the research entry's options (options.poissonMean = 0: …).
 [[nodiscard]] std::vector<MixtureParameters> random_mixtures(RandomBits& bits, std::size_t count, double poisson_mean = 2.0,
                                                              std::size_t max_components = 10, double mean_range = 1.0);
 

@@ -84,10 +84,10 @@ std::uint64_t SeededRandom::next_u64() noexcept {
   return result;
 }
 
-std::uint64_t validated_seed(double seed) {
+std::uint64_t validated_seed(double seed, std::string_view name) {
   constexpr double kLargestSeed = 9007199254740991.0;  // 2^53 − 1, the largest exact JS integer
   if (!std::isfinite(seed) || seed != std::floor(seed) || seed < 0.0 || seed > kLargestSeed) {
-    throw_invalid({"seed = ", seed, ": must be an integer in [0, 9007199254740991]"});
+    throw_invalid({name, " = ", seed, ": must be an integer in [0, 9007199254740991]"});
   }
   return static_cast<std::uint64_t>(seed);
 }

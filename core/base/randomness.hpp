@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace privsample {
@@ -57,8 +58,8 @@ class SeededRandom final : public RandomBits {
 };
 
 // A seed given as a double (as JavaScript numbers arrive): an integer in [0, 2^53 − 1], else
-// std::invalid_argument ("seed = 1.5: must be an integer in [0, 9007199254740991]").
-[[nodiscard]] std::uint64_t validated_seed(double seed);
+// std::invalid_argument naming it as `name` ("options.seed = 1.5: must be an integer in [0, 9007199254740991]").
+[[nodiscard]] std::uint64_t validated_seed(double seed, std::string_view name = "seed");
 
 // The words of another generator read in runs, for a loop of many draws: a draw's fast path reads them with no
 // virtual call (through a BufferedBits&: the class is final). reserve(n) is called between draws with a count the

@@ -30,11 +30,6 @@ double private_floor(double lo, double top, double epsilon) {
 
 namespace {
 
-// The least floor a box may have. A floor near the least normal double (2^-1022) has subnormal rounding errors: sums
-// and differences of box ends then reach subnormal numbers, which lose precision and, on some processors, take tens of
-// times longer, and which of them a release computes with follows the data. At 2^-960 or more, every sum or
-// difference of box ends is 0 or at least 2^-1012 (a multiple of the least end's ulp), never subnormal.
-constexpr double kSmallestFloor = 0x1p-960;
 
 [[noreturn]] void refuse_underflow(std::string_view name, std::size_t x, double w, double floor, const Guarantee& g) {
   std::string at;
@@ -48,12 +43,13 @@ constexpr double kSmallestFloor = 0x1p-960;
   } else {
     at = message({"epsilon = ", g.epsilon});
   }
-  // The least entry whose floor is at least kSmallestFloor, as a double (the quotient rounded up where it rounded down).
-  double least = kSmallestFloor / floor;
-  if (floor * least < kSmallestFloor) least = std::nextafter(least, std::numeric_limits<double>::infinity());
-  throw_invalid({name, "[", x, "] = ", w, ": at ", at, " the sampler's floor for it, ", floor, " × ", w,
+  // The least entry whose floor is at least kSmallestBoxFloor, as a double (the quotient rounded up where it rounded down).
+  double least = kSmallestBoxFloor / floor;
+  if (floor * least < kSmallestBoxFloor) least = std::nextafter(least, std::numeric_limits<double>::infinity());
+  // w is the entry's share of the weights' total (the sampler normalises them), which is what the caller must raise.
+  throw_invalid({name, "[", x, "] = ", w, " (as a share of the total): at ", at, " the sampler's floor for it, ", floor, " × ", w,
                  ", is below 2^-960 (1.0e-289), too small for exact and constant-time arithmetic; entries of ", name,
-                 " must be at least ", least, hint});
+                 " must be at least ", least, " of the total", hint});
 }
 
 }  // namespace
@@ -71,7 +67,7 @@ PrivacyBox privacy_box(std::span<const double> weights, double floor, double cei
     const double w = weights[x];
     if (w == 0.0) continue;
     const double lo = floor * w;
-    if (!(lo >= kSmallestFloor)) {
+    if (!(lo >= kSmallestBoxFloor)) {
       if (rule == UnderflowRule::never_output) continue;
       refuse_underflow(name, x, w, floor, g);
     }

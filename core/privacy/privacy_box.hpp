@@ -28,6 +28,12 @@
 
 namespace privsample {
 
+// The least floor a box may have. A floor near the least normal double (2^-1022) has subnormal rounding errors: sums
+// and differences of box ends then reach subnormal numbers, which lose precision and, on some processors, take tens of
+// times longer, and which of them a release computes with follows the data. At 2^-960 or more, every sum or
+// difference of box ends is 0 or at least 2^-1012 (a multiple of the least end's ulp), never subnormal.
+inline constexpr double kSmallestBoxFloor = 0x1p-960;
+
 // A double that is at most the real number e^ε, for 0 <= ε <= 709: std::exp is within 1 ulp; two steps down,
 // and never below 1.
 [[nodiscard]] double exp_toward_zero(double epsilon);

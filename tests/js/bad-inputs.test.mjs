@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../../bindings/js/privsample.mjs';
+import { init as initResearch } from '../../bindings/js/research.mjs';
 import { errorChecker } from './helpers.mjs';
 
 const ps = await init();
@@ -107,6 +108,21 @@ test('a bad option value names options.<name>, as a bad type does', () => {
   expectError(() => ps.oracle('oue', { epsilon: 1, categories: 1 }), RangeError, /^options\.categories = 1: /);
 });
 
+// The research entry's options too: a seed and the random mixtures' options were named bare ("seed = 0.5").
+test('a bad research option value names options.<name>', async () => {
+  const research = await initResearch();
+  const s = research.sampler('minimax', { epsilon: 1 });
+  expectError(() => research.simulate(s, { population: [1, 1], users: 10, seed: 0.5 }), RangeError,
+    /^options\.seed = 0.5: must be an integer/);
+  s.dispose();
+  for (const [options, name] of [
+    [{ seed: 0.5, count: 1 }, 'seed'], [{ seed: 1, count: 0.5 }, 'count'], [{ seed: 1, count: 1, poissonMean: -1 }, 'poissonMean'],
+    [{ seed: 1, count: 1, maxComponents: 0 }, 'maxComponents'], [{ seed: 1, count: 1, meanRange: -1 }, 'meanRange'],
+  ]) {
+    expectError(() => research.seededRandomMixtures(options), RangeError, new RegExp(`^options\\.${name} = ${options[name]}: `));
+  }
+});
+
 test('unknown mechanism, option or divergence name is rejected', () => {
   expectError(() => ps.sampler('laplace', { epsilon: 1 }), RangeError, /mechanism = 'laplace': unknown mechanism; use one of 'minimax', 'linear'/);
   expectError(() => ps.sampler(3, { epsilon: 1 }), TypeError, /mechanism must be a string/);
@@ -132,9 +148,9 @@ test('bad sample counts and seeds are rejected', () => {
   expectError(() => minimax.sampleMany([1, 2], NaN), RangeError, /n = NaN/);
   expectError(() => minimax.sampleMany([1, 2], 1e8), RangeError, /n = 100000000/);
   expectError(() => minimax.sampleMany([1, 2], '10'), TypeError, /n must be a number/);
-  expectError(() => minimax.sampleMany([1, 2], 3, { seed: -1 }), RangeError, /seed = -1: must be an integer/);
-  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 1.5 }), RangeError, /seed = 1.5/);
-  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 2 ** 53 }), RangeError, /seed = 9007199254740992/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: -1 }), RangeError, /^options\.seed = -1: must be an integer/);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 1.5 }), RangeError, /^options\.seed = 1.5: /);
+  expectError(() => minimax.sampleMany([1, 2], 3, { seed: 2 ** 53 }), RangeError, /^options\.seed = 9007199254740992: /);
   expectError(() => minimax.sampleMany([1, 2], 3, { seed: '7' }), TypeError, /options.seed must be a number/);
   expectError(() => minimax.sampleMany([1, 2], 3, { sead: 7 }), RangeError, /option 'sead' is not supported by sampleMany/);
 });
@@ -182,13 +198,17 @@ test('priors and references whose box floor would fall below 2^-960 are refused 
   const ps = await init();
   assert.throws(() => ps.sampler('local', { epsilon: 100, prior: [1e-300, 1 - 1e-300], gamma: 2 }), {
     name: 'RangeError',
-    message: /^prior\[0\] = 1e-300: at epsilon = 100 .* is below 2\^-960 .* entries of prior must be at least 9\.19\d*e-247 at this epsilon/,
+    message: /^prior\[0\] = 1e-300 \(as a share of the total\): at epsilon = 100 .* is below 2\^-960 .* entries of prior must be at least 9\.19\d*e-247 of the total at this epsilon/,
   });
   assert.throws(() => ps.sampler('local', { epsilon: 50, prior: [1e-300, 1 - 1e-300], gamma: 2 }), /prior\[0\] = 1e-300/);
   // refused when the sampler is built (it used to be accepted, then refused on every call), with the same message
   assert.throws(() => ps.sampler('mollifier', { epsilon: 300, reference: [1e-300, 1] }), {
     name: 'RangeError',
-    message: /^reference\[0\] = 1e-300: at epsilon = 300 .* entries of reference must be at least .* at this epsilon/,
+    message: /^reference\[0\] = 1e-300 \(as a share of the total\): at epsilon = 300 .* entries of reference must be at least .* of the total at this epsilon/,
+  });
+  // counts: the message names the entry's share, which is what must be raised
+  assert.throws(() => ps.sampler('mollifier', { epsilon: 1, reference: [2e-305, 2] }), {
+    message: /^reference\[0\] = 1e-305 \(as a share of the total\): /,
   });
   assert.throws(() => ps.sampler('mollifier', { epsilon: 1000, reference: [1e-300, 1] }), /at epsilon = 1000 /);
   // floors near the least normal double have subnormal rounding errors, whose time follows the data on some processors

@@ -167,7 +167,7 @@ test('error messages name the parameter as the caller wrote it, with JS number f
   assert.throws(() => s.distribution([1, -2.5e-7]), { name: 'RangeError', message: /^hist\[1\] = -2\.5e-7: / });
   assert.throws(() => ps.sampler('minimax', { epsilon: 1e21 * 3 }),
     { name: 'RangeError', message: /^options\.epsilon = 3e\+21: / });
-  assert.throws(() => s.sampleMany([1], 2, { seed: 0.1 }), { name: 'RangeError', message: /^seed = 0\.1: / });
+  assert.throws(() => s.sampleMany([1], 2, { seed: 0.1 }), { name: 'RangeError', message: /^options\.seed = 0\.1: / });
   assert.throws(() => ps.sampler('minimax', { epsilon: Number.NaN }), { message: /^options\.epsilon = NaN: / });
 });
 

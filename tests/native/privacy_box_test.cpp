@@ -34,11 +34,12 @@ std::size_t ratio_violations(const std::vector<double>& a, const std::vector<dou
 
 TEST_CASE("privacy box: the audit's underflowing priors and references are refused, saying what works", "[privacy-box]") {
   CHECK_THROWS_WITH(LocalClipSampler(100.0, {1e-300, 1.0 - 1e-300}, 2.0),
-                    Contains("prior[0] = 1e-300: at epsilon = 100") && Contains("must be at least"));
+                    Contains("prior[0] = 1e-300 (as a share of the total): at epsilon = 100") && Contains("must be at least"));
   CHECK_THROWS_WITH(LocalClipSampler(50.0, {1e-300, 1.0 - 1e-300}, 2.0), Contains("prior[0] = 1e-300"));
   // a reference is refused when the sampler is built, not accepted and then refused on every call
   CHECK_THROWS_WITH(MollifierSampler(300.0, std::vector<double>{1e-300, 1.0}),
-                    Contains("reference[0] = 1e-300: at epsilon = 300 ") && Contains("must be at least"));
+                    Contains("reference[0] = 1e-300 (as a share of the total): at epsilon = 300 ") &&
+                        Contains("must be at least"));
   CHECK_THROWS_WITH(MollifierSampler(1000.0, std::vector<double>{1e-300, 1.0}), Contains("at epsilon = 1000 "));
   CHECK_NOTHROW(MollifierSampler(300.0, std::vector<double>{1e-200, 1.0}).distribution(std::vector<double>{1, 1}));
   CHECK_NOTHROW(LocalClipSampler(18.0, {1e-280, 1.0 - 1e-280}, 2.0));

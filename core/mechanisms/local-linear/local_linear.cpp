@@ -43,7 +43,9 @@ std::vector<double> LocalLinearSampler::distribution(std::span<const double> inp
   if (cells_) return cells_->distribution(input);
   std::vector<double> q = projection(input);
   // P̂/p0 ∈ [1/γ, γ], so q/p0 ∈ [λ/γ + 1 − λ, λγ + 1 − λ]; the clamp keeps rounding inside that box.
-  for (std::size_t x = 0; x < q.size(); ++x) q[x] = std::clamp(lambda_ * q[x] + complement_ * prior_[x], out_lo_[x], out_hi_[x]);
+  for (std::size_t x = 0; x < q.size(); ++x) {
+    q[x] = std::clamp(local_mixture(lambda_, q[x], complement_ * prior_[x]), out_lo_[x], out_hi_[x]);
+  }
   return q;
 }
 
@@ -53,7 +55,7 @@ Release LocalLinearSampler::release(std::span<const double> input) const {
   if (guarantee_.notion == PrivacyNotion::pure_ldp) {
     std::vector<double> q(projected.size());
     for (std::size_t x = 0; x < q.size(); ++x) {
-      q[x] = std::clamp(lambda_ * projected[x] + complement_ * prior_[x], out_lo_[x], out_hi_[x]);
+      q[x] = std::clamp(local_mixture(lambda_, projected[x], complement_ * prior_[x]), out_lo_[x], out_hi_[x]);
     }
     return clip_release(clip_release_plan(out_lo_, guarantee_.epsilon), q);
   }

@@ -18,6 +18,7 @@
 #include "privacy/privacy_box.hpp"
 #include "privacy/release_plan.hpp"
 #include "solver/clip_normalise.hpp"
+#include "base/numeric.hpp"
 
 namespace privsample {
 
@@ -28,9 +29,23 @@ namespace privsample {
 //    hockey-stick <= δ; μ-GDP: <= δ_μ(β) on gaussian_check_points — the last two with a margin of 2^-43 for the
 //    rounding of distribution()'s values (derivation at the definition);
 //  - local_linear_box: the output box p0·[λ/γ + 1 − λ, λγ + 1 − λ] by privacy_box (for pure ε its ends differ by at
-//    most e^ε for the doubles, at the user's ε; entries whose floor underflows handled by `rule`);
+//    most e^ε for the doubles, at the user's ε); an entry whose floor, or whose projection box's floor p0/γ, would
+//    fall below kSmallestBoxFloor (2^-960) is handled by `rule`: refused, or zero (lo = hi = 0);
 //  - local_linear_risk: the worst case over N_γ(P0), chord_risk(f, linear_risk_constants(1/γ, γ, λ)); 0 when λ >= 1.
 [[nodiscard]] double local_linear_weight(const Guarantee& g, double gamma);
+
+// λ·p̂ + base, the same double as that expression, for λ = 0 or λ >= 2^-462 (local_linear_weight), p̂ = 0 or at least
+// 2^-960 (the projection box's floor) and base = (1 − λ)·p0 with p0 = 0 or p0 >= 2^-960 — without a subnormal product:
+// at a tiny λ (ε of 1e-10 at γ = 10^12 gives λ ~ 1e-22) λ·p̂ can fall below 2^-1022, which some processors compute
+// tens of times slower, and for which entries it does follows the data. That needs λ < 2^-62, so base >= 2^-961, and
+// the product is below half an ulp of base and leaves the sum as it is: it is dropped, by a mask on the product scaled
+// by 2^400 (never subnormal; 2^-622 or more exactly when λ·p̂ rounds to 2^-1022 or more), and a kept one is scaled
+// back exactly.
+[[nodiscard]] inline double local_mixture(double lambda, double projected, double base) noexcept {
+  const double scaled = (lambda * 0x1p400) * projected;
+  const std::uint64_t keep = opaque_mask(bits_of(scaled) >= bits_of(0x1p-622));
+  return double_of(bits_of(scaled) & keep) * 0x1p-400 + base;
+}
 [[nodiscard]] PrivacyBox local_linear_box(const Guarantee& g, std::span<const double> prior, double gamma,
                                           double lambda, UnderflowRule rule);
 [[nodiscard]] double local_linear_risk(const FDivergence& f, double gamma, double lambda);

@@ -44,7 +44,7 @@ class LocalLinearOnCells final : public OnCells {
   [[nodiscard]] std::vector<double> distribution(std::span<const double> density) const override {
     std::vector<double> q = projection(density);
     for (std::size_t i = 0; i < q.size(); ++i) {
-      q[i] = std::clamp(lambda_ * q[i] + complement_ * prior_[i], out_lo_[i], out_hi_[i]);
+      q[i] = std::clamp(local_mixture(lambda_, q[i], complement_ * prior_[i]), out_lo_[i], out_hi_[i]);
     }
     return q;
   }

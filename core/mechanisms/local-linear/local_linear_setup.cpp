@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "base/numeric.hpp"
 #include "mechanisms/local-linear/local_linear.hpp"
 
@@ -115,13 +116,30 @@ double local_linear_weight(const Guarantee& g_in, double gamma) {
     lambda = std::max(0.0, lambda - step);
     step *= 2.0;
   }
-  return lambda;
+  // A weight below 2^-462 (ε below ~1e-130) moves no output double (λ·p̂ is far below an ulp of (1 − λ)·p0, and
+  // 1 − λ rounds to 1): 0, toward privacy, keeps local_mixture's products normal.
+  return lambda < 0x1p-462 ? 0.0 : lambda;
 }
 
 PrivacyBox local_linear_box(const Guarantee& g, std::span<const double> prior, double gamma, double lambda,
                             UnderflowRule rule) {
   const double complement = 1.0 - lambda;
-  return privacy_box(prior, lambda / gamma + complement, lambda * gamma + complement, g, "prior", rule);
+  PrivacyBox box = privacy_box(prior, lambda / gamma + complement, lambda * gamma + complement, g, "prior", rule);
+  // The projection's box [P0/γ, γ·P0] has the lower floors (1/γ <= λ/γ + 1 − λ), and the release computes with them:
+  // they too must be at least kSmallestBoxFloor (w/γ >= 2^-960 exactly when w >= 2^-960·γ, a product without rounding).
+  const double least = kSmallestBoxFloor * gamma;
+  for (std::size_t x = 0; x < prior.size(); ++x) {
+    if (prior[x] == 0.0 || prior[x] >= least) continue;
+    if (rule == UnderflowRule::never_output) {
+      box.lo[x] = box.hi[x] = 0.0;
+      continue;
+    }
+    throw_invalid({"prior[", x, "] = ", prior[x], " (as a share of the total): at gamma = ", gamma,
+                   " the neighbourhood's floor for it, ", prior[x], " / ", gamma, ", is below 2^-960 (1.0e-289), too "
+                   "small for exact and constant-time arithmetic; entries of prior must be at least ", least,
+                   " of the total at this gamma (or use a smaller gamma)"});
+  }
+  return box;
 }
 
 double local_linear_risk(const FDivergence& f, double gamma, double lambda) {

@@ -280,10 +280,29 @@ TEST_CASE("local-linear: a refused prior entry is reported at the user's paramet
   using Catch::Matchers::Matches;
   // the box used to be built at ln(high/low), and the message said "at epsilon = 50.00000012648048"
   CHECK_THROWS_WITH(LocalLinearSampler(pure(50.0), {1e-300, 0.5, 0.5}, 1e12),
-                    Matches("prior\\[0\\] = 1e-300: at epsilon = 50 the sampler's floor.*at this epsilon.*"));
+                    Matches("prior\\[0\\] = 1e-300 \\(as a share of the total\\): at epsilon = 50 the sampler's "
+                            "floor.*at this epsilon.*"));
   CHECK_THROWS_WITH(LocalLinearSampler(approx(50.0, 1e-9), {1e-300, 0.5, 0.5}, 1e12),
                     Contains("at epsilon = 50, delta = 1e-9 the sampler's floor") &&
                         Contains("at these parameters (or use a smaller epsilon or delta)"));
   CHECK_THROWS_WITH(LocalLinearSampler(gauss(30.0), {1e-300, 0.5, 0.5}, 1e12),
                     Contains("at mu = 30 the sampler's floor") && Contains("(or use a smaller mu)"));
+}
+
+TEST_CASE("local-linear: a prior entry whose projection floor p0/gamma is below 2^-960 is refused, naming what works",
+          "[functional_ldp]") {
+  using Catch::Matchers::Contains;
+  // The output box's floor (λ/γ + 1 − λ)·p0 passed, but the projection's floor p0/γ was ~2^-1000 at γ = 1e12: its
+  // subnormal rounding errors made a release's time say whether the user had mass on such entries.
+  const double least = 0x1p-960 * 1e12;
+  for (const Guarantee& g : {pure(1.0), approx(1.0, 1e-6), gauss(1.0), pure(1e-12)}) {
+    CHECK_THROWS_WITH(LocalLinearSampler(g, {1e-280, 0.5, 0.5}, 1e12),
+                      Contains("prior[0] = 1e-280 (as a share of the total): at gamma = 1000000000000 the "
+                               "neighbourhood's floor") &&
+                          Contains("is below 2^-960") && Contains("(or use a smaller gamma)"));
+    CHECK_THROWS_WITH(LocalLinearSampler(g, {std::nextafter(least, 0.0), 0.5, 0.5}, 1e12),
+                      Contains("entries of prior must be at least 1.026134200324594e-277 of the total at this gamma"));
+    CHECK_NOTHROW(LocalLinearSampler(g, {least, 0.5, 0.5}, 1e12));
+    CHECK_NOTHROW(LocalLinearSampler(g, {1e-280, 0.5, 0.5}, 1e3));
+  }
 }
