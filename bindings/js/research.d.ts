@@ -607,7 +607,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   frequencyCounts(oracle: FrequencyOracle, reports: readonly string[] | Histogram): FrequencyCounts;
   /**
    * The estimate from counts (length k, or 2K per report value for 'hadamard') and N: `users` is required for counts
-   * per item, optional (their total) for counts per report value. RangeError / TypeError naming counts[i] or users.
+   * per item, optional (their total) for counts per report value; at most 10^9 (the most reports whose intervals are
+   * solved exactly). RangeError / TypeError naming counts[i] or users.
    */
   estimateFrequencies(oracle: FrequencyOracle, counts: Histogram, options?: { users?: number; alpha?: number }): FrequencyEstimate;
   /** Var(f̂_v) in closed form for a share `frequency` of `users` users holding the item. */
@@ -658,7 +659,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * Population estimates from `counts[x]` = how many users released category x, and the sampler's public parameters
    * (never a user's histogram). RangeError for negative, non-integer, non-finite or all-zero counts, a count above
-   * 2^53 (beyond it a number cannot hold every integer) or a wrong length; TypeError for non-numeric entries.
+   * 2^53 (beyond it a number cannot hold every integer), counts adding up to more than 10^9 (the most reports whose
+   * intervals are solved exactly) or a wrong length; TypeError for non-numeric entries.
    */
   estimate(sampler: Sampler, counts: Histogram, options?: EstimateOptions): EstimateReport;
   /** N users drawn from a population model, privatized by the sampler, counted and estimated, in one call. */

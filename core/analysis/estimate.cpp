@@ -21,6 +21,10 @@ namespace {
 
 // Counts above 2^53 are not all representable: an integer test on them would be meaningless.
 constexpr double kMaxExactCount = 9007199254740992.0;
+// Why the estimators stop at kLargestExactTrials (10^9) reports, for their messages.
+constexpr const char* kLargestUsersReason =
+    "intervals are exact for at most 10^9 reports (beyond, the incomplete beta function loses the precision an exact "
+    "bound needs); estimate a sample of 10^9 of them";
 
 std::string mechanism_label(const Mechanism& mechanism) { return std::string(mechanism_name(mechanism)); }
 
@@ -112,6 +116,10 @@ double validated_sample_counts(std::span<const double> counts, const Mechanism* 
   }
   if (total.value() <= 0.0) {
     throw std::invalid_argument(std::string(name) + " are all zero: at least one released sample is needed");
+  }
+  if (total.value() > kLargestExactTrials) {
+    throw std::invalid_argument(std::string(name) + " add up to " + format_value(total.value()) + ": " +
+                                kLargestUsersReason);
   }
   if (mechanism != nullptr) check_mechanism_k(*mechanism, counts.size(), name);
   return total.value();
@@ -247,8 +255,8 @@ void cut_to_pmf(TargetIntervals& out, double alpha) {
 }
 
 double validated_reports(double reports) {
-  if (!(reports >= 1.0 && std::isfinite(reports) && reports == std::floor(reports) && reports <= kMaxExactCount)) {
-    throw std::invalid_argument("reports = " + format_value(reports) + ": must be an integer in [1, 2^53]");
+  if (!(reports >= 1.0 && reports <= kLargestExactTrials && reports == std::floor(reports))) {
+    throw std::invalid_argument("reports = " + format_value(reports) + ": must be an integer in [1, 10^9]");
   }
   return reports;
 }

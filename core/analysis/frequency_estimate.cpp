@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "analysis/estimate.hpp"
+#include "base/binomial.hpp"
 #include "base/errors.hpp"
 
 namespace privsample {
@@ -142,6 +143,10 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   } else {
     n = validated_users(users.value_or(total));
     if (n != total) throw_invalid({"users = ", n, ": the counts of the report values add up to ", total});
+  }
+  if (n > kLargestExactTrials) {
+    throw_invalid({"users = ", n, ": intervals are exact for at most 10^9 users (beyond, the incomplete beta function "
+                   "loses the precision an exact bound needs); estimate a sample of 10^9 of them"});
   }
   const SupportLaw law = support_law(oracle);
   if (!(law.p > law.q)) {

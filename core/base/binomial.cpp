@@ -89,8 +89,8 @@ void check_binomial(double n, double p, const char* what) {
 }
 
 void check_bound_inputs(double successes, double trials, double tail) {
-  if (!(trials >= 1.0 && std::isfinite(trials) && trials == std::floor(trials))) {
-    throw std::invalid_argument("trials = " + format_value(trials) + ": must be an integer >= 1");
+  if (!(trials >= 1.0 && trials <= kLargestExactTrials && trials == std::floor(trials))) {
+    throw std::invalid_argument("trials = " + format_value(trials) + ": must be an integer in [1, 10^9]");
   }
   if (!(successes >= 0.0 && successes <= trials && successes == std::floor(successes))) {
     throw std::invalid_argument("successes = " + format_value(successes) + ": must be an integer in [0, trials = " +

@@ -64,8 +64,16 @@ TEST_CASE("estimate: bad counts are rejected with the parameter, index and value
   CHECK(message_of([&] { (void)estimate_released(linear, huge); }) ==
         "counts[0] = 10000000000000000: counts must be at most 2^53 = 9007199254740992 (beyond it a number cannot hold "
         "every integer)");
+  // Exact intervals are solved for at most 10^9 reports: at 2^53 an upper bound's tail exceeded its target by 7%,
+  // and the intervals covered 0.477 where 0.5 was stated (an adversarial review).
   const std::vector<double> largest{9007199254740992.0, 1};
-  CHECK_NOTHROW(estimate_released(linear, largest));
+  CHECK(message_of([&] { (void)estimate_released(linear, largest); }) ==
+        "counts add up to 9007199254740992: intervals are exact for at most 10^9 reports (beyond, the incomplete beta "
+        "function loses the precision an exact bound needs); estimate a sample of 10^9 of them");
+  const std::vector<double> one_too_many{1e9, 1};
+  CHECK_THROWS_WITH(estimate(linear, one_too_many), Catch::Contains("counts add up to 1000000001: "));
+  const std::vector<double> most{1e9 - 1, 1};
+  CHECK_NOTHROW(estimate(linear, most));
   const std::vector<double> zeros{0, 0, 0};
   CHECK(message_of([&] { (void)estimate_released(linear, zeros); }) ==
         "counts are all zero: at least one released sample is needed");
@@ -127,6 +135,33 @@ TEST_CASE("estimate: normal quantile, Clopper-Pearson interval and simplex proje
 // upper bound U solves P_U(X <= s) = tail; each must sit on the side that widens the interval and within a relative
 // 1e-6 of the root. Where the tail has a closed form (s = 0, s = n) against it exactly; elsewhere against the
 // incomplete beta, whose own error (~1e-8 in the tail at n = 10^9) the tolerance 1e-7 on the tail absorbs.
+// The same against sums independent of the incomplete beta: P_U(X <= s) and P_L(X >= s) summed term by term in long
+// double (64-bit significands; each term from the last by the ratio (n − j + 1)/j · p/(1 − p)), for few successes in
+// many trials, where the swapped continued fraction cancels most: no slack. At 10^10 trials an upper bound's tail
+// exceeded its target by a relative 2.5e-7, at 2^53 by 7%; trials are now limited to 10^9 (kLargestExactTrials).
+TEST_CASE("estimate: Clopper-Pearson bounds hold against term-by-term sums up to 10^9 trials", "[estimate]") {
+  const auto at_most = [](double s, double n, double p) {  // P_p(X <= s)
+    long double term = std::exp(static_cast<long double>(n) * std::log1p(-static_cast<long double>(p)));
+    long double sum = term;
+    const long double odds = static_cast<long double>(p) / (1.0L - static_cast<long double>(p));
+    for (double j = 1.0; j <= s; j += 1.0) {
+      term *= (static_cast<long double>(n) - j + 1.0L) / j * odds;
+      sum += term;
+    }
+    return sum;
+  };
+  for (const double n : {1e6, 1e8, 1e9}) {
+    for (const double s : {0.0, 1.0, 2.0, 5.0, 26.0, 300.0}) {
+      for (const double tail : {0.25, 0.025, 2.5e-5, 2.5e-8}) {
+        INFO("s = " << s << ", n = " << n << ", tail = " << tail);
+        CHECK(at_most(s, n, binomial_upper_bound(s, n, tail)) <= tail);
+        if (s > 0.0) CHECK(1.0L - at_most(s - 1.0, n, binomial_lower_bound(s, n, tail)) <= tail);
+      }
+    }
+  }
+  CHECK_THROWS_WITH(binomial_upper_bound(1.0, 1e9 + 1.0, 0.25), "trials = 1000000001: must be an integer in [1, 10^9]");
+}
+
 TEST_CASE("estimate: Clopper-Pearson and Chernoff-Hoeffding bounds are on the wide side of their equation, and tight",
           "[estimate]") {
   for (const double n : {1.0, 7.0, 100.0, 1e4, 1e6, 1e9}) {
@@ -358,7 +393,7 @@ TEST_CASE("estimate: the interval layer", "[estimate]") {
     CHECK(t.method.find("Clopper-Pearson") != std::string::npos);
     CHECK_THROWS_WITH(proportion_intervals(std::vector<double>{3, 101}, 100, 0.05),
                       "counts[1] = 101: must be an integer in [0, reports = 100]");
-    CHECK_THROWS_WITH(proportion_intervals(bits, 0.5, 0.05), "reports = 0.5: must be an integer in [1, 2^53]");
+    CHECK_THROWS_WITH(proportion_intervals(bits, 0.5, 0.05), "reports = 0.5: must be an integer in [1, 10^9]");
   }
   SECTION("an affine map: the same coverage, cut to [0, 1], never of zero width") {
     const std::vector<double> counts{0, 5, 95};
