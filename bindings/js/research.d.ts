@@ -344,11 +344,20 @@ export interface ReleasedEstimate {
   readonly target: string;
   /** How the intervals are built, in words. */
   readonly intervalMethod: string;
+  /** What the intervals assume, in words: N independent users, one sample each (any inputs). */
+  readonly assumption: string;
   /**
    * Joint-convexity radius: D_f(P̄ ‖ Q̄) <= mean D_f(P_i ‖ Q(P_i)) <= R, the mechanism's worst-case risk for `divergence`
-   * (R around Q̄, the mechanism's own output mix, not around Q̂). null when the mechanism has no closed-form risk.
+   * (R around Q̄, the mechanism's own output mix, not around Q̂), when every user is in `radiusAssumption`. null when
+   * the mechanism has no closed-form risk.
    */
   readonly radius: number | null;
+  /**
+   * For which users `radius` holds, in words: every input for the finite samplers but 'local' and 'local-linear',
+   * whose worst case is over N_γ(P0) only (a user holding one item is outside it, and can be farther from Q̄); the
+   * density class for samplers on grid cells. null with `radius`.
+   */
+  readonly radiusAssumption: string | null;
   readonly divergence: DivergenceName;
 }
 
@@ -412,7 +421,10 @@ export interface EstimateReport {
   readonly released: ReleasedEstimate;
   /** null unless the mechanism is affine in P (linear family, local-linear, ROO). */
   readonly population: PopulationEstimate | null;
-  /** null when options.pointMasses is false or k > 1000. */
+  /**
+   * null when options.pointMasses is false, k > 1000, or the channel on point masses cannot be inverted (ε = 0, or a
+   * category the mechanism never outputs, e.g. a reference entry of 0).
+   */
   readonly pointMasses: PopulationEstimate | null;
 }
 
@@ -538,6 +550,14 @@ export interface FrequencyCounts {
  */
 export interface FrequencyEstimate extends CategoryEstimate {
   readonly alpha: number;
+  /** 1 − α, the level of each interval and of the simultaneous box. */
+  readonly confidence: number;
+  /** What the intervals assume, in words: N independent users, one report each of the item they hold. */
+  readonly assumption: string;
+  /** What they cover, in words: each item's share of the N users (or of the population they are drawn from). */
+  readonly target: string;
+  /** How the intervals are built, in words. */
+  readonly intervalMethod: string;
   /**
    * Counts implausible for users holding one item each: items whose simultaneous interval lies entirely outside
    * [0, 1], named (evidence at level α for all items together).

@@ -449,8 +449,10 @@ ReleasedEstimate released_from(const Mechanism& mechanism, TargetIntervals&& t, 
   out.pointwise_upper = std::move(t.upper);
   out.target = kReleasedTarget;
   out.interval_method = std::move(t.method);
+  out.assumption = "N independent users, one sample each (any inputs)";
   try {
     out.radius = worst_case_risk(mechanism, f, k);
+    out.radius_assumption = risk_class(mechanism);
   } catch (const std::domain_error&) {
     out.radius = std::nullopt;  // laplace-projection: no closed form
   }
@@ -547,6 +549,15 @@ PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<c
     set_standard_errors(out);
     return out;
   }
+  // An output no point mass releases (a category with a reference or prior entry of 0) makes W singular, and the LU
+  // below its inverse infinite, whatever its condition estimate says.
+  for (Eigen::Index y = 0; y < w->cols(); ++y) {
+    if (!(w->col(y).maxCoeff() > 0.0)) {
+      throw std::domain_error("the '" + mechanism_label(mechanism) + "' mechanism never outputs category " +
+                              std::to_string(y) + " (a reference or prior entry of 0?): its channel on point masses "
+                              "is singular, so users holding one item cannot be told apart there");
+    }
+  }
   const Eigen::PartialPivLU<Eigen::MatrixXd> lu(w->transpose());
   const double rcond = lu.rcond();
   if (!(rcond > 1e-13)) {
@@ -555,6 +566,10 @@ PopulationEstimate estimate_point_masses(const Mechanism& mechanism, std::span<c
                             "(reciprocal condition " + format_value(rcond) + "; epsilon = 0?)");
   }
   const Eigen::MatrixXd m = lu.inverse();  // M = W^{−T}
+  if (!m.allFinite()) {
+    throw std::domain_error("the '" + mechanism_label(mechanism) +
+                            "' mechanism's channel on point masses is singular: its inverse is not finite");
+  }
   const std::vector<double> zero(k, 0.0);
   PopulationEstimate out =
       population_from(linear_inversion_intervals(counts, m, zero, alpha, std::string(kItemTarget)), n,

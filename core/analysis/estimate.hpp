@@ -124,6 +124,9 @@ struct ReleasedEstimate {
   std::vector<double> pointwise_upper;
   std::string target;                 // "Q̄ …": what the intervals cover (both targets, see the top of this file)
   std::string interval_method;
+  std::string assumption;             // the intervals': N independent users, one sample each (any inputs)
+  // For which users the radius below holds (the mechanism's class, risk_class in mechanism.hpp); empty without one.
+  std::string radius_assumption;
   // The worst-case D_f(P ‖ Q(P)) of the mechanism over its class for the chosen f (mechanism.hpp worst_case_risk).
   // By joint convexity of D_f, D_f(P̄ ‖ Q̄) <= mean_i D_f(P_i ‖ Q(P_i)) <= radius when every user's P is in the
   // class (all pmfs for minimax / linear / mollifier; N_γ(P0) for local / local-linear; record histograms for

@@ -158,6 +158,10 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   FrequencyEstimate out;
   out.users = n;
   out.alpha = alpha;
+  out.confidence = 1.0 - alpha;
+  out.assumption = "N independent users, one report each of the item they hold (N = users, the reports behind the "
+                   "counts)";
+  out.target = "f, each item's share of the N users (for users drawn from a population: its item frequencies)";
   for (auto* column : {&out.estimate, &out.variance, &out.standard_error, &out.lower, &out.upper,
                        &out.simultaneous_lower, &out.simultaneous_upper}) {
     column->resize(k);
@@ -182,8 +186,9 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
   out.upper = std::move(items.upper);
   out.simultaneous_lower = std::move(items.simultaneous_lower);
   out.simultaneous_upper = std::move(items.simultaneous_upper);
+  out.interval_method = "the support shares' " + items.method + " (offset q*, scale p* - q*)";
   for (std::string& w : items.warnings) {
-    out.warnings.push_back(w + " (assumed: N independent users, one report each of the item they hold)");
+    out.warnings.push_back(w + " (assumed: " + out.assumption + ")");
   }
   return out;
 }

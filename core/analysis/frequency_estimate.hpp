@@ -40,6 +40,10 @@ struct FrequencyCounts {
 struct FrequencyEstimate {
   double users = 0.0;
   double alpha = 0.05;
+  double confidence = 0.95;  // 1 − α
+  std::string assumption;     // what the intervals assume: N independent users, one report each of the item they hold
+  std::string target;         // what they cover, in words
+  std::string interval_method;
   std::vector<double> estimate;        // f̂_v = (C_v/N − q*)/(p* − q*): unbiased, may leave [0, 1], sums to ≈ 1
   std::vector<double> variance;        // the closed form at f = clamp(f̂_v, 0, 1) (plug-in)
   std::vector<double> standard_error;  // sqrt(variance)

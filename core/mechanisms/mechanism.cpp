@@ -140,6 +140,24 @@ std::optional<std::string> point_mass_caveat(const Mechanism& mechanism) {
       mechanism);
 }
 
+std::string risk_class(const Mechanism& mechanism) {
+  return std::visit(
+      [&](const auto& m) -> std::string {
+        if constexpr (requires { m.risk_class(); }) {
+          return m.risk_class();
+        } else {
+          if constexpr (requires { m.on_cells(); }) {
+            if (m.on_cells() != nullptr) {
+              return "every user's density in the sampler's class {c1*h <= p <= c2*h} (its reference h and options "
+                     "c1, c2): the radius is the worst case over that class";
+            }
+          }
+          return "every user's input: the radius is the worst case over every input the mechanism takes";
+        }
+      },
+      mechanism);
+}
+
 bool has_exact_distribution(const Mechanism& mechanism) {
   return std::visit([](const auto& m) { return exact_distribution_v<std::decay_t<decltype(m)>>; }, mechanism);
 }

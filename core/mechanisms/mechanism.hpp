@@ -65,6 +65,9 @@ void distribution_into(const Mechanism& mechanism, std::span<const double> input
 // Where the mechanism is meant for users who never hold a single item (a class that holds no point mass, e.g.
 // N_γ(P0)), the words an analyst's point-mass inversion must carry; nothing otherwise (analysis/estimate.hpp).
 [[nodiscard]] std::optional<std::string> point_mass_caveat(const Mechanism& mechanism);
+// The users over whom worst_case_risk is the worst case, in words: the condition under which an analyst's divergence
+// radius holds (analysis/estimate.hpp ReleasedEstimate::radius_assumption).
+[[nodiscard]] std::string risk_class(const Mechanism& mechanism);
 // False where distribution() is only an estimate (laplace-projection: a Monte-Carlo average).
 [[nodiscard]] bool has_exact_distribution(const Mechanism& mechanism);
 

@@ -31,6 +31,11 @@ PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma) {
   return box;
 }
 
+std::string neighbourhood_risk_class() {
+  return "every user's P inside N_gamma(P0) = {1/gamma <= P/P0 <= gamma}: the radius is the worst case over it only, "
+         "and a user outside it (a user holding one item always is) can be farther from Q-bar, unseen in the counts";
+}
+
 std::string outside_region_caveat(std::size_t k, std::string_view region, std::string_view released_as,
                                   std::string_view target) {
   if (k < 2) return "";

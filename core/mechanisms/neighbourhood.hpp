@@ -20,6 +20,9 @@ double validated_gamma(double gamma);
 // f), its ends rounded inward so that P̂ lies in N_γ(P0) as real numbers. prior: a pmf; γ validated.
 [[nodiscard]] PrivacyBox neighbourhood_box(std::span<const double> prior, double gamma);
 
+// The users over whom the local samplers' worst-case risk is taken (mechanism.hpp risk_class).
+[[nodiscard]] std::string neighbourhood_risk_class();
+
 // A histogram of k categories against a public distribution of `size` entries, named `name` ("prior", "reference"):
 // a ShapeError ("k = 3 but the prior has 4 categories") when they differ.
 void check_prior_size(std::size_t k, std::size_t size, const char* name = "prior");

@@ -53,6 +53,11 @@ test('reports encoded by the client entry, counted and estimated by the research
     assert.equal(c.users, users);
     assert.equal(c.counts.length, name === 'hadamard' ? 16 : shares.length);
     const e = ps.estimateFrequencies(o, c.counts, name === 'hadamard' ? {} : { users: c.users });
+    // each result states what its intervals assume and cover (it stated neither: an adversarial review)
+    assert.equal(e.confidence, 0.95);
+    assert.match(e.assumption, /^N independent users, one report each of the item they hold/);
+    assert.match(e.target, /share of the N users/);
+    assert.match(e.intervalMethod, /Clopper-Pearson/);
     shares.forEach((f, v) => {
       assert.ok(Math.abs(e.estimate[v] - f) < 6 * e.standardError[v], `${name} item ${v}: ${e.estimate[v]} vs ${f}`);
       assert.ok(e.simultaneousLower[v] <= e.lower[v] && e.lower[v] <= e.upper[v] && e.upper[v] <= e.simultaneousUpper[v]);

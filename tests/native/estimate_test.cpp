@@ -96,6 +96,19 @@ TEST_CASE("estimate: bad counts are rejected with the parameter, index and value
   CHECK_THROWS_AS(estimate_population(mech("minimax", 1.0), good), std::domain_error);
   CHECK_THROWS_AS(estimate_population(mech("linear", 0.0), good), std::domain_error);
   CHECK_THROWS_AS(estimate_point_masses(mech("linear", 0.0), good), std::domain_error);
+  // A reference with a zero (allowed: that category is never output) made the point-mass inversion's matrix infinite,
+  // and estimate() threw "the matrix has an entry that is not finite", losing the released estimate too.
+  MechanismOptions zero_reference;
+  zero_reference.epsilon = 1.0;
+  zero_reference.reference = std::vector<double>{1, 1, 1, 0};
+  const Mechanism with_zero = make_finite_mechanism("mollifier", zero_reference);
+  const std::vector<double> counts{10, 5, 3, 0};
+  CHECK(message_of([&] { (void)estimate_point_masses(with_zero, counts); }) ==
+        "the 'mollifier' mechanism never outputs category 3 (a reference or prior entry of 0?): its channel on point "
+        "masses is singular, so users holding one item cannot be told apart there");
+  const EstimateReport report = estimate(with_zero, counts);
+  CHECK(report.released.q.size() == 4);
+  CHECK(!report.point_masses);
 }
 
 TEST_CASE("estimate: normal quantile, Clopper-Pearson interval and simplex projection", "[estimate]") {

@@ -110,6 +110,7 @@ class LocalLinearSampler : public SamplerBase<LocalLinearSampler> {
   [[nodiscard]] std::optional<AffineMap> affine_map(std::size_t k) const;
   // N_γ(P0) holds no point mass: the words an analyst's point-mass inversion carries (analysis/estimate.hpp).
   [[nodiscard]] std::string point_mass_caveat() const;
+  [[nodiscard]] std::string risk_class() const { return neighbourhood_risk_class(); }
   // λ_loc, whatever k (the prior fixes it).
   [[nodiscard]] std::optional<double> mixture_weight(std::size_t /*k*/) const { return lambda_; }
   // What a user holding only item x releases, for k categories (spec.hpp); nothing on cells.

@@ -92,6 +92,7 @@ class LocalClipSampler : public ClipSampler<LocalClipSampler> {
   [[nodiscard]] std::optional<AffineMap> affine_map(std::size_t k) const;
   // N_γ(P0) holds no point mass (a point mass has P/P0 = 0 < 1/γ elsewhere).
   [[nodiscard]] std::string point_mass_caveat() const;
+  [[nodiscard]] std::string risk_class() const { return neighbourhood_risk_class(); }
   [[nodiscard]] double gamma() const noexcept { return gamma_; }
   [[nodiscard]] const std::vector<double>& prior() const noexcept { return prior_; }
   [[nodiscard]] std::optional<std::size_t> categories() const noexcept { return prior_.size(); }
