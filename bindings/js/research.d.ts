@@ -386,8 +386,8 @@ export interface CategoryEstimate {
  *   local and mollifier with a uniform prior or reference) is affine per category: exact intervals as above. Any other
  *   channel: Chernoff–Hoeffding intervals of the linear inversion, valid and about twice as wide.
  * Intervals cover P̄ of the realised users and the population model's mean alike (see ReleasedEstimate), pointwise and
- * simultaneously; they are cut to [0, 1] and never of zero width, and each pointwise interval lies inside its
- * simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the mechanism is meant for break
+ * simultaneously; they are cut to [0, 1] (to zero width only for counts `warnings` names), and each pointwise
+ * interval lies inside its simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the mechanism is meant for break
  * it without the counts showing it (for 'local' and 'local-linear': users outside the identity box or N_γ(P0), which
  * every user holding one item is); `warnings` where the counts themselves are implausible under the assumption (each
  * has probability <= α when the assumption holds: the simultaneous box misses [0, 1] or holds no pmf; a pointwise
@@ -544,9 +544,10 @@ export interface FrequencyCounts {
 /**
  * Every item's share estimated from an oracle's counts. `estimate`: unbiased (may leave [0, 1]); `variance`: the
  * closed form at the clamped estimate; intervals on each item's share at level 1 − alpha (`lower`, `upper`) and on
- * all k at once (`simultaneousLower`, `simultaneousUpper`; Bonferroni), from binomial bounds on its support share
- * (Clopper–Pearson near 0 and N, Wilson elsewhere), intersected with [0, 1]; each pointwise interval lies inside its
- * simultaneous one, and none has zero width.
+ * all k at once (`simultaneousLower`, `simultaneousUpper`; Bonferroni), from exact (Clopper–Pearson) bounds on its
+ * support share, intersected with [0, 1]; each pointwise interval lies inside its simultaneous one, and none has zero
+ * width unless the counts are implausible (an interval wholly outside [0, 1] is cut to its nearer end, and the item
+ * named in `warnings`).
  */
 export interface FrequencyEstimate extends CategoryEstimate {
   readonly alpha: number;

@@ -52,8 +52,8 @@ struct FrequencyEstimate {
   std::vector<double> simultaneous_lower;  // every item's at once, at level 1 − α
   std::vector<double> simultaneous_upper;
   // Counts implausible for users holding one item each (estimate.hpp TargetIntervals::warnings): an item whose
-  // simultaneous interval lies entirely outside [0, 1], named. The intervals are cut to [0, 1], each pointwise one inside its
-  // simultaneous one, never of zero width.
+  // simultaneous interval lies entirely outside [0, 1], named. The intervals are cut to [0, 1], each pointwise one
+  // inside its simultaneous one, of zero width only for such an item.
   std::vector<std::string> warnings;
 };
 
