@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "base/numeric.hpp"
 #include "mechanisms/cells.hpp"
 #include "mechanisms/neighbourhood.hpp"
 #include "mechanisms/sampler.hpp"
@@ -18,7 +19,6 @@
 #include "privacy/privacy_box.hpp"
 #include "privacy/release_plan.hpp"
 #include "solver/clip_normalise.hpp"
-#include "base/numeric.hpp"
 
 namespace privsample {
 
