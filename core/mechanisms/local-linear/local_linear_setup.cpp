@@ -116,8 +116,9 @@ double local_linear_weight(const Guarantee& g_in, double gamma) {
     lambda = std::max(0.0, lambda - step);
     step *= 2.0;
   }
-  // A weight below 2^-462 (ε below ~1e-130) moves no output double (λ·p̂ is far below an ulp of (1 − λ)·p0, and
-  // 1 − λ rounds to 1): 0, toward privacy, keeps local_mixture's products normal.
+  // A weight below 2^-462 would move no output double (λ·p̂ far below an ulp of (1 − λ)·p0, and 1 − λ rounding to 1):
+  // 0, toward privacy, keeps local_mixture's products normal. (None arises from the closed forms as they round today —
+  // λ is 0 below ε ≈ 1e-16 and at least ~2^-90 above — so this states local_mixture's precondition, not a case.)
   return lambda < 0x1p-462 ? 0.0 : lambda;
 }
 
