@@ -82,7 +82,7 @@ export interface SamplerOptions {
   epsilon?: number;
   /** 'linear', 'local-linear': δ in [0, 1) for (ε,δ)-LDP (with epsilon). */
   delta?: number;
-  /** 'linear', 'local-linear': μ in [0, 100] for μ-Gaussian LDP (instead of epsilon and delta). */
+  /** 'linear', 'local-linear': μ in (0, 100], at least 2.2e-308, for μ-Gaussian LDP (instead of epsilon and delta). */
   mu?: number;
   /**
    * 'local', 'local-linear': the public prior P0 over the same k categories, as counts or probabilities (normalised

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "base/numeric.hpp"
@@ -32,6 +33,10 @@ double validated_delta(double delta) { return validated_delta(delta, "delta"); }
 double validated_mu(double mu, std::string_view name) {
   if (!std::isfinite(mu) || mu <= 0.0 || mu > kMaxMu) {
     throw_invalid({name, " = ", mu, ": must be a finite number in (0, ", kMaxMu, "]"});
+  }
+  // A subnormal μ overflows the profile's β/μ (the weight's check points came out NaN, reported as "beta = NaN").
+  if (mu < std::numeric_limits<double>::min()) {
+    throw_invalid({name, " = ", mu, ": must be at least 2.2e-308 (the least normal double)"});
   }
   return mu;
 }

@@ -106,6 +106,12 @@ test('a bad option value names options.<name>, as a bad type does', () => {
   }
   expectError(() => ps.oracle('oue', { epsilon: -1, categories: 4 }), RangeError, /^options\.epsilon = -1: /);
   expectError(() => ps.oracle('oue', { epsilon: 1, categories: 1 }), RangeError, /^options\.categories = 1: /);
+  // a subnormal μ overflowed the profile's β/μ and was refused as "beta = NaN", a parameter the caller never gave
+  for (const mechanism of ['linear', 'local-linear']) {
+    const options = mechanism === 'linear' ? { mu: 1e-320 } : { mu: 1e-320, prior, gamma: 2 };
+    expectError(() => ps.sampler(mechanism, options), RangeError, /^options\.mu = 1e-320: must be at least 2\.2e-308/);
+    ps.sampler(mechanism, { ...options, mu: 2.2250738585072014e-308 }).dispose();
+  }
 });
 
 // The research entry's options too: a seed and the random mixtures' options were named bare ("seed = 0.5").
