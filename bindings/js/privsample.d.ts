@@ -144,8 +144,9 @@ export interface Sampler {
   readonly options: Readonly<SamplerOptions>;
   readonly guarantee: Guarantee;
   /**
-   * The exact output distribution Q(·|P) ('laplace-projection': a deterministic Monte-Carlo estimate from
-   * 20,000 noise draws, O(20,000·k)). Never release it: it reveals P.
+   * The output distribution Q(·|P) ('laplace-projection': a deterministic Monte-Carlo estimate from 20,000 noise
+   * draws, O(20,000·k)); `sample()` draws from it up to the release plan's rounding (its last bits, and categories
+   * with small prior or reference shares: docs/draw-policy.md). Never release it: it reveals P.
    */
   distribution(hist: Histogram): Float64Array;
   /**

@@ -696,7 +696,10 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
    * The law `sample(hist)` draws from, each probability rounded once to a double: the mechanism's q quantized into
    * its release plan (units of 2^-63 inside a public box that meets the guarantee exactly). It agrees with
    * `distribution(hist)` to within rounding (the clip samplers release q from a fixed-work solve, within 1e-11
-   * relative of distribution()'s), and it is the law privsample's own privacy checks run on. The record-level
+   * relative of distribution()'s) except where a prior or reference has small shares: the plan counts them in units
+   * of 2^-52 of their total, which moves such a category's floor or class box by up to 2^-53 of the total and
+   * releases a share below 2^-53 as one unit (docs/draw-policy.md). It is the law privsample's own privacy checks
+   * run on. The record-level
    * samplers release their distribution() exactly; null for 'laplace-projection' (its draw is fresh noise each time).
    */
   releasedLaw(sampler: Sampler, hist: Histogram): Float64Array | null;

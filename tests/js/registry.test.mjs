@@ -132,3 +132,27 @@ test('exactDistribution: false exactly where the law sample() draws from is not 
   assert.deepEqual(finite.filter((m) => !m.exactDistribution).map((m) => m.name), ['laplace-projection']);
   assert.ok(ps.registry.mechanisms.filter((m) => m.space === 'continuous').every((m) => m.exactDistribution));
 });
+
+// What docs/draw-policy.md says of distribution() against the released law: the last bits, except categories with
+// small prior shares, which the plan's public base counts in units of 2^-52 of the total (an adversarial review found
+// the docs claimed "the last bits, and only there").
+test('releasedLaw: within the stated bounds of distribution(), small prior shares counted in units of 2^-52', () => {
+  const tiny = ps.sampler('local-linear', { epsilon: 1, gamma: 2, prior: [0.5, 0.5, 2.1e-289] });
+  const q = tiny.distribution([1, 0, 0]);
+  const law = ps.releasedLaw(tiny, [1, 0, 0]);
+  assert.ok(q[2] < 1e-288 && law[2] > 2 ** -52 * 0.5 && law[2] < 2 ** -52, `${q[2]} released as ${law[2]}`);
+  tiny.dispose();
+  const shares = Array.from({ length: 30 }, (_, i) => 2 ** -i);
+  const point = Float64Array.from({ length: 30 }, (_, i) => Number(i === 22));
+  for (const [mechanism, options] of [['local', { epsilon: 50 }], ['local-linear', { epsilon: 1, delta: 0.1 }]]) {
+    const s = ps.sampler(mechanism, { ...options, gamma: 1e6, prior: shares });
+    const d = s.distribution(point);
+    const r = ps.releasedLaw(s, point);
+    // Each class box's end moves by at most half a unit of the base times γ; the units freed go to other categories.
+    let moved = 0;
+    for (let x = 0; x < 30; x += 1) moved += Math.abs(r[x] - d[x]);
+    assert.ok(moved / 2 <= 30 * 2 ** -53 * 1e6 + 1e-11, `${mechanism}: total variation ${moved / 2}`);
+    assert.ok(Math.abs(r[22] - d[22]) > 1e-10 * d[22], 'the case where the base moves the class box');
+    s.dispose();
+  }
+});
