@@ -629,7 +629,8 @@ export interface PrivsampleResearch extends Omit<Privsample, 'wasmModule'> {
   /**
    * The estimate from counts (length k, or 2K per report value for 'hadamard') and N: `users` is required for counts
    * per item, optional (their total) for counts per report value; at most 10^9 (the most reports whose intervals are
-   * solved exactly). RangeError / TypeError naming counts[i] or users.
+   * solved exactly). RangeError / TypeError naming counts[i] or users; RangeError where a report carries nothing
+   * about the item that the doubles resolve (p* − q* at most 2^-48 of p*: ε = 0, or below ~1e-14).
    */
   estimateFrequencies(oracle: FrequencyOracle, counts: Histogram, options?: { users?: number; alpha?: number }): FrequencyEstimate;
   /** Var(f̂_v) in closed form for a share `frequency` of `users` users holding the item. */

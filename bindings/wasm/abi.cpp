@@ -50,6 +50,8 @@ void record_current_exception() noexcept {
     record(slot, ErrorKind::range, e.what());
   } catch (const std::bad_alloc&) {
     record(slot, ErrorKind::range, nullptr);
+  } catch (const std::length_error&) {  // a container asked for more than it can hold: out of memory too
+    record(slot, ErrorKind::range, nullptr);
   } catch (const std::exception& e) {
     record(slot, ErrorKind::other, e.what());
   } catch (...) {

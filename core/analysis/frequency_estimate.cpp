@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -21,6 +22,19 @@ double validated_users(double users) {
     throw_invalid({"users = ", users, ": must be an integer in [1, 9007199254740992]"});
   }
   return users;
+}
+
+// The support law, unless the reports carry nothing the doubles resolve about the item: p* − q* at most 2^-48 of p*
+// (ε below ~1e-14). At ε = 0 most oracles' p* and q* are equal doubles, but subset selection's coin is an integer
+// rational rounded toward privacy, whose p* and q* then differed by its rounding alone (one unit in 2^64): its
+// "estimates" came out near ±1e34 with a variance near 1e65/N.
+SupportLaw informative_law(const Oracle& oracle, std::string_view consequence) {
+  const SupportLaw law = support_law(oracle);
+  if (!(law.p - law.q > 0x1p-48L * law.p)) {
+    throw_domain({"epsilon = ", guarantee(oracle).epsilon, ": a '", oracle_name(oracle),
+                  "' report then carries nothing about the item (p* = q*, or within 2^-48 of p*)", consequence});
+  }
+  return law;
 }
 
 }  // namespace
@@ -148,11 +162,7 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
     throw_invalid({"users = ", n, ": intervals are exact for at most 10^9 users (beyond, the incomplete beta function "
                    "loses the precision an exact bound needs); estimate a sample of 10^9 of them"});
   }
-  const SupportLaw law = support_law(oracle);
-  if (!(law.p > law.q)) {
-    throw_domain({"epsilon = ", guarantee(oracle).epsilon, ": a '", name,
-                  "' report then carries nothing about the item (p* = q*), so there is no estimate"});
-  }
+  const SupportLaw law = informative_law(oracle, ", so there is no estimate");
   const std::vector<double> support = support_counts(oracle, counts);
   const std::size_t k = support.size();
   FrequencyEstimate out;
@@ -198,11 +208,7 @@ double frequency_variance(const Oracle& oracle, double frequency, double users) 
     throw_invalid({"frequency = ", frequency, ": must be in [0, 1]"});
   }
   validated_users(users);
-  const SupportLaw law = support_law(oracle);
-  if (!(law.p > law.q)) {
-    throw_domain({"epsilon = ", guarantee(oracle).epsilon, ": a '", oracle_name(oracle),
-                  "' report then carries nothing about the item (p* = q*): the variance is unbounded"});
-  }
+  const SupportLaw law = informative_law(oracle, ": the variance is unbounded");
   return support_variance(law, frequency, users);
 }
 

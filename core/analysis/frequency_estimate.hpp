@@ -60,7 +60,8 @@ struct FrequencyEstimate {
 // The estimate from counts (counts_length(oracle) integers >= 0) and N users: required for counts per category (each
 // count at most N), and for counts per report value either absent or equal to their total; intervals at level 1 − α.
 // Throws std::invalid_argument naming counts[i], users or alpha, a ShapeError for counts of the wrong length, and
-// std::domain_error when p* = q* (ε = 0: the reports carry nothing about the items).
+// std::domain_error when p* − q* is at most 2^-48 of p* (ε = 0, or below ~1e-14: the reports carry nothing about the
+// items that the doubles resolve).
 [[nodiscard]] FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const double> counts,
                                                      std::optional<double> users, double alpha = 0.05);
 

@@ -1,6 +1,7 @@
 #include "mechanisms/oracle_encoder.hpp"
 
 #include <cmath>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -45,6 +46,10 @@ void BasicOracleEncoder<Bits>::encode_many(std::span<const double> items, std::s
 
 template <class Bits>
 void BasicOracleEncoder<Bits>::draw(std::span<const double> items, double* out) {
+  // width_·n + 1 characters, counted where size_t cannot wrap (it has 32 bits in WebAssembly: at k = 10^7 a batch of
+  // 1,718 reports wrapped to a 32 KB buffer, which the loop below then overran): more than a vector can hold is out of
+  // memory, as the caller is told for any allocation that fails.
+  if (width_ != 0 && items.size() > (text_.max_size() - 1) / width_) throw std::bad_alloc();
   // Every character but the closing NUL is written below (a new buffer is zeros: the NUL is there).
   if (text_.size() != width_ * items.size() + 1) text_ = std::vector<char>(width_ * items.size() + 1);
   Bits& bits = *bits_;

@@ -264,3 +264,23 @@ test('encodeMany: reports of many users, counted and estimated, land near the tr
     o.dispose();
   }
 });
+
+// The hex text of a batch (2·report bytes per report) was sized in 32-bit arithmetic: at k = 10^7 a batch of 1,718
+// reports wrapped to a 32 KB buffer, which the encoder overran across the heap (a RuntimeError, and every later call
+// failed); just below the wrap it failed with a bare "Error: vector". Both are now out of memory, and the module stays
+// usable (an adversarial review).
+test('encodeMany: a batch whose hex text cannot be held is out of memory, and the module stays usable', () => {
+  const outOfMemory = /^out of memory: /;
+  for (const [name, k, n] of [['oue', 1e7, 1718], ['oue', 1e5, 171_799], ['subset-selection', 1e7, 1718], ['oue', 1e7, 1000]]) {
+    const o = client.oracle(name, { epsilon: 1, categories: k });
+    const other = client.oracle('oue', { epsilon: 1, categories: 8 });
+    assert.throws(() => o.encodeMany(new Float64Array(n)), { name: 'RangeError', message: outOfMemory }, `${name} k = ${k}, n = ${n}`);
+    assert.equal(other.encode(3).length, 2);
+    assert.equal(other.encodeMany([1, 2]).length, 2);
+    other.dispose();
+    o.dispose();
+  }
+  const s = client.sampler('minimax', { epsilon: 1 });
+  assert.equal(s.distribution([1, 0]).length, 2);
+  s.dispose();
+});

@@ -256,6 +256,25 @@ TEST_CASE("frequency oracles: bad reports, counts and users are refused with the
   CHECK_THROWS_WITH(frequency_variance(oracle_of("hadamard", 0.0, 10), 0.1, 5.0),
                     Catch::StartsWith("epsilon = 0: a 'hadamard' report then carries nothing about the item"));
   CHECK_THROWS_WITH(frequency_variance(oue, 1.5, 5.0), "frequency = 1.5: must be in [0, 1]");
+  // Subset selection's coin is an integer rational: at ε = 0 its p* and q* differed by the coin's rounding alone, and
+  // for 331 of 3,006 k the estimator answered near ±1e34 with a variance near 1e65/N (an adversarial review).
+  std::size_t answered = 0;
+  for (std::size_t k = 2; k <= 400; ++k) {
+    for (const double epsilon : {0.0, 1e-16, 1e-15}) {
+      const Oracle subsets = oracle_of("subset-selection", epsilon, k);
+      const std::vector<double> counts(k, 1.0);
+      try {
+        (void)estimate_frequencies(subsets, counts, 10.0);
+        ++answered;
+      } catch (const std::domain_error& e) {
+        CHECK(std::string(e.what()).find("carries nothing about the item") != std::string::npos);
+      }
+      CHECK_THROWS_AS(frequency_variance(subsets, 0.1, 10.0), std::domain_error);
+    }
+  }
+  CHECK(answered == 0);
+  const Oracle informative = oracle_of("subset-selection", 1e-10, 13);
+  CHECK(std::isfinite(frequency_variance(informative, 0.1, 10.0)));
 }
 
 TEST_CASE("frequency oracles: the intervals cover at small N, k up to 1000, small and large eps", "[oracle][coverage]") {
