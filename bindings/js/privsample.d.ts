@@ -270,6 +270,9 @@ export interface Registry {
  * - 'olh': optimised local hashing — a fresh CSPRNG hash seed per report; an integer.
  * - 'hadamard': Hadamard response — an integer below 2K (K the power of two >= k).
  * - 'subset-selection': a set of d ≈ k/(e^ε + 1) items — k bits (hex).
+ * Their coins are exact rationals rounded toward privacy: OUE's probability q of a 1 for another item is at least
+ * 2^-32 (reached above ε ≈ 22.2) and Hadamard response's flip at least 2^-64 (above ε ≈ 44.4), so a larger ε releases
+ * no more than those.
  */
 export type OracleName = 'oue' | 'olh' | 'hadamard' | 'subset-selection';
 
