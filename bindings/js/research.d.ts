@@ -387,9 +387,9 @@ export interface CategoryEstimate {
  *   channel: Chernoff–Hoeffding intervals of the linear inversion, valid and about twice as wide.
  * Intervals cover P̄ of the realised users and the population model's mean alike (see ReleasedEstimate), pointwise and
  * simultaneously; they are cut to [0, 1] (to zero width only for counts `warnings` names), and each pointwise
- * interval lies inside its simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the mechanism is meant for break
- * it without the counts showing it (for 'local' and 'local-linear': users outside the identity box or N_γ(P0), which
- * every user holding one item is); `warnings` where the counts themselves are implausible under the assumption (each
+ * interval lies inside its simultaneous one. `assumption` says what the estimate assumes; `caveat` where users the
+ * mechanism is meant for break it without the counts showing it (for 'local' and 'local-linear': users outside the
+ * identity box or N_γ(P0), which every user holding one item is); `warnings` where the counts themselves are implausible under the assumption (each
  * has probability <= α when the assumption holds: the simultaneous box misses [0, 1] or holds no pmf; a pointwise
  * interval alone outside [0, 1] is not warned of, as about α·k of them are by chance).
  */

@@ -43,12 +43,13 @@ namespace {
   } else {
     at = message({"epsilon = ", g.epsilon});
   }
-  // The least entry whose floor is at least kSmallestBoxFloor, as a double (the quotient rounded up where it rounded down).
+  // The least entry whose floor is at least kSmallestBoxFloor, as a double (the quotient rounded up where it rounded
+  // down).
   double least = kSmallestBoxFloor / floor;
   if (floor * least < kSmallestBoxFloor) least = std::nextafter(least, std::numeric_limits<double>::infinity());
   // w is the entry's share of the weights' total (the sampler normalises them), which is what the caller must raise.
-  throw_invalid({name, "[", x, "] = ", w, " (as a share of the total): at ", at, " the sampler's floor for it, ", floor, " × ", w,
-                 ", is below 2^-960 (1.0e-289), too small for exact and constant-time arithmetic; entries of ", name,
+  throw_invalid({name, "[", x, "] = ", w, " (as a share of the total): at ", at, " the sampler's floor for it, ", floor,
+                 " × ", w, ", is below 2^-960 (1.0e-289), too small for exact and constant-time arithmetic; entries of ", name,
                  " must be at least ", least, " of the total", hint});
 }
 

@@ -122,10 +122,12 @@ test('a bad research option value names options.<name>', async () => {
     /^options\.seed = 0.5: must be an integer/);
   s.dispose();
   for (const [options, name] of [
-    [{ seed: 0.5, count: 1 }, 'seed'], [{ seed: 1, count: 0.5 }, 'count'], [{ seed: 1, count: 1, poissonMean: -1 }, 'poissonMean'],
-    [{ seed: 1, count: 1, maxComponents: 0 }, 'maxComponents'], [{ seed: 1, count: 1, meanRange: -1 }, 'meanRange'],
+    [{ seed: 0.5, count: 1 }, 'seed'], [{ seed: 1, count: 0.5 }, 'count'],
+    [{ seed: 1, count: 1, poissonMean: -1 }, 'poissonMean'], [{ seed: 1, count: 1, maxComponents: 0 }, 'maxComponents'],
+    [{ seed: 1, count: 1, meanRange: -1 }, 'meanRange'],
   ]) {
-    expectError(() => research.seededRandomMixtures(options), RangeError, new RegExp(`^options\\.${name} = ${options[name]}: `));
+    const named = new RegExp(`^options\\.${name} = ${options[name]}: `);
+    expectError(() => research.seededRandomMixtures(options), RangeError, named);
   }
 });
 

@@ -225,7 +225,7 @@ for (const [mechanism, options, name] of [
   ['local-linear', { epsilon: 1e-10, gamma: 1e12 }, 'prior'],
 ]) {
   const shown = JSON.stringify(options);
-  test(`${mechanism} ${shown} sample(): given the index released, mass on a prior's least entries or none takes the same time`,
+  test(`${mechanism} ${shown} sample(): given the index released, mass on a prior's least entries or none, same time`,
     (t) => {
       // The weights are normalised (they sum to ~3): 4 times the least accepted entry stays above it.
       const tiny = 4 * smallestAccepted(mechanism, options, name);

@@ -271,10 +271,12 @@ test('encodeMany: reports of many users, counted and estimated, land near the tr
 // usable (an adversarial review).
 test('encodeMany: a batch whose hex text cannot be held is out of memory, and the module stays usable', () => {
   const outOfMemory = /^out of memory: /;
-  for (const [name, k, n] of [['oue', 1e7, 1718], ['oue', 1e5, 171_799], ['subset-selection', 1e7, 1718], ['oue', 1e7, 1000]]) {
+  const batches = [['oue', 1e7, 1718], ['oue', 1e5, 171_799], ['subset-selection', 1e7, 1718], ['oue', 1e7, 1000]];
+  for (const [name, k, n] of batches) {
     const o = client.oracle(name, { epsilon: 1, categories: k });
     const other = client.oracle('oue', { epsilon: 1, categories: 8 });
-    assert.throws(() => o.encodeMany(new Float64Array(n)), { name: 'RangeError', message: outOfMemory }, `${name} k = ${k}, n = ${n}`);
+    assert.throws(() => o.encodeMany(new Float64Array(n)), { name: 'RangeError', message: outOfMemory },
+      `${name} k = ${k}, n = ${n}`);
     assert.equal(other.encode(3).length, 2);
     assert.equal(other.encodeMany([1, 2]).length, 2);
     other.dispose();

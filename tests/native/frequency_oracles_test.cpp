@@ -237,7 +237,8 @@ TEST_CASE("frequency oracles: bad reports, counts and users are refused with the
                     "users is required with the counts of a 'oue' oracle (the number of reports)");
   CHECK_THROWS_WITH(estimate_frequencies(oue, ten, 0.5), "users = 0.5: must be an integer in [1, 9007199254740992]");
   // exact intervals are solved for at most 10^9 users (at 2^53 they covered 0.477 where 0.5 was stated)
-  CHECK_THROWS_WITH(estimate_frequencies(oue, ten, 1e9 + 1), Catch::Contains("users = 1000000001: intervals are exact for at most 10^9 users"));
+  CHECK_THROWS_WITH(estimate_frequencies(oue, ten, 1e9 + 1),
+                    Catch::Contains("users = 1000000001: intervals are exact for at most 10^9 users"));
   CHECK_NOTHROW(estimate_frequencies(oue, ten, 1e9));
   CHECK_THROWS_WITH(estimate_frequencies(oue, ten, 0.0), Catch::StartsWith("users = 0: "));
   std::vector<double> bad = ten;

@@ -1,6 +1,6 @@
 // Floors below 2^-960 (whose arithmetic would reach subnormal numbers): tiny prior/reference entries are refused with
-// a message saying what works; grid cells far in a reference's tails are never output. Over >= 10^6 released distributions
-// of the audit's families, no output probability exceeds e^ε times another input's (and none is 0 where another
+// a message saying what works; grid cells far in a reference's tails are never output. Over >= 10^6 released
+// distributions of the audit's families, no output probability exceeds e^ε times another input's (and none is 0 where another
 // input's is positive).
 #include <catch2/catch.hpp>
 
