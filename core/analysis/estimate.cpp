@@ -21,10 +21,6 @@ namespace {
 
 // Counts above 2^53 are not all representable: an integer test on them would be meaningless.
 constexpr double kMaxExactCount = 9007199254740992.0;
-// Why the estimators stop at kLargestExactTrials (10^9) reports, for their messages.
-constexpr const char* kLargestUsersReason =
-    "intervals are exact for at most 10^9 reports (beyond, the incomplete beta function loses the precision an exact "
-    "bound needs); estimate a sample of 10^9 of them";
 
 std::string mechanism_label(const Mechanism& mechanism) { return std::string(mechanism_name(mechanism)); }
 
@@ -96,6 +92,12 @@ double share_of(double count, double n) { return (count + 0.0) / n; }
 
 }  // namespace
 
+std::string exact_trials_reason(std::string_view unit) {
+  return "intervals are exact for at most 10^9 " + std::string(unit) +
+         " (beyond, the incomplete beta function loses the precision an exact bound needs); estimate a sample of 10^9 "
+         "of them";
+}
+
 double validated_sample_counts(std::span<const double> counts, const Mechanism* mechanism,
                                std::string_view name) {
   if (counts.empty()) throw std::invalid_argument(std::string(name) + " is empty: give one count per category");
@@ -119,7 +121,7 @@ double validated_sample_counts(std::span<const double> counts, const Mechanism* 
   }
   if (total.value() > kLargestExactTrials) {
     throw std::invalid_argument(std::string(name) + " add up to " + format_value(total.value()) + ": " +
-                                kLargestUsersReason);
+                                exact_trials_reason("reports"));
   }
   if (mechanism != nullptr) check_mechanism_k(*mechanism, counts.size(), name);
   return total.value();

@@ -35,6 +35,9 @@ namespace privsample {
 
 // ---- validation --------------------------------------------------------------------------------------------------
 
+// Why an estimator refuses more than kLargestExactTrials (10^9) of `unit` ("reports", "users"), for its message.
+[[nodiscard]] std::string exact_trials_reason(std::string_view unit);
+
 // Validates counts of released samples: 1 <= counts.size() <= kMaxCategories, every entry a finite integer >= 0
 // (exactly representable, <= 2^53), total > 0. When `mechanism` is given, also that the mechanism accepts
 // k = counts.size() categories (local / local-linear / mollifier with a reference fix k). Returns the total N.

@@ -159,8 +159,7 @@ FrequencyEstimate estimate_frequencies(const Oracle& oracle, std::span<const dou
     if (n != total) throw_invalid({"users = ", n, ": the counts of the report values add up to ", total});
   }
   if (n > kLargestExactTrials) {
-    throw_invalid({"users = ", n, ": intervals are exact for at most 10^9 users (beyond, the incomplete beta function "
-                   "loses the precision an exact bound needs); estimate a sample of 10^9 of them"});
+    throw_invalid({"users = ", n, ": ", exact_trials_reason("users")});
   }
   const SupportLaw law = informative_law(oracle, ", so there is no estimate");
   const std::vector<double> support = support_counts(oracle, counts);
